@@ -1,0 +1,175 @@
+"""What every game engine shares: actions, events, transitions and refusals.
+
+Each game package (``engine.mus``, ``engine.piedras``, ``engine.envite``) exposes the same verbs:
+``new_game``, ``legal_actions``, ``apply``, ``parse_action`` and ``view``; ``apply`` returns a
+:class:`Transition` and refuses illegal moves with :class:`IllegalAction`.
+
+>>> a = Action("envido", amount=5)
+>>> str(a)
+'envido 5'
+>>> Action.parse_text("descarto 12o 3c") == Action("descarto", cards=parse_cards("12o 3c"))
+True
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from engine.cards import Card, InvalidCard, format_cards, parse_cards
+
+MAX_AMOUNT = 999
+"""No bet in any game may name more than this many stones/points (anything larger is malformed)."""
+
+
+class IllegalAction(Exception):
+    """A refused action: ``reason`` is a stable code the bot turns into a localized sentence.
+
+    ``params`` carries the values the sentence needs (never a hidden card of another player).
+
+    >>> e = IllegalAction("not_your_turn", seat=2)
+    >>> e.reason, e.params
+    ('not_your_turn', {'seat': 2})
+    """
+
+    def __init__(self, reason: str, /, **params: Any) -> None:
+        self.reason = reason
+        self.params = params
+        detail = ", ".join(f"{k}={v}" for k, v in params.items())
+        super().__init__(f"{reason}({detail})" if detail else reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move. ``kind`` is the Spanish word with underscores (``no_quiero``, ``chico_fuera``).
+
+    ``amount`` is set for bets that name a number, ``cards`` for discards and card plays.
+    ``str(action)`` is the canonical Spanish text, which ``parse_action`` reads back.
+    """
+
+    kind: str
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [self.kind.replace("_", " ")]
+        if self.amount is not None:
+            parts.append(str(self.amount))
+        if self.cards:
+            parts.append(format_cards(self.cards))
+        return " ".join(parts)
+
+    @staticmethod
+    def parse_text(text: str) -> Action:
+        """Read back the canonical form produced by ``str(action)`` (no aliases)."""
+        return parse_words(text, {k.replace("_", " "): k for k in _CANONICAL_KINDS})
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``to`` is ``None`` for a public event, else the seats that see it.
+
+    ``data`` holds plain JSON values (cards as text), ready for rendering with a locale string
+    named after ``kind``.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: frozenset[int] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+    def visible_to(self, seat: int) -> bool:
+        return self.to is None or seat in self.to
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Transition(Generic[S]):
+    """The result of ``apply``: the new state and the events that lead to it, in order."""
+
+    state: S
+    events: tuple[Event, ...] = ()
+
+
+_CANONICAL_KINDS = (
+    "mus", "corto", "descarto", "paso", "envido", "quiero", "no_quiero", "ordago", "tiro",
+    "siete", "nueve", "chico_fuera", "tumbo", "no_tumbo", "renuncio", "timeout",
+)  # fmt: skip
+
+_AMOUNT_RE = re.compile(r"^[+-]?\d+$")
+
+
+def normalize(text: str) -> str:
+    """Lower-case, strip accents and punctuation at the ends, collapse spaces.
+
+    >>> normalize("  Órdago!! ")
+    'ordago'
+    >>> normalize("No   QUIERO")
+    'no quiero'
+    """
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    plain = plain.lower().replace(",", " ").strip(" \t\r\n.!¡?¿;:")
+    return re.sub(r"\s+", " ", plain)
+
+
+def parse_amount(token: str) -> int:
+    """A bet amount: a whole number from 1 to :data:`MAX_AMOUNT`, else ``bad_amount``."""
+    if not _AMOUNT_RE.match(token):
+        raise IllegalAction("bad_amount", text=token[:20])
+    value = int(token)
+    if value < 1 or value > MAX_AMOUNT:
+        raise IllegalAction("bad_amount", text=token[:20])
+    return value
+
+
+def parse_words(text: str, phrases: Mapping[str, str]) -> Action:
+    """Parse ``<phrase> [N] [cards...]`` or ``N más`` using a game's phrase table.
+
+    ``phrases`` maps normalized words (``"no quiero"``, ``"fold"``) to action kinds. The longest
+    phrase that starts the text wins. ``N mas`` / ``raise N`` / ``bet N`` become
+    ``Action("envido", amount=N)``.
+
+    >>> parse_words("5 más", {"envido": "envido"})
+    Action(kind='envido', amount=5, cards=())
+    """
+    words = normalize(text).split(" ")
+    if not words or words == [""]:
+        raise IllegalAction("unknown_action", text="")
+    if len(words) == 2 and words[1] == "mas" and "envido" in phrases.values():
+        return Action("envido", amount=parse_amount(words[0]))
+    for size in range(min(3, len(words)), 0, -1):
+        kind = phrases.get(" ".join(words[:size]))
+        if kind is None:
+            continue
+        rest = words[size:]
+        amount: int | None = None
+        cards: tuple[Card, ...] = ()
+        if rest and rest[-1] == "mas" and kind == "envido":
+            rest = rest[:-1]
+        if rest and kind in ("descarto", "tiro"):
+            try:
+                cards = parse_cards(" ".join(rest))
+            except InvalidCard as exc:
+                raise IllegalAction("bad_card", text=str(exc)[:20]) from None
+            if len(set(cards)) != len(cards):
+                raise IllegalAction("bad_card", text=" ".join(rest)[:20])
+        elif len(rest) == 1 and kind == "envido":
+            amount = parse_amount(rest[0])
+        elif rest:
+            raise IllegalAction("unknown_action", text=text.strip()[:40])
+        return Action(kind, amount, cards)
+    raise IllegalAction("unknown_action", text=text.strip()[:40])
+
+
+def seats_from(start: int, n: int) -> Iterable[int]:
+    """Seats in playing order starting at ``start``: ``seats_from(2, 4)`` gives 2, 3, 0, 1."""
+    return ((start + i) % n for i in range(n))

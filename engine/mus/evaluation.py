@@ -1,0 +1,228 @@
+"""Hand evaluation for the Mus lances (rules/mus.md M3), shared by Mus a piedras.
+
+Every distinct four-card hand (as a multiset of effective ranks: 330 with 8 reyes, 715 with 4)
+is evaluated once into a :class:`HandValue` whose ``*_key`` fields compare with ``>``: the higher
+key wins the lance. Ties go to the player nearest the mano.
+
+>>> v = evaluate(["12o", "3c", "1b", "7e"])  # 8 reyes: R R A 7
+>>> v.pares, v.points, v.juego
+('par', 28, False)
+>>> lance_winner("grande", ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"])
+2
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+from typing import Literal, Protocol
+
+from engine.cards import Card, parse_cards
+
+Lance = Literal["grande", "chica", "pares", "juego", "punto"]
+LANCES: tuple[Lance, ...] = ("grande", "chica", "pares", "juego", "punto")
+Pares = Literal["par", "medias", "duples"]
+
+JUEGO_ORDER: tuple[int, ...] = (31, 32, 40, 37, 36, 35, 34, 33)
+"""Juego totals from best to worst (M3)."""
+
+
+class CardRules(Protocol):
+    """The options evaluation depends on; both Mus and Mus a piedras options provide them."""
+
+    @property
+    def reyes(self) -> int: ...
+
+    @property
+    def real(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _DefaultRules:
+    reyes: int = 8
+    real: bool = False
+
+
+DEFAULT_RULES: CardRules = _DefaultRules()
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """What a four-card hand is worth in each lance. Keys: higher wins; 0 = not in the lance."""
+
+    ranks: tuple[int, ...]
+    """Effective ranks, high to low (with 8 reyes a 3 is 12 and a 2 is 1)."""
+    pares: Pares | None
+    points: int
+    """Juego/punto total."""
+    juego: bool
+    real: bool
+    """31 made of three 7s and a figure (only meaningful with the ``real`` option)."""
+    grande_key: int
+    chica_key: int
+    pares_key: int
+    juego_key: int
+    punto_key: int
+
+    def key(self, lance: Lance) -> int:
+        """The comparison key for ``lance``."""
+        if lance == "grande":
+            return self.grande_key
+        if lance == "chica":
+            return self.chica_key
+        if lance == "pares":
+            return self.pares_key
+        if lance == "juego":
+            return self.juego_key
+        return self.punto_key
+
+
+_GRANDE_ORDER = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)  # low to high, as index
+_INDEX = {r: i for i, r in enumerate(_GRANDE_ORDER)}
+
+
+def _effective(rank: int, reyes: int) -> int:
+    if reyes == 8:
+        if rank == 3:
+            return 12
+        if rank == 2:
+            return 1
+    return rank
+
+
+def _points(rank: int) -> int:
+    return 10 if rank >= 10 else rank
+
+
+def _value(ranks_desc: tuple[int, ...], real_option: bool) -> HandValue:
+    idx = [_INDEX[r] for r in ranks_desc]
+    grande_key = 0
+    for i in idx:
+        grande_key = grande_key * 16 + i + 1
+    chica_key = 0
+    for i in reversed(idx):
+        chica_key = chica_key * 16 + (15 - i)
+    counts = Counter(ranks_desc)
+    groups = sorted(((c, _INDEX[r]) for r, c in counts.items() if c >= 2), reverse=True)
+    pares: Pares | None
+    if not groups:
+        pares, pares_key = None, 0
+    elif groups[0][0] == 4:
+        pares, pares_key = "duples", 3 * 256 + (groups[0][1] + 1) * 16 + groups[0][1] + 1
+    elif len(groups) == 2:
+        hi, lo = max(groups[0][1], groups[1][1]), min(groups[0][1], groups[1][1])
+        pares, pares_key = "duples", 3 * 256 + (hi + 1) * 16 + lo + 1
+    elif groups[0][0] == 3:
+        pares, pares_key = "medias", 2 * 256 + (groups[0][1] + 1) * 16
+    else:
+        pares, pares_key = "par", 1 * 256 + (groups[0][1] + 1) * 16
+    points = sum(_points(r) for r in ranks_desc)
+    juego = points >= 31
+    is_real = points == 31 and sorted(ranks_desc)[:3] == [7, 7, 7]
+    juego_key = 0
+    if juego:
+        juego_key = 2 * (len(JUEGO_ORDER) - JUEGO_ORDER.index(points))
+        if real_option and is_real:
+            juego_key += 1
+    return HandValue(
+        ranks=ranks_desc,
+        pares=pares,
+        points=points,
+        juego=juego,
+        real=is_real,
+        grande_key=grande_key,
+        chica_key=chica_key,
+        pares_key=pares_key,
+        juego_key=juego_key,
+        punto_key=0 if juego else points,
+    )
+
+
+@cache
+def _table(reyes: int, real: bool) -> dict[tuple[int, ...], HandValue]:
+    ranks = sorted({_effective(r, reyes) for r in _GRANDE_ORDER}, key=_INDEX.__getitem__)
+    table: dict[tuple[int, ...], HandValue] = {}
+    for combo in combinations_with_replacement(ranks, 4):
+        desc = tuple(sorted(combo, key=_INDEX.__getitem__, reverse=True))
+        table[desc] = _value(desc, real)
+    return table
+
+
+@cache
+def _effective_maps(reyes: int) -> dict[Card, int]:
+    from engine.cards import DECK
+
+    return {c: _effective(c.rank, reyes) for c in DECK}
+
+
+def evaluate(hand: Iterable[Card | str] | str, options: CardRules | None = None) -> HandValue:
+    """Evaluate a four-card hand (cards or card texts) under the table options.
+
+    >>> evaluate("7o 7c 7e 10b").points
+    31
+    >>> evaluate("3o 3c 2e 2b").pares  # 8 reyes: RRAA
+    'duples'
+    """
+    rules = options or DEFAULT_RULES
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(Card.parse(c) for c in hand)
+    if len(cards) != 4:
+        raise ValueError(f"a Mus hand has 4 cards, not {len(cards)}")
+    eff = _effective_maps(rules.reyes)
+    key = tuple(sorted((eff[c] for c in cards), key=_INDEX.__getitem__, reverse=True))
+    return _table(rules.reyes, rules.real)[key]
+
+
+def best_seat(keys: Sequence[int], mano: int, seats: Iterable[int] | None = None) -> int | None:
+    """The seat with the highest key, ties to the seat nearest the mano; ``None`` if all are 0.
+
+    ``keys`` is indexed by seat; ``seats`` limits the candidates (default: all).
+
+    >>> best_seat([5, 9, 9, 1], mano=2)
+    2
+    >>> best_seat([5, 9, 9, 1], mano=0)
+    1
+    """
+    n = len(keys)
+    allowed = set(range(n)) if seats is None else set(seats)
+    best: int | None = None
+    best_key = 0
+    for i in range(n):
+        seat = (mano + i) % n
+        if seat in allowed and keys[seat] > best_key:
+            best, best_key = seat, keys[seat]
+    return best
+
+
+def worst_seat(keys: Sequence[int], mano: int, seats: Iterable[int]) -> int | None:
+    """The seat whose hand loses to every other candidate (ties: the one farthest from mano)."""
+    n = len(keys)
+    allowed = set(seats)
+    worst: int | None = None
+    worst_key = 0
+    for i in range(n):
+        seat = (mano + i) % n
+        if seat in allowed and (worst is None or keys[seat] <= worst_key):
+            worst, worst_key = seat, keys[seat]
+    return worst
+
+
+def lance_winner(
+    lance: Lance,
+    hands: Sequence[Iterable[Card | str] | str],
+    mano: int = 0,
+    options: CardRules | None = None,
+) -> int | None:
+    """The seat that wins ``lance`` among ``hands`` (in seat order), or ``None`` if nobody plays it.
+
+    Pares and juego count only hands that have them; punto only if nobody has juego... callers
+    that want that rule apply it; here punto compares every hand's total.
+
+    >>> lance_winner("chica", ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"])
+    0
+    """
+    values = [evaluate(h, options) for h in hands]
+    keys = [v.points if lance == "punto" else v.key(lance) for v in values]
+    return best_seat(keys, mano)
