@@ -1,0 +1,1 @@
+"""Tapete's Telegram adapter: settings, storage, timers, handlers and rendering."""
