@@ -1,6 +1,54 @@
-"""Classic Mus for four players in two pairs (rules/mus.md)."""
+"""Classic Mus for four players in two pairs (rules/mus.md).
 
-from engine.mus.evaluation import LANCES, HandValue, Lance, evaluate, lance_winner
+>>> s = new_game(seed=7)
+>>> t = apply(s, 0, "corto")
+>>> t.state.lance, [str(a) for a in legal_actions(t.state, 0)]
+('grande', ['paso', 'envido', 'envido 5', 'ordago'])
+"""
+
+from engine.core import IllegalAction
+from engine.mus.actions import parse_action
+from engine.mus.evaluation import (
+    LANCES,
+    CardRules,
+    HandValue,
+    Lance,
+    best_seat,
+    evaluate,
+    hand_value,
+    lance_winner,
+    worst_seat,
+)
+from engine.mus.events import EVENT_KINDS
+from engine.mus.game import apply, default_action, hand_scores, legal_actions, new_game, values
 from engine.mus.options import Options
+from engine.mus.state import LanceResult, MusState, from_json, to_json
+from engine.mus.view import MusView, view
 
-__all__ = ["LANCES", "HandValue", "Lance", "Options", "evaluate", "lance_winner"]
+__all__ = [
+    "EVENT_KINDS",
+    "LANCES",
+    "CardRules",
+    "HandValue",
+    "IllegalAction",
+    "Lance",
+    "LanceResult",
+    "MusState",
+    "MusView",
+    "Options",
+    "apply",
+    "best_seat",
+    "default_action",
+    "evaluate",
+    "from_json",
+    "hand_scores",
+    "hand_value",
+    "lance_winner",
+    "legal_actions",
+    "new_game",
+    "parse_action",
+    "to_json",
+    "values",
+    "view",
+    "worst_seat",
+]

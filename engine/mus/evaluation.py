@@ -175,6 +175,18 @@ def evaluate(hand: Iterable[Card | str] | str, options: CardRules | None = None)
     return _table(rules.reyes, rules.real)[key]
 
 
+def hand_value(cards: Sequence[Card], options: CardRules | None = None) -> HandValue:
+    """Fast :func:`evaluate` for four :class:`Card` objects (no parsing), used by the state machine.
+
+    >>> hand_value(parse_cards("7o 7c 7e 10b")).points
+    31
+    """
+    rules = options or DEFAULT_RULES
+    eff = _effective_maps(rules.reyes)
+    key = tuple(sorted((eff[c] for c in cards), key=_INDEX.__getitem__, reverse=True))
+    return _table(rules.reyes, rules.real)[key]
+
+
 def best_seat(keys: Sequence[int], mano: int, seats: Iterable[int] | None = None) -> int | None:
     """The seat with the highest key, ties to the seat nearest the mano; ``None`` if all are 0.
 

@@ -1,0 +1,626 @@
+"""The Mus state machine: deal, mus and discards, the four lances, scoring, juegos and the vaca.
+
+Rules: rules/mus.md M1-M6. ``apply`` is a pure function returning a
+:class:`~engine.core.Transition`; illegal moves raise :class:`~engine.core.IllegalAction`.
+
+>>> s = new_game(seed=1, hands=["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"])
+>>> t = apply(s, 0, "no hay mus")
+>>> t.state.phase, t.state.lance, t.state.to_act
+('lance', 'grande', (0,))
+>>> [e.kind for e in t.events]
+['spoke', 'lance_started']
+>>> apply(t.state, 1, "paso")
+Traceback (most recent call last):
+...
+engine.core.IllegalAction: not_your_turn(seat=1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+from engine.cards import DECK, Card, parse_cards
+from engine.core import Action, Event, IllegalAction, Transition
+from engine.mus.actions import parse_action
+from engine.mus.evaluation import HandValue, best_seat, hand_value
+from engine.mus.options import Options
+from engine.mus.state import Hand, LanceResult, MusState
+
+PLAYERS = 4
+PARES_VALUE = {"par": 1, "medias": 2, "duples": 3}
+"""M5: what each player of the pair winning pares collects."""
+MIN_BET = 2
+"""M4: ``envido`` alone is 2, and no bet or raise may be smaller."""
+
+_MUS_KINDS = frozenset({"mus", "corto"})
+_LANCE_KINDS = frozenset({"paso", "envido", "quiero", "no_quiero", "ordago"})
+_NO_CARDS: tuple[Hand | None, ...] = (None, None, None, None)
+
+_A_MUS = Action("mus")
+_A_CORTO = Action("corto")
+_A_PASO = Action("paso")
+_A_ENVIDO = Action("envido")
+_A_ENVIDO5 = Action("envido", amount=5)
+_A_ORDAGO = Action("ordago")
+_A_QUIERO = Action("quiero")
+_A_NO_QUIERO = Action("no_quiero")
+_OPEN_ACTIONS = (_A_PASO, _A_ENVIDO, _A_ENVIDO5, _A_ORDAGO)
+_ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, _A_ENVIDO5, _A_ORDAGO)
+_ORDAGO_ANSWERS = (_A_QUIERO, _A_NO_QUIERO)
+
+
+def _order(mano: int) -> tuple[int, ...]:
+    return tuple((mano + i) % PLAYERS for i in range(PLAYERS))
+
+
+def _card_texts(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+# --------------------------------------------------------------------------- deal (M1, M2)
+
+
+def _deal(
+    options: Options,
+    seed: int,
+    hand_number: int,
+    mano: int,
+    score: tuple[int, int],
+    juegos: tuple[int, int],
+    hands: Sequence[Iterable[str | Card] | str] | None = None,
+    stock: Iterable[str | Card] | str | None = None,
+) -> MusState:
+    if hands is None:
+        deck = list(DECK)
+        random.Random(f"{seed}/{hand_number}/deal").shuffle(deck)
+        dealt: list[list[Card]] = [[], [], [], []]
+        for i in range(4 * PLAYERS):  # one at a time, starting with the mano (M2)
+            dealt[(mano + i) % PLAYERS].append(deck[i])
+        held = tuple(tuple(h) for h in dealt)
+        rest = tuple(deck[4 * PLAYERS :])
+    else:
+        held = tuple(parse_cards(h) for h in hands)
+        if len(held) != PLAYERS or any(len(h) != 4 for h in held):
+            raise ValueError("an explicit Mus deal is four hands of four cards")
+        given = parse_cards(stock) if stock is not None else ()
+        used = [c for h in held for c in h] + list(given)
+        if len(set(used)) != len(used):
+            raise ValueError("a card appears twice in the explicit deal")
+        others = [c for c in DECK if c not in set(used)]
+        random.Random(f"{seed}/{hand_number}/deal").shuffle(others)
+        rest = tuple(given) + tuple(others)
+    return MusState(
+        options=options,
+        seed=seed,
+        hand_number=hand_number,
+        mano=mano,
+        score=score,
+        juegos=juegos,
+        phase="mus",
+        to_act=(mano,),
+        hands=held,
+        stock=rest,
+        pile=(),
+    )
+
+
+def new_game(
+    players: int = PLAYERS,
+    options: Options | None = None,
+    seed: int = 0,
+    hands: Sequence[Iterable[str | Card] | str] | None = None,
+    stock: Iterable[str | Card] | str | None = None,
+) -> MusState:
+    """A new vaca: hand 1 dealt (from ``seed``, or the explicit ``hands``/``stock``), mano seat 0.
+
+    ``hands`` are in seat order; ``stock`` (drawn from its start) is followed by the remaining
+    cards in seeded order. Later hands are dealt from ``seed``.
+
+    >>> s = new_game(seed=3)
+    >>> [len(h) for h in s.hands], len(s.stock)
+    ([4, 4, 4, 4], 24)
+    """
+    if players != PLAYERS:
+        raise ValueError("classic Mus is played by four players")
+    return _deal(options or Options(), seed, 1, 0, (0, 0), (0, 0), hands, stock)
+
+
+def _hand_events(st: MusState) -> list[Event]:
+    events = [
+        Event(
+            "hand_started",
+            {
+                "hand": st.hand_number,
+                "mano": st.mano,
+                "postre": st.postre,
+                "score": list(st.score),
+                "juegos": list(st.juegos),
+            },
+        )
+    ]
+    events.extend(_dealt_events(st))
+    return events
+
+
+def _dealt_events(st: MusState) -> list[Event]:
+    return [
+        Event("dealt", {"seat": s, "cards": _card_texts(st.hands[s])}, frozenset((s,)))
+        for s in range(PLAYERS)
+    ]
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def legal_actions(state: MusState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty when it is not his turn).
+
+    Discards enumerate every non-empty subset of the hand (15). Bets list ``envido`` (2, or 2
+    more), ``envido 5`` and ``ordago``; any other amount of 2 or more is legal too.
+
+    >>> s = new_game(seed=3)
+    >>> [str(a) for a in legal_actions(s, 0)], legal_actions(s, 1)
+    (['mus', 'corto'], [])
+    """
+    if seat not in state.to_act:
+        return []
+    phase = state.phase
+    if phase == "mus":
+        return [_A_MUS, _A_CORTO]
+    if phase == "discard":
+        hand = state.hands[seat]
+        return [
+            Action("descarto", cards=combo)
+            for size in range(1, len(hand) + 1)
+            for combo in combinations(hand, size)
+        ]
+    if phase == "lance":
+        if state.bet_pair is None:
+            return list(_OPEN_ACTIONS)
+        return list(_ORDAGO_ANSWERS if state.ordago else _ANSWER_ACTIONS)
+    return []
+
+
+def default_action(state: MusState, seat: int) -> Action:
+    """The safe move when a turn timer runs out: corto; discard all but reyes and ases; paso
+    without a bet; no quiero facing one.
+
+    >>> s = new_game(seed=1, hands=["12o 3c 5b 4e", "7o 6c 5e 4b", "12c 11c 7e 4o", "10o 7c 6e 5o"])
+    >>> str(default_action(s, 0))
+    'corto'
+    """
+    phase = state.phase
+    if phase == "mus":
+        return _A_CORTO
+    if phase == "discard":
+        hand = state.hands[seat]
+        reyes = state.options.reyes
+        keep = {12, 1} | ({3, 2} if reyes == 8 else set())
+        out = tuple(c for c in hand if c.rank not in keep)
+        return Action("descarto", cards=out or hand[-1:])
+    if phase == "lance":
+        return _A_PASO if state.bet_pair is None else _A_NO_QUIERO
+    raise IllegalAction("game_over")
+
+
+def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusState]:
+    """Play ``action`` (an :class:`Action` or its text) for ``seat``; returns the new state and
+    the events. Raises :class:`IllegalAction` (state unchanged) when it is not allowed.
+
+    >>> s = new_game(seed=5)
+    >>> t = apply(s, 0, "mus")
+    >>> t.state.to_act, t.events[0].data
+    ((1,), {'seat': 0, 'action': 'mus', 'bet': None})
+    """
+    act = parse_action(action) if isinstance(action, str) else action
+    phase = state.phase
+    if phase == "over":
+        raise IllegalAction("game_over")
+    if not 0 <= seat < PLAYERS:
+        raise IllegalAction("not_your_turn", seat=seat)
+    kind = act.kind
+    events: list[Event] = []
+    if phase == "mus":
+        if kind not in _MUS_KINDS:
+            raise IllegalAction("wrong_phase", phase=phase, action=kind)
+        if seat not in state.to_act:
+            raise IllegalAction("not_your_turn", seat=seat)
+        new = _mus(state, seat, kind, events)
+    elif phase == "discard":
+        if kind != "descarto":
+            raise IllegalAction("wrong_phase", phase=phase, action=kind)
+        if seat not in state.to_act:
+            raise IllegalAction("not_your_turn", seat=seat)
+        new = _discard(state, seat, act.cards, events)
+    else:
+        if kind not in _LANCE_KINDS:
+            raise IllegalAction("wrong_phase", phase=phase, action=kind)
+        new = _bet(state, seat, act, events)
+    return Transition(new, tuple(events))
+
+
+# --------------------------------------------------------------------------- mus and discards (M2)
+
+
+def _spoke(seat: int, text: str, bet: int | None = None) -> Event:
+    return Event("spoke", {"seat": seat, "action": text, "bet": bet})
+
+
+def _mus(st: MusState, seat: int, kind: str, events: list[Event]) -> MusState:
+    events.append(_spoke(seat, kind))
+    if kind == "corto":
+        return _next_lance(st, events)
+    if (seat - st.mano) % PLAYERS == PLAYERS - 1:
+        return _replace(st, phase="discard", to_act=_order(st.mano), discarding=_NO_CARDS)
+    return _replace(st, to_act=((seat + 1) % PLAYERS,))
+
+
+def _discard(st: MusState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> MusState:
+    if not 1 <= len(cards) <= 4 or len(set(cards)) != len(cards):
+        raise IllegalAction("bad_discard", count=len(cards))
+    hand = st.hands[seat]
+    for c in cards:
+        if c not in hand:
+            raise IllegalAction("card_not_in_hand", card=str(c))
+    events.append(Event("discarded", {"seat": seat, "count": len(cards)}))
+    discarding = list(st.discarding)
+    discarding[seat] = cards
+    waiting = tuple(s for s in st.to_act if s != seat)
+    if waiting:
+        return _replace(st, to_act=waiting, discarding=tuple(discarding))
+    return _draw(st, tuple(discarding), events)
+
+
+def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[Event]) -> MusState:
+    """Everybody has discarded: serve each player from the stock, starting with the mano."""
+    order = _order(st.mano)
+    hands = list(st.hands)
+    pile = list(st.pile)
+    for s in order:
+        out = discarding[s] or ()
+        hands[s] = tuple(c for c in hands[s] if c not in out)
+        pile.extend(out)
+    stock = list(reversed(st.stock))  # pop() serves the stock's first card
+    reshuffles = st.reshuffles
+    for s in order:
+        own = discarding[s] or ()
+        need = len(own)
+        got: list[Card] = []
+        while len(got) < need:
+            if not stock:
+                # M2: a player never gets back what he just discarded while others remain.
+                others = [c for c in pile if c not in own] or pile
+                reshuffles += 1
+                random.Random(f"{st.seed}/{st.hand_number}/r{reshuffles}").shuffle(others)
+                taken = set(others)
+                pile = [c for c in pile if c not in taken]
+                stock = others
+                events.append(Event("stock_reshuffled", {}))
+            got.append(stock.pop())
+        hands[s] = hands[s] + tuple(got)
+    new = _replace(
+        st,
+        phase="mus",
+        to_act=(st.mano,),
+        hands=tuple(hands),
+        stock=tuple(reversed(stock)),
+        pile=tuple(pile),
+        reshuffles=reshuffles,
+        mus_round=st.mus_round + 1,
+        discarding=_NO_CARDS,
+    )
+    events.extend(_dealt_events(new))
+    return new
+
+
+# --------------------------------------------------------------------------- lances (M3, M4)
+
+
+def values(state: MusState) -> tuple[HandValue, ...]:
+    """The evaluation of every seat's current hand (M3), in seat order."""
+    opts = state.options
+    return tuple(hand_value(h, opts) for h in state.hands)
+
+
+def _next_lance(st: MusState, events: list[Event]) -> MusState:
+    """Open the next lance that is played, recording the skipped ones; end the hand after
+    juego/punto."""
+    done = {r.lance for r in st.results}
+    results = st.results
+    vals: tuple[HandValue, ...] | None = None
+    order = _order(st.mano)
+    for lance in ("grande", "chica", "pares", "juego"):
+        if lance in done or (lance == "juego" and "punto" in done):
+            continue
+        if lance in ("grande", "chica"):
+            return _open(st, lance, order, results, events)
+        if vals is None:
+            vals = values(st)
+        has = (
+            tuple(bool(v.pares) for v in vals) if lance == "pares" else tuple(v.juego for v in vals)
+        )
+        events.append(Event("declared", {"lance": lance, "has": list(has)}))
+        st = _replace(st, **{f"{lance}_has": has})
+        pairs = {s % 2 for s in range(PLAYERS) if has[s]}
+        if not pairs:
+            events.append(
+                Event("lance_skipped", {"lance": lance, "reason": "nobody", "pair": None})
+            )
+            if lance == "juego":
+                return _open(st, "punto", order, results, events)
+            results = (*results, LanceResult(lance, "nobody"))
+            st = _replace(st, results=results)
+            continue
+        if len(pairs) == 1:
+            pair = pairs.pop()
+            events.append(
+                Event("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair})
+            )
+            results = (*results, LanceResult(lance, "one_pair", None, pair))
+            st = _replace(st, results=results)
+            continue
+        return _open(st, lance, tuple(s for s in order if has[s]), results, events)
+    return _end_hand(st, events)
+
+
+def _open(
+    st: MusState,
+    lance: str,
+    players: tuple[int, ...],
+    results: tuple[LanceResult, ...],
+    events: list[Event],
+) -> MusState:
+    events.append(Event("lance_started", {"lance": lance, "players": list(players)}))
+    return _replace(
+        st,
+        phase="lance",
+        lance=lance,
+        players=players,
+        to_act=(players[0],),
+        passes=0,
+        bet=None,
+        ordago=False,
+        accepted=0,
+        bet_pair=None,
+        bettor=None,
+        refused=(),
+        results=results,
+        discarding=_NO_CARDS,
+    )
+
+
+def _answerers(st: MusState, bettor: int, refused: tuple[int, ...]) -> tuple[int, ...]:
+    """Entitled opponents of ``bettor`` who may still answer, in playing order after him."""
+    players = st.players
+    return tuple(
+        s
+        for s in ((bettor + i) % PLAYERS for i in range(1, PLAYERS))
+        if (s - bettor) % 2 and s in players and s not in refused
+    )
+
+
+def _bet(st: MusState, seat: int, act: Action, events: list[Event]) -> MusState:
+    kind = act.kind
+    facing = st.bet_pair is not None
+    if seat not in st.to_act:
+        if seat not in st.players:
+            raise IllegalAction("not_in_lance", seat=seat, lance=st.lance)
+        if facing and seat % 2 == st.bet_pair and kind in ("envido", "ordago"):
+            raise IllegalAction("cannot_raise_own_bet", seat=seat)
+        if not facing and kind in ("quiero", "no_quiero"):
+            raise IllegalAction("no_bet_to_answer")
+        raise IllegalAction("not_your_turn", seat=seat)
+    if not facing:
+        if kind == "paso":
+            events.append(_spoke(seat, "paso"))
+            passes = st.passes + 1
+            if passes == len(st.players):
+                return _close(st, "en_paso", None, None, events)
+            return _replace(st, passes=passes, to_act=(st.players[passes],))
+        if kind in ("quiero", "no_quiero"):
+            raise IllegalAction("no_bet_to_answer")
+        if kind == "envido":
+            amount = MIN_BET if act.amount is None else act.amount
+            if amount < MIN_BET:
+                raise IllegalAction("bet_too_small", minimum=MIN_BET)
+            return _raise(st, seat, amount, 0, False, str(act), events)
+        return _raise(st, seat, None, 0, True, "ordago", events)
+    if kind == "quiero":
+        if st.ordago:
+            return _ordago_accepted(st, seat, events)
+        events.append(_spoke(seat, "quiero", st.bet))
+        return _close(st, "querido", st.bet, None, events)
+    if kind in ("no_quiero", "paso"):  # "paso" facing a bet is a refusal
+        events.append(_spoke(seat, "no quiero"))
+        refused = (*st.refused, seat)
+        bettor = st.bettor if st.bettor is not None else seat
+        left = _answerers(st, bettor, refused)
+        if left:
+            return _replace(st, refused=refused, to_act=(left[0],))
+        # M5: a first bet refused pays 1, a raise refused the amount accepted before it.
+        return _close(st, "no_querido", st.accepted or 1, st.bet_pair, events)
+    if st.ordago:
+        raise IllegalAction("cannot_raise_ordago")
+    current = st.bet or 0
+    if kind == "envido":
+        amount = MIN_BET if act.amount is None else act.amount
+        if amount < MIN_BET:
+            raise IllegalAction("bet_too_small", minimum=MIN_BET)
+        return _raise(st, seat, current + amount, current, False, str(act), events)
+    return _raise(st, seat, None, current, True, "ordago", events)
+
+
+def _raise(
+    st: MusState,
+    seat: int,
+    bet: int | None,
+    accepted: int,
+    ordago: bool,
+    text: str,
+    events: list[Event],
+) -> MusState:
+    events.append(_spoke(seat, text, bet))
+    left = _answerers(st, seat, ())
+    return _replace(
+        st,
+        bet=bet,
+        accepted=accepted,
+        ordago=ordago,
+        bet_pair=seat % 2,
+        bettor=seat,
+        refused=(),
+        to_act=left[:1],
+    )
+
+
+def _lance_keys(st: MusState, vals: Sequence[HandValue], lance: str) -> list[int]:
+    if lance == "punto":
+        return [v.points for v in vals]
+    return [v.key(lance) for v in vals]  # type: ignore[arg-type]
+
+
+def _close(
+    st: MusState,
+    outcome: str,
+    bet: int | None,
+    pair: int | None,
+    events: list[Event],
+) -> MusState:
+    lance = st.lance or ""
+    result = LanceResult(lance, outcome, bet, pair)
+    events.append(
+        Event("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair})
+    )
+    st = _replace(st, results=(*st.results, result), to_act=(), phase="lance")
+    if outcome == "no_querido" and pair is not None and bet is not None:
+        score = _add(st.score, pair, bet)
+        events.append(
+            Event("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"})
+        )
+        st = _replace(st, score=score)
+        if score[pair] >= st.options.target:
+            return _win_juego(st, pair, events)
+    return _next_lance(st, events)
+
+
+def _ordago_accepted(st: MusState, seat: int, events: list[Event]) -> MusState:
+    """M5: cards are shown at once and the winner of the lance wins the juego."""
+    events.append(_spoke(seat, "quiero"))
+    lance = st.lance or ""
+    keys = _lance_keys(st, values(st), lance)
+    winner = best_seat(keys, st.mano, st.players)
+    pair = (winner if winner is not None else st.mano) % 2
+    events.append(
+        Event("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair})
+    )
+    events.append(Event("showdown", {"hands": [_card_texts(h) for h in st.hands]}))
+    points = max(0, st.options.target - st.score[pair])
+    events.append(
+        Event("scored", {"pair": pair, "points": points, "lance": lance, "why": "ordago"})
+    )
+    st = _replace(
+        st,
+        results=(*st.results, LanceResult(lance, "ordago", None, pair)),
+        score=_add(st.score, pair, points),
+        shown=True,
+    )
+    return _win_juego(st, pair, events)
+
+
+# --------------------------------------------------------------------------- scoring (M5)
+
+
+def _add(score: tuple[int, int], pair: int, points: int) -> tuple[int, int]:
+    return (score[0] + points, score[1]) if pair == 0 else (score[0], score[1] + points)
+
+
+def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
+    """What the end of the hand collects, in lance order: ``(pair, points, lance, why)`` (M5).
+
+    Refusals are not listed (they were collected at once).
+    """
+    vals = values(state)
+    mano = state.mano
+    items: list[tuple[int, int, str, str]] = []
+    for r in state.results:
+        lance = r.lance
+        if r.outcome in ("nobody", "no_querido") and lance in ("grande", "chica"):
+            continue
+        if r.outcome == "nobody" or r.outcome == "ordago":
+            continue
+        if r.pair is not None:
+            pair = r.pair
+        else:
+            keys = _lance_keys(state, vals, lance)
+            winner = best_seat(keys, mano)
+            pair = (winner if winner is not None else mano) % 2
+        if lance in ("grande", "chica"):
+            if r.outcome == "en_paso":
+                items.append((pair, 1, lance, "en_paso"))
+            elif r.bet:
+                items.append((pair, r.bet, lance, "envite"))
+            continue
+        if r.outcome == "querido" and r.bet:
+            items.append((pair, r.bet, lance, "envite"))
+        seats = (pair, pair + 2)
+        if lance == "pares":
+            pts = sum(PARES_VALUE[vals[s].pares or ""] for s in seats if vals[s].pares)
+            items.append((pair, pts, lance, "pares"))
+        elif lance == "juego":
+            pts = sum(3 if vals[s].points == 31 else 2 for s in seats if vals[s].juego)
+            items.append((pair, pts, lance, "juego"))
+        else:
+            items.append((pair, 1, lance, "punto"))
+    return items
+
+
+def _end_hand(st: MusState, events: list[Event]) -> MusState:
+    events.append(Event("showdown", {"hands": [_card_texts(h) for h in st.hands]}))
+    score = st.score
+    target = st.options.target
+    for pair, points, lance, why in hand_scores(st):
+        score = _add(score, pair, points)
+        events.append(Event("scored", {"pair": pair, "points": points, "lance": lance, "why": why}))
+        if score[pair] >= target:  # M5: nothing more is counted
+            return _win_juego(_replace(st, score=score, shown=True), pair, events)
+    st = _replace(st, score=score, shown=True)
+    events.append(
+        Event(
+            "hand_over",
+            {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)},
+        )
+    )
+    return _next_hand(st, st.score, events)
+
+
+def _win_juego(st: MusState, pair: int, events: list[Event]) -> MusState:
+    juegos = _add(st.juegos, pair, 1)
+    events.append(
+        Event(
+            "hand_over",
+            {"hand": st.hand_number, "score": list(st.score), "juegos": list(juegos)},
+        )
+    )
+    events.append(Event("juego_won", {"pair": pair, "juegos": list(juegos)}))
+    if juegos[pair] >= st.options.juegos:
+        events.append(Event("vaca_won", {"pair": pair}))
+        return _replace(st, juegos=juegos, phase="over", to_act=(), winner=pair, lance=None)
+    return _next_hand(_replace(st, juegos=juegos), (0, 0), events)
+
+
+def _next_hand(st: MusState, score: tuple[int, int], events: list[Event]) -> MusState:
+    new = _deal(st.options, st.seed, st.hand_number + 1, (st.mano + 1) % PLAYERS, score, st.juegos)
+    events.extend(_hand_events(new))
+    return new
+
+
+def _replace(st: MusState, **changes: Any) -> MusState:
+    fields = {name: getattr(st, name) for name in _FIELDS}
+    fields.update(changes)
+    return MusState(**fields)
+
+
+_FIELDS = tuple(MusState.__dataclass_fields__)
