@@ -1,0 +1,540 @@
+"""The envite state machine: new games, legal actions and ``apply`` (rules/envite.md E1-E6).
+
+>>> s = new_game(players=4, seed=3, dealer=0, hands=[["1c", "4c", "5e"], ["2o", "6e", "7e"],
+...     ["12b", "3o", "4b"], ["11c", "6c", "7c"]], vira="1e")
+>>> s.to_act, s.mano, str(s.vira)
+((1,), 1, '1e')
+>>> [str(a) for a in legal_actions(s, 1)]
+['tiro 2o', 'tiro 6e', 'tiro 7e', 'envido']
+>>> t = apply(s, 1, "envido")
+>>> t.state.to_act, [e.kind for e in t.events]
+((0,), ['bet'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine.cards import DECK, SUIT_NAMES, Card, parse_cards
+from engine.core import Action, Event, IllegalAction, Transition
+from engine.envite.options import Options
+from engine.envite.parse import parse_action
+from engine.envite.ranking import (
+    TRUMP,
+    card_key,
+    plain_key,
+    suit_of,
+    top_card,
+    trick_winner,
+)
+from engine.envite.state import (
+    BET_KINDS,
+    CHICO_FUERA,
+    LADDER,
+    RENUNCIO_EXTRA,
+    TUMBO_AT,
+    TUMBO_LOSS,
+    EnviteState,
+    Trick,
+)
+
+EnviteTransition = Transition[EnviteState]
+_BET_ACTIONS = frozenset(BET_KINDS[1:])
+
+
+def _step_text(step: int) -> int | str:
+    return "chico fuera" if step == CHICO_FUERA else LADDER[step]
+
+
+# --------------------------------------------------------------------------- new game and deal
+
+
+def _draw_dealer(
+    seed: int, mandadores: tuple[int, int]
+) -> tuple[int, tuple[tuple[Card, Card], ...]]:
+    """E1: each mandador draws a card; the higher deals first; equal ranks draw again."""
+    draws: list[tuple[Card, Card]] = []
+    for attempt in range(1000):
+        a, b = random.Random(f"{seed}/draw/{attempt}").sample(DECK, 2)
+        draws.append((a, b))
+        if plain_key(a) != plain_key(b):
+            return (mandadores[0] if plain_key(a) > plain_key(b) else mandadores[1]), tuple(draws)
+    raise AssertionError("unreachable: the draw always separates within 1000 attempts")
+
+
+def _deal(
+    seed: int, number: int, dealer: int, seats: int
+) -> tuple[tuple[tuple[Card, ...], ...], Card]:
+    """E2: three cards at once to each seat from the dealer's right, then the vira."""
+    deck = list(DECK)
+    random.Random(f"{seed}/{number}").shuffle(deck)
+    hands: list[tuple[Card, ...]] = [() for _ in range(seats)]
+    for i in range(seats):
+        hands[(dealer + 1 + i) % seats] = tuple(deck[3 * i : 3 * i + 3])
+    return tuple(hands), deck[3 * seats]
+
+
+def new_game(
+    players: int = 4,
+    options: Options | None = None,
+    seed: int = 0,
+    *,
+    hands: Sequence[Sequence[str | Card] | str] | None = None,
+    vira: str | Card | None = None,
+    dealer: int | None = None,
+    mandadores: tuple[int, int] | None = None,
+) -> EnviteState:
+    """A new game for ``players`` people (4..12; odd counts need ``Options(mocho=True)``).
+
+    ``hands`` (one per seat, the mocho's last) and ``vira`` fix the first deal; later deals come
+    from ``seed``. ``dealer`` skips the mandadores' draw. ``mandadores`` defaults to seats 0 and 1.
+
+    >>> s = new_game(players=5, options=Options(mocho=True), seed=1)
+    >>> s.players, s.ghost, s.k
+    (6, 5, 3)
+    """
+    options = options or Options()
+    if not 4 <= players <= 12:
+        raise ValueError("envite needs 4 to 12 players")
+    if players % 2 and not options.mocho:
+        raise ValueError("an odd number of players needs the mocho option")
+    seats = players + players % 2
+    ghost = seats - 1 if players % 2 else None
+    mandadores = mandadores or (0, 1)
+    for team, seat in enumerate(mandadores):
+        if not 0 <= seat < seats or seat % 2 != team or seat == ghost:
+            raise ValueError(f"mandador of team {team} must be a player of that team")
+    draws: tuple[tuple[Card, Card], ...] = ()
+    if dealer is None:
+        dealer, draws = _draw_dealer(seed, mandadores)
+    elif not 0 <= dealer < seats:
+        raise ValueError("dealer must be a seat")
+    if hands is not None or vira is not None:
+        if hands is None or vira is None:
+            raise ValueError("an explicit deal needs both hands and vira")
+        dealt = tuple(parse_cards(h) for h in hands)
+        the_vira = Card.parse(vira)
+        every = [c for h in dealt for c in h] + [the_vira]
+        if len(dealt) != seats or any(len(h) != 3 for h in dealt) or len(set(every)) != len(every):
+            raise ValueError(f"an explicit deal needs {seats} hands of 3 distinct cards")
+    else:
+        dealt, the_vira = _deal(seed, 1, dealer, seats)
+    base = EnviteState(
+        players=seats,
+        options=options,
+        seed=seed,
+        mandadores=mandadores,
+        ghost=ghost,
+        draws=draws,
+        round=1,
+        dealer=dealer,
+        vira=the_vira,
+        hands=dealt,
+        phase="play",
+        turn=0,
+        leader=0,
+        trick=(),
+        tricks=(),
+        step=0,
+        raised=None,
+        raised_by=None,
+        bet_closed=False,
+        tumbo=False,
+        renuncios=(),
+        score=(0, 0),
+        chicos=(0, 0),
+        winner=None,
+    )
+    return _open_round(base)
+
+
+def _open_round(state: EnviteState) -> EnviteState:
+    """Reset the round fields for the deal already in ``state`` and pick its first phase (E6)."""
+    at_tumbo = state.en_tumbo
+    mano = state.mano
+    return replace(
+        state,
+        phase="tumbo" if at_tumbo[0] != at_tumbo[1] else "play",
+        turn=mano,
+        leader=mano,
+        trick=(),
+        tricks=(),
+        step=0,
+        raised=None,
+        raised_by=None,
+        bet_closed=False,
+        tumbo=at_tumbo[0] and at_tumbo[1],
+        renuncios=(),
+    )
+
+
+def opening_events(state: EnviteState) -> tuple[Event, ...]:
+    """The events of the current deal (and the first dealer's draw on round 1), for a new game.
+
+    >>> s = new_game(players=4, seed=5)
+    >>> [e.kind for e in opening_events(s)]
+    ['dealer_drawn', 'round_started', 'dealt', 'dealt', 'dealt', 'dealt']
+    """
+    events: list[Event] = []
+    if state.round == 1 and state.draws:
+        events.append(
+            Event(
+                "dealer_drawn",
+                {
+                    "draws": [[str(a), str(b)] for a, b in state.draws],
+                    "mandadores": list(state.mandadores),
+                    "dealer": state.dealer,
+                },
+            )
+        )
+    events.append(
+        Event(
+            "round_started",
+            {
+                "round": state.round,
+                "dealer": state.dealer,
+                "mano": state.mano,
+                "vira": str(state.vira),
+                "score": list(state.score),
+                "chicos": list(state.chicos),
+                "en_tumbo": list(state.en_tumbo),
+                "tumbo": state.tumbo,
+            },
+        )
+    )
+    for i in range(state.players):
+        seat = (state.mano + i) % state.players
+        events.append(
+            Event(
+                "dealt",
+                {"seat": seat, "cards": [str(c) for c in state.hands[seat]]},
+                frozenset({state.controller(seat)}),
+            )
+        )
+    return tuple(events)
+
+
+# --------------------------------------------------------------------------- card legality
+
+
+def playable(state: EnviteState, seat: int) -> list[Card]:
+    """The cards ``seat`` may lawfully play now (E4: follow suit, arrastre, top-card exemption).
+
+    >>> s = new_game(players=4, dealer=3, hands=[["3b", "4o", "1c"], ["5e", "6e", "7e"],
+    ...     ["10b", "11b", "12b"], ["1e", "2e", "3e"]], vira="7o")
+    >>> [str(c) for c in playable(s, 0)]
+    ['3b', '4o', '1c']
+    """
+    hand = state.hands[seat]
+    if not state.trick:
+        return list(hand)
+    k, vira = state.k, state.vira
+    led = suit_of(state.trick[0], vira, k)
+    if led == TRUMP:
+        top = top_card(vira, k)
+        trumps = [c for c in hand if suit_of(c, vira, k) == TRUMP]
+        if any(c != top for c in trumps):
+            return trumps
+        return list(hand)
+    same = [c for c in hand if suit_of(c, vira, k) == led]
+    return same or list(hand)
+
+
+def _play_refusal(state: EnviteState) -> IllegalAction:
+    led = suit_of(state.trick[0], state.vira, state.k)
+    if led == TRUMP:
+        return IllegalAction("must_play_trump")
+    return IllegalAction("must_follow_suit", suit=led, name=SUIT_NAMES[led])
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def _bets_open(state: EnviteState) -> bool:
+    return not state.bet_closed and not any(state.en_tumbo)
+
+
+def _renuncio_offender(state: EnviteState, seat: int) -> int | None:
+    """The first opponent of ``seat`` who renounced this round, if ``seat`` may call it (E4)."""
+    if not state.options.renuncio or state.phase not in ("play", "bet") or seat == state.ghost:
+        return None
+    for offender in state.renuncios:
+        if offender % 2 != seat % 2:
+            return offender
+    return None
+
+
+def legal_actions(state: EnviteState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; card plays are listed one by one.
+
+    In modo renuncio every card in hand is playable and ``renuncio`` is listed (even out of turn)
+    for a seat whose opponents made an illegal play this round.
+    """
+    if state.phase == "over":
+        return []
+    actions: list[Action] = []
+    if seat in state.to_act:
+        if state.phase == "tumbo":
+            actions = [Action("tumbo"), Action("no_tumbo")]
+        elif state.phase == "bet":
+            assert state.raised is not None
+            actions = [Action("quiero"), Action("no_quiero")]
+            if state.raised < CHICO_FUERA:
+                actions.append(Action(BET_KINDS[state.raised + 1]))
+        else:
+            cards = (
+                state.hands[state.turn] if state.options.renuncio else playable(state, state.turn)
+            )
+            actions = [Action("tiro", cards=(c,)) for c in cards]
+            if _bets_open(state):
+                actions.append(Action("envido"))
+    if _renuncio_offender(state, seat) is not None:
+        actions.append(Action("renuncio"))
+    return actions
+
+
+def default_action(state: EnviteState, seat: int) -> Action:
+    """The move the bot makes when a turn timer runs out: never a bet, never a risk.
+
+    ``no tumbo`` at tumbo, ``no quiero`` to a bet, else the lowest lawful card.
+    """
+    if seat not in state.to_act:
+        raise IllegalAction("not_your_turn", seat=seat)
+    if state.phase == "tumbo":
+        return Action("no_tumbo")
+    if state.phase == "bet":
+        return Action("no_quiero")
+    cards = playable(state, state.turn)
+    k, vira = state.k, state.vira
+    if state.trick:
+        led = suit_of(state.trick[0], vira, k)
+        lowest = min(cards, key=lambda c: (card_key(c, led, vira, k), plain_key(c)))
+    else:
+        lowest = min(cards, key=lambda c: card_key(c, suit_of(c, vira, k), vira, k))
+    return Action("tiro", cards=(lowest,))
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransition:
+    """Play ``action`` (or its text) for ``seat``; illegal moves raise :class:`IllegalAction`.
+
+    >>> s = new_game(players=4, dealer=3, hands=[["3b", "4o", "1c"], ["5e", "6e", "7e"],
+    ...     ["10b", "11b", "12b"], ["1e", "2e", "3e"]], vira="7o")
+    >>> apply(s, 1, "tiro 5e").state.turn
+    Traceback (most recent call last):
+    ...
+    engine.core.IllegalAction: not_your_turn(seat=1)
+    """
+    if isinstance(action, str):
+        action = parse_action(action)
+    if state.phase == "over":
+        raise IllegalAction("game_over")
+    if action.kind == "renuncio":
+        return _call_renuncio(state, seat)
+    if seat not in state.to_act:
+        raise _out_of_turn(state, seat, action)
+    if state.phase == "tumbo":
+        return _apply_tumbo(state, seat, action)
+    if state.phase == "bet":
+        return _apply_answer(state, seat, action)
+    return _apply_play(state, seat, action)
+
+
+def _out_of_turn(state: EnviteState, seat: int, action: Action) -> IllegalAction:
+    if not 0 <= seat < state.players:
+        return IllegalAction("not_your_turn", seat=seat)
+    answering = (state.phase == "tumbo" and action.kind in ("tumbo", "no_tumbo")) or (
+        state.phase == "bet" and action.kind in ("quiero", "no_quiero", *_BET_ACTIONS)
+    )
+    if answering and state.to_act and state.to_act[0] % 2 == seat % 2:
+        return IllegalAction("not_mandador", seat=seat, mandador=state.to_act[0])
+    if state.phase == "bet" and state.raised_by == seat % 2 and action.kind in _BET_ACTIONS:
+        return IllegalAction("cannot_raise_own_bet")
+    return IllegalAction("not_your_turn", seat=seat)
+
+
+def _apply_tumbo(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
+    if action.kind in _BET_ACTIONS:
+        raise IllegalAction("no_bets_en_tumbo")
+    if action.kind not in ("tumbo", "no_tumbo"):
+        raise IllegalAction("must_decide_tumbo")
+    team = seat % 2
+    decided = Event("tumbo_decided", {"seat": seat, "team": team, "play": action.kind == "tumbo"})
+    if action.kind == "tumbo":
+        return Transition(replace(state, phase="play", tumbo=True), (decided,))
+    return _score_round(state, 1 - team, 1, "no_tumbo", (decided,))
+
+
+def _bet_step(state: EnviteState, action: Action, expected: int) -> None:
+    """Check that a bet action names the next step of the ladder (E5)."""
+    if action.kind == "envido":
+        if action.amount is None or action.amount == LADDER[expected]:
+            return
+    elif action.kind == BET_KINDS[expected]:
+        return
+    raise IllegalAction("wrong_bet_step", expected=_step_text(expected))
+
+
+def _apply_answer(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
+    raised, by = state.raised, state.raised_by
+    assert raised is not None and by is not None
+    team = seat % 2
+    if action.kind == "quiero":
+        event = Event("bet_accepted", {"seat": seat, "team": team, "stake": _step_text(raised)})
+        new = replace(state, phase="play", step=raised, raised=None, bet_closed=True)
+        return Transition(new, (event,))
+    if action.kind == "no_quiero":
+        paid = LADDER[raised - 1]
+        event = Event("bet_refused", {"seat": seat, "team": team, "paid": paid, "to_team": by})
+        return _score_round(state, by, paid, "no_quiero", (event,))
+    if action.kind in _BET_ACTIONS:
+        if raised == CHICO_FUERA:
+            raise IllegalAction("no_higher_bet")
+        _bet_step(state, action, raised + 1)
+        event = _bet_event(state, seat, raised + 1)
+        return Transition(replace(state, raised=raised + 1, raised_by=team), (event,))
+    if action.kind == "tiro":
+        raise IllegalAction("must_answer_bet")
+    raise IllegalAction("wrong_phase", phase=state.phase)
+
+
+def _bet_event(state: EnviteState, seat: int, step: int) -> Event:
+    return Event(
+        "bet",
+        {
+            "seat": seat,
+            "team": seat % 2,
+            "action": BET_KINDS[step].replace("_", " "),
+            "step": _step_text(step),
+            "for_seat": state.turn if state.phase == "play" else seat,
+        },
+    )
+
+
+def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
+    if action.kind in _BET_ACTIONS:
+        if any(state.en_tumbo):
+            raise IllegalAction("no_bets_en_tumbo")
+        if state.bet_closed:
+            raise IllegalAction("bet_already_settled")
+        _bet_step(state, action, 1)
+        new = replace(state, phase="bet", raised=1, raised_by=state.turn % 2)
+        return Transition(new, (_bet_event(state, seat, 1),))
+    if action.kind in ("quiero", "no_quiero"):
+        raise IllegalAction("no_bet_to_answer")
+    if action.kind != "tiro":
+        raise IllegalAction("wrong_phase", phase=state.phase)
+    if len(action.cards) != 1:
+        raise IllegalAction("play_one_card", count=len(action.cards))
+    card = action.cards[0]
+    who = state.turn
+    if card not in state.hands[who]:
+        raise IllegalAction("card_not_in_hand", card=str(card))
+    renuncios = state.renuncios
+    if card not in playable(state, who):
+        if not state.options.renuncio:
+            raise _play_refusal(state)
+        renuncios = (*renuncios, who)
+    hands = list(state.hands)
+    hands[who] = tuple(c for c in hands[who] if c != card)
+    trick = (*state.trick, card)
+    number = len(state.tricks) + 1
+    events: list[Event] = [
+        Event("card_played", {"seat": who, "card": str(card), "trick": number, "by": seat})
+    ]
+    new = replace(state, hands=tuple(hands), trick=trick, renuncios=renuncios)
+    if len(trick) < state.players:
+        return Transition(replace(new, turn=(who + 1) % state.players), tuple(events))
+    index = trick_winner(trick, state.vira, state.k)
+    winner = (state.leader + index) % state.players
+    tricks = (*state.tricks, Trick(state.leader, trick, winner))
+    new = replace(new, trick=(), tricks=tricks, leader=winner, turn=winner)
+    won = new.tricks_won
+    events.append(
+        Event(
+            "trick_won",
+            {
+                "trick": number,
+                "seat": winner,
+                "team": winner % 2,
+                "card": str(trick[index]),
+                "tricks": list(won),
+            },
+        )
+    )
+    if max(won) < 2:
+        return Transition(new, tuple(events))
+    return _round_won(new, winner % 2, "tricks", tuple(events))
+
+
+def _call_renuncio(state: EnviteState, seat: int) -> EnviteTransition:
+    if not state.options.renuncio:
+        raise IllegalAction("renuncio_off")
+    offender = _renuncio_offender(state, seat)
+    if offender is None:
+        raise IllegalAction("no_renuncio")
+    team = seat % 2
+    event = Event("renuncio_called", {"seat": seat, "team": team, "offender": offender})
+    return _round_won(state, team, "renuncio", (event,))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _round_won(
+    state: EnviteState, team: int, why: str, events: tuple[Event, ...]
+) -> EnviteTransition:
+    """``team`` won the round (by tricks, or by calling a renuncio): score it (E5, E6, E4)."""
+    extra = RENUNCIO_EXTRA if why == "renuncio" else 0
+    if state.step == CHICO_FUERA:
+        return _win_chico(state, team, "renuncio" if extra else "chico_fuera", events)
+    if state.tumbo:
+        at = state.en_tumbo
+        if at[0] and at[1]:
+            return _win_chico(state, team, "renuncio" if extra else "both_at_11", events)
+        if at[team]:
+            return _win_chico(state, team, "renuncio" if extra else "tumbo", events)
+        return _score_round(state, team, TUMBO_LOSS + extra, why if extra else "tumbo", events)
+    return _score_round(state, team, state.stake + extra, why, events)
+
+
+def _score_round(
+    state: EnviteState, team: int, points: int, why: str, events: tuple[Event, ...]
+) -> EnviteTransition:
+    """``team`` scores ``points`` capped at 11 (E6); then the next deal."""
+    score = list(state.score)
+    gained = min(TUMBO_AT, score[team] + points) - score[team]
+    score[team] += gained
+    new = replace(state, score=(score[0], score[1]))
+    scored = Event(
+        "round_scored",
+        {"round": state.round, "team": team, "points": gained, "why": why, "score": score},
+    )
+    return _next_round(new, (*events, scored))
+
+
+def _win_chico(
+    state: EnviteState, team: int, why: str, events: tuple[Event, ...]
+) -> EnviteTransition:
+    chicos = list(state.chicos)
+    chicos[team] += 1
+    new = replace(state, score=(0, 0), chicos=(chicos[0], chicos[1]))
+    out = [*events, Event("chico_won", {"team": team, "chicos": chicos, "why": why})]
+    if chicos[team] >= state.options.chicos:
+        out.append(Event("game_won", {"team": team, "chicos": chicos}))
+        over = replace(new, phase="over", winner=team, raised=None, turn=state.turn)
+        return Transition(over, tuple(out))
+    return _next_round(new, tuple(out))
+
+
+def _next_round(state: EnviteState, events: tuple[Event, ...]) -> EnviteTransition:
+    """E1/E2: the deal moves one seat to the right; shuffle from the seed and the round number."""
+    number = state.round + 1
+    dealer = (state.dealer + 1) % state.players
+    hands, vira = _deal(state.seed, number, dealer, state.players)
+    new = _open_round(replace(state, round=number, dealer=dealer, hands=hands, vira=vira))
+    return Transition(new, (*events, *opening_events(new)))

@@ -1,0 +1,29 @@
+"""Table options of Envite canario (rules/envite.md E1, E4, E6)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Options(BaseModel):
+    """Envite table options; defaults as in rules/envite.md.
+
+    >>> Options().chicos, Options().mocho, Options().renuncio
+    (2, False, False)
+    >>> Options(chicos=3).chicos
+    3
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    chicos: Literal[2, 1, 3, 4] = 2
+    """Chicos that win the game (E6): 2 is best of three."""
+    mocho: bool = False
+    """Odd numbers (E1): with an odd player count the short team gets the mocho, a ghost seat whose
+    three cards its mandador plays. Without it the player count must be even (a missing player can
+    still be a computer player seated by the bot)."""
+    renuncio: bool = False
+    """Modo renuncio (E4): card plays that break follow-suit/arrastre are accepted and the other
+    team may call ``renuncio`` before the round ends (stake + 2)."""
