@@ -1,0 +1,165 @@
+"""Fixtures of the end-to-end tests: the fake Bot API server, Redis and the real Application.
+
+Redis is the real server at ``REDIS_URL`` when it is set (CI) and fakeredis otherwise. Every test
+uses its own chat and user ids (random), and the keys it created are deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import random
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fake_telegram import FakeTelegram
+
+pytestmark = pytest.mark.e2e
+
+POLL_TIMEOUT = 1  # seconds of long polling: short so that stopping an Application is quick
+
+
+@pytest.fixture
+def tg() -> Iterator[FakeTelegram]:
+    """A running fake Bot API server with ids no other test uses."""
+    rnd = random.Random()
+    server = FakeTelegram(
+        first_group_id=-1009000000000 - rnd.randrange(10**8) * 100,
+        first_user_id=5_000_000_000 + rnd.randrange(10**8) * 100,
+    ).start()
+    yield server
+    server.stop()
+    assert not server.unknown_methods, f"the bot called unknown methods {server.unknown_methods}"
+
+
+class RedisFactory:
+    """Clients on one Redis (real or fake), each a separate connection pool like two processes."""
+
+    def __init__(self) -> None:
+        self.url = os.environ.get("REDIS_URL")
+        self.clients: list[Any] = []
+        self._server: Any = None
+        if not self.url:
+            import fakeredis
+
+            self._server = fakeredis.FakeServer()
+
+    def client(self) -> Any:
+        if self.url:
+            import redis.asyncio
+
+            client = redis.asyncio.Redis.from_url(self.url)
+        else:
+            import fakeredis
+
+            client = fakeredis.FakeAsyncRedis(server=self._server)
+        self.clients.append(client)
+        return client
+
+    async def cleanup(self, tg: FakeTelegram) -> None:
+        """Delete every key (and timer entry) mentioning a chat or user of this test."""
+        if not self.clients:
+            return
+        client = self.clients[0]
+        ids = [str(c) for c in tg.chats]
+        keys = [k async for k in client.scan_iter(match="*", count=1000)]
+        for key in keys:
+            name = key.decode() if isinstance(key, bytes) else str(key)
+            if any(i in name for i in ids):
+                await client.delete(key)
+                continue
+            with contextlib.suppress(Exception):
+                kind = await client.type(key)
+                kind = kind.decode() if isinstance(kind, bytes) else kind
+                if kind == "zset":
+                    for member in await client.zrange(key, 0, -1):
+                        text = member.decode() if isinstance(member, bytes) else str(member)
+                        if any(i in text for i in ids):
+                            await client.zrem(key, member)
+        for c in self.clients:
+            with contextlib.suppress(Exception):
+                await c.aclose()
+
+
+@pytest.fixture
+async def redis_factory(tg: FakeTelegram) -> AsyncIterator[RedisFactory]:
+    factory = RedisFactory()
+    yield factory
+    await factory.cleanup(tg)
+
+
+def make_settings(tg: FakeTelegram, token: str | None = None, **overrides: Any) -> Any:
+    from bot.settings import Settings
+
+    values: dict[str, Any] = {
+        "telegram_bot_token": token or tg.tokens[0],
+        "telegram_api_url": tg.base_url,
+        "turn_timeout": 60.0,
+        "timer_tick": 0.1,
+        "language": "es",
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+class AppRunner:
+    """Starts and stops real Applications against the fake server (like ``python -m bot``)."""
+
+    def __init__(self, tg: FakeTelegram, redis_factory: RedisFactory) -> None:
+        self.tg = tg
+        self.redis_factory = redis_factory
+        self.running: list[Any] = []
+
+    async def start(self, *, token: str | None = None, redis: Any = None, **settings: Any) -> Any:
+        from bot.app import build_application
+
+        if token and token not in self.tg.tokens:
+            self.tg.add_token(token)
+        client = redis if redis is not None else self.redis_factory.client()
+        app = build_application(make_settings(self.tg, token, **settings), redis=client)
+        await app.initialize()
+        if app.post_init:
+            await app.post_init(app)
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=POLL_TIMEOUT)
+        self.running.append(app)
+        return app
+
+    async def stop(self, app: Any) -> None:
+        if app not in self.running:
+            return
+        self.running.remove(app)
+        if app.updater and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        if app.post_stop:
+            await app.post_stop(app)
+        await app.shutdown()
+        if app.post_shutdown:
+            await app.post_shutdown(app)
+
+    async def stop_all(self) -> None:
+        for app in list(reversed(self.running)):
+            await self.stop(app)
+
+
+@pytest.fixture
+async def apps(tg: FakeTelegram, redis_factory: RedisFactory) -> AsyncIterator[AppRunner]:
+    runner = AppRunner(tg, redis_factory)
+    yield runner
+    await runner.stop_all()
+
+
+@pytest.fixture(autouse=True)
+def _quiet_logs(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot")
+    caplog.set_level(logging.WARNING, logger="httpx")

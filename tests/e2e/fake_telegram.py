@@ -1,0 +1,1059 @@
+"""A fake Telegram Bot API server for end-to-end tests (standard library only).
+
+It serves ``/bot<token>/<method>`` on 127.0.0.1 like the real Bot API: the request body is read as
+python-telegram-bot sends it (``application/x-www-form-urlencoded`` where every non-string value is
+JSON-encoded), JSON bodies and query strings are accepted too, and the answer is
+``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": ..., "description": ...}``.
+
+The server keeps a small model of Telegram: users, group and private chats, every message (its
+current text and keyboard plus the history of sends and edits), callback answers and every API
+call. Tests drive it through the simulation API::
+
+    tg = FakeTelegram().start()
+    ana = tg.user("Ana")
+    group = tg.group("Mus del jueves", members=[ana])
+    ana.start_private()                    # Ana opened a private chat with the bot
+    ana.send(group, "/nueva mus")          # queues a Message update with a bot_command entity
+    await tg.settle()                      # waits until the bot has handled it
+    lobby = group.last_bot_message()
+    ana.press(lobby, "Unirme")             # queues a CallbackQuery update
+
+Several tokens may be served at once, all for the same bot identity: each token has its own update
+queue, so two ``Application`` objects can poll "the same bot" and a test chooses which one gets each
+update (``deliver_to=``), or hands the same update to both (``deliver_to="all"``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import itertools
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+log = logging.getLogger("fake_telegram")
+
+#: Fields whose form value is a JSON document (every other field is a string, int or bool).
+JSON_FIELDS = {
+    "reply_markup",
+    "allowed_updates",
+    "commands",
+    "scope",
+    "entities",
+    "caption_entities",
+    "link_preview_options",
+    "reply_parameters",
+    "results",
+    "media",
+}
+INT_FIELDS = {
+    "chat_id",
+    "message_id",
+    "user_id",
+    "offset",
+    "limit",
+    "timeout",
+    "cache_time",
+    "from_chat_id",
+    "message_thread_id",
+}
+BOOL_FIELDS = {
+    "show_alert",
+    "disable_notification",
+    "protect_content",
+    "drop_pending_updates",
+    "disable_web_page_preview",
+    "allow_sending_without_reply",
+    "only_if_banned",
+}
+
+FORBIDDEN_DM = "Forbidden: bot can't initiate conversation with a user"
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+ALLOWED_TAGS = {
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "span",
+    "tg-spoiler",
+    "a",
+    "tg-emoji",
+    "code",
+    "pre",
+    "blockquote",
+}
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^<>]*)?)>")
+_BARE_AMP = re.compile(r"&(?!(?:lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);)")
+
+
+class ApiError(Exception):
+    """An error answer of the Bot API."""
+
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+
+
+def html_to_text(source: str) -> str:
+    """Check Telegram's HTML subset and return the plain text a client would show.
+
+    >>> html_to_text("<b>Ana</b> &amp; Luis")
+    'Ana & Luis'
+    """
+    stack: list[str] = []
+    pos = 0
+    for match in _TAG.finditer(source):
+        _check_text(source[pos : match.start()], pos)
+        closing, name, _attrs = match.group(1), match.group(2).lower(), match.group(3)
+        if name not in ALLOWED_TAGS:
+            raise ApiError(
+                400,
+                f'Bad Request: can\'t parse entities: Unsupported start tag "{name}" at byte '
+                f"offset {match.start()}",
+            )
+        if closing:
+            if not stack or stack[-1] != name:
+                raise ApiError(
+                    400,
+                    f'Bad Request: can\'t parse entities: Unexpected end tag "{name}" at byte '
+                    f"offset {match.start()}",
+                )
+            stack.pop()
+        else:
+            stack.append(name)
+        pos = match.end()
+    _check_text(source[pos:], pos)
+    if stack:
+        raise ApiError(
+            400,
+            f"Bad Request: can't parse entities: Can't find end tag corresponding to {stack[-1]}",
+        )
+    return html.unescape(_TAG.sub("", source))
+
+
+def _check_text(chunk: str, offset: int) -> None:
+    if "<" in chunk:
+        raise ApiError(
+            400,
+            f"Bad Request: can't parse entities: unescaped '<' at byte offset "
+            f"{offset + chunk.index('<')}",
+        )
+    amp = _BARE_AMP.search(chunk)
+    if amp:
+        raise ApiError(
+            400,
+            f"Bad Request: can't parse entities: unescaped '&' at byte offset "
+            f"{offset + amp.start()}",
+        )
+
+
+# --------------------------------------------------------------------------------------- model
+
+
+@dataclass
+class Call:
+    """One Bot API request as the server received it."""
+
+    seq: int
+    token: str
+    method: str
+    params: dict[str, Any]
+    ok: bool = True
+    result: Any = None
+    error: str | None = None
+    at: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class Version:
+    """One state of a message: how it was sent or edited."""
+
+    method: str
+    text: str
+    raw: str
+    reply_markup: dict[str, Any] | None
+    at: float
+
+
+@dataclass
+class Message:
+    """A message in a chat, as the server currently knows it."""
+
+    chat: Chat
+    message_id: int
+    from_bot: bool
+    sender: User | None
+    text: str  # plain text, as a client shows it
+    raw: str  # as sent (with HTML tags when parse_mode=HTML)
+    parse_mode: str | None
+    reply_markup: dict[str, Any] | None
+    date: int
+    history: list[Version] = field(default_factory=list)
+    deleted: bool = False
+    entities: list[dict[str, Any]] | None = None
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every inline button of the current keyboard, row after row."""
+        return _buttons(self.reply_markup)
+
+    def button_texts(self) -> list[str]:
+        return [b["text"] for b in self.buttons()]
+
+    def all_texts(self) -> list[str]:
+        """Current and every past text of this message (plain and raw)."""
+        out = [v.text for v in self.history] + [v.raw for v in self.history]
+        return out or [self.text]
+
+    def to_json(self, bot: dict[str, Any]) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat.to_json(),
+            "text": self.text,
+        }
+        data["from"] = bot if self.from_bot else self.sender.to_json() if self.sender else None
+        if data["from"] is None:
+            del data["from"]
+        if self.entities:
+            data["entities"] = self.entities
+        if self.reply_markup:
+            data["reply_markup"] = self.reply_markup
+        if len(self.history) > 1:
+            data["edit_date"] = int(self.history[-1].at) or self.date
+        return data
+
+    def __repr__(self) -> str:
+        return f"<Message {self.chat.id}/{self.message_id} {self.text[:60]!r}>"
+
+
+def _buttons(markup: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if not markup:
+        return []
+    return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+
+class Chat:
+    """A group (``type`` supergroup) or a private chat with one user."""
+
+    def __init__(
+        self,
+        server: FakeTelegram,
+        chat_id: int,
+        kind: str,
+        title: str | None = None,
+        user: User | None = None,
+    ) -> None:
+        self.server = server
+        self.id = chat_id
+        self.type = kind
+        self.title = title
+        self.user = user
+        self.members: set[int] = set()
+        self.admins: set[int] = set()
+        self.creator: int | None = None
+        self.messages: list[Message] = []
+        self._ids = itertools.count(1)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.type == "private" and self.user:
+            data: dict[str, Any] = {
+                "id": self.id,
+                "type": "private",
+                "first_name": self.user.first_name,
+            }
+            if self.user.username:
+                data["username"] = self.user.username
+            return data
+        return {"id": self.id, "type": self.type, "title": self.title}
+
+    # --- what the bot posted here
+    def bot_messages(self, *, include_deleted: bool = False) -> list[Message]:
+        with self.server._lock:
+            return [m for m in self.messages if m.from_bot and (include_deleted or not m.deleted)]
+
+    def last_bot_message(self) -> Message:
+        msgs = self.bot_messages()
+        assert msgs, f"the bot has not posted in chat {self.id}"
+        return msgs[-1]
+
+    def message_with_button(self, text_or_data: str) -> Message:
+        """The newest bot message whose current keyboard has this button."""
+        for msg in reversed(self.bot_messages()):
+            if any(_button_matches(b, text_or_data) for b in msg.buttons()):
+                return msg
+        raise AssertionError(f"no message in chat {self.id} has a button {text_or_data!r}")
+
+    def texts(self) -> list[str]:
+        """Every text the bot ever showed here (each send and each edit), plain and raw."""
+        with self.server._lock:
+            return [t for m in self.messages if m.from_bot for t in m.all_texts()]
+
+    def __repr__(self) -> str:
+        return f"<Chat {self.id} {self.type} {self.title or ''}>"
+
+
+class User:
+    """A simulated Telegram user."""
+
+    def __init__(
+        self, server: FakeTelegram, user_id: int, first_name: str, username: str | None
+    ) -> None:
+        self.server = server
+        self.id = user_id
+        self.first_name = first_name
+        self.username = username
+        self.started = False  # has opened a private chat with the bot
+        self.private = Chat(server, user_id, "private", user=self)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            "language_code": "es",
+        }
+        if self.username:
+            data["username"] = self.username
+        return data
+
+    def send(self, chat: Chat, text: str, *, deliver_to: str | Iterable[str] | None = None) -> int:
+        """Queue a text message from this user (a command gets its ``bot_command`` entity)."""
+        return self.server.send_message_update(self, chat, text, deliver_to=deliver_to)
+
+    def start_private(
+        self, payload: str | None = None, *, deliver_to: str | Iterable[str] | None = None
+    ) -> int:
+        """Open the private chat with the bot (``/start`` or a deep link's ``/start payload``)."""
+        self.started = True
+        text = "/start" if payload is None else f"/start {payload}"
+        return self.send(self.private, text, deliver_to=deliver_to)
+
+    def press(
+        self,
+        message: Message,
+        button: str,
+        *,
+        deliver_to: str | Iterable[str] | None = None,
+        stale_ok: bool = True,
+    ) -> str:
+        """Press an inline button by its text or callback data; returns the callback query id.
+
+        The button is looked up in the current keyboard first and then, if ``stale_ok``, in the
+        keyboards the message showed before (a client may still display an old one).
+        """
+        data = self.server.find_callback_data(message, button, stale_ok=stale_ok)
+        return self.server.send_callback_update(self, message, data, deliver_to=deliver_to)
+
+    def press_data(
+        self, message: Message, data: str, *, deliver_to: str | Iterable[str] | None = None
+    ) -> str:
+        """Press a button with arbitrary callback data (forged or remembered)."""
+        return self.server.send_callback_update(self, message, data, deliver_to=deliver_to)
+
+    def answers(self) -> list[dict[str, Any]]:
+        """The callback answers the bot gave to this user's presses."""
+        with self.server._lock:
+            return [a for a in self.server.answers.values() if a["user_id"] == self.id]
+
+    def __repr__(self) -> str:
+        return f"<User {self.id} {self.first_name}>"
+
+
+def _button_matches(button: dict[str, Any], wanted: str) -> bool:
+    return button.get("text") == wanted or button.get("callback_data") == wanted
+
+
+# -------------------------------------------------------------------------------------- server
+
+
+class FakeTelegram:
+    """The fake Bot API: a ThreadingHTTPServer on 127.0.0.1 plus the Telegram model."""
+
+    def __init__(
+        self,
+        tokens: Iterable[str] = ("123456:TEST-TOKEN",),
+        *,
+        bot_id: int = 123456,
+        bot_username: str = "TapeteTestBot",
+        first_group_id: int = -1001000000001,
+        first_user_id: int = 1001,
+    ) -> None:
+        self.tokens = list(tokens)
+        self.bot_id = bot_id
+        self.bot_username = bot_username
+        self.bot_json = {
+            "id": bot_id,
+            "is_bot": True,
+            "first_name": "Tapete",
+            "username": bot_username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._closed = False
+        self.users: dict[int, User] = {}
+        self.chats: dict[int, Chat] = {}
+        self.calls: list[Call] = []
+        self.unknown_methods: list[str] = []
+        self.answers: dict[str, dict[str, Any]] = {}  # callback query id -> answer
+        self.callbacks: dict[str, dict[str, Any]] = {}  # callback query id -> the query
+        self.commands: dict[str, Any] = {}
+        self.fail: dict[str, tuple[int, str]] = {}  # method (lower case) -> forced error
+        self.queues: dict[str, list[tuple[int, dict[str, Any]]]] = {t: [] for t in self.tokens}
+        self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
+        self.queued_at: dict[int, float] = {}
+        self._update_ids = itertools.count(1000)
+        self._user_ids = itertools.count(first_user_id)
+        self._group_ids = itertools.count(-first_group_id)
+        self._query_ids = itertools.count(1)
+        self._round_robin = itertools.cycle(self.tokens)
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> FakeTelegram:
+        server = self
+
+        class Handler(_Handler):
+            fake = server
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._httpd:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+
+    @property
+    def base_url(self) -> str:
+        """python-telegram-bot's ``base_url`` form: the token is appended to it."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    def add_token(self, token: str) -> str:
+        """Serve one more token (another poller for the same bot)."""
+        with self._lock:
+            if token not in self.queues:
+                self.tokens.append(token)
+                self.queues[token] = []
+                self.confirmed[token] = 0
+                self._round_robin = itertools.cycle(self.tokens)
+        return token
+
+    # ------------------------------------------------------------------ world
+    def user(self, first_name: str, username: str | None = None) -> User:
+        with self._lock:
+            user = User(self, next(self._user_ids), first_name, username)
+            self.users[user.id] = user
+            self.chats[user.id] = user.private
+            return user
+
+    def group(
+        self,
+        title: str = "Mus",
+        members: Iterable[User] = (),
+        *,
+        creator: User | None = None,
+        admins: Iterable[User] = (),
+        chat_id: int | None = None,
+    ) -> Chat:
+        with self._lock:
+            cid = chat_id if chat_id is not None else -next(self._group_ids)
+            chat = Chat(self, cid, "supergroup", title=title)
+            chat.members = {u.id for u in members}
+            chat.admins = {u.id for u in admins}
+            chat.creator = creator.id if creator else None
+            self.chats[cid] = chat
+            return chat
+
+    # ------------------------------------------------------------------ updates
+    def _targets(self, deliver_to: str | Iterable[str] | None) -> list[str]:
+        if deliver_to is None:
+            return [self.tokens[0]]
+        if deliver_to == "all":
+            return list(self.tokens)
+        if deliver_to == "round_robin":
+            return [next(self._round_robin)]
+        if isinstance(deliver_to, str):
+            return [deliver_to]
+        return list(deliver_to)
+
+    def push_update(
+        self, payload: dict[str, Any], deliver_to: str | Iterable[str] | None = None
+    ) -> int:
+        """Queue an update (``payload`` without ``update_id``) for one or more pollers."""
+        with self._cond:
+            update_id = next(self._update_ids)
+            update = {"update_id": update_id, **payload}
+            for token in self._targets(deliver_to):
+                self.queues[token].append((update_id, update))
+            self.queued_at[update_id] = time.monotonic()
+            self._cond.notify_all()
+            return update_id
+
+    def send_message_update(
+        self,
+        user: User,
+        chat: Chat,
+        text: str,
+        *,
+        deliver_to: str | Iterable[str] | None = None,
+    ) -> int:
+        with self._lock:
+            if chat.type != "private":
+                chat.members.add(user.id)
+            msg = Message(
+                chat=chat,
+                message_id=next(chat._ids),
+                from_bot=False,
+                sender=user,
+                text=text,
+                raw=text,
+                parse_mode=None,
+                reply_markup=None,
+                date=int(time.time()),
+            )
+            if text.startswith("/"):
+                command = text.split()[0]
+                msg.entities = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+            msg.history.append(Version("user", text, text, None, time.monotonic()))
+            chat.messages.append(msg)
+            payload = {"message": msg.to_json(self.bot_json)}
+        return self.push_update(payload, deliver_to)
+
+    def find_callback_data(self, message: Message, button: str, *, stale_ok: bool = True) -> str:
+        with self._lock:
+            for b in message.buttons():
+                if _button_matches(b, button) and "callback_data" in b:
+                    return str(b["callback_data"])
+            if stale_ok:
+                for version in reversed(message.history):
+                    for b in _buttons(version.reply_markup):
+                        if _button_matches(b, button) and "callback_data" in b:
+                            return str(b["callback_data"])
+        raise AssertionError(
+            f"{message!r} has no button {button!r}; it shows {message.button_texts()}"
+        )
+
+    def send_callback_update(
+        self,
+        user: User,
+        message: Message,
+        data: str,
+        *,
+        deliver_to: str | Iterable[str] | None = None,
+    ) -> str:
+        with self._lock:
+            query_id = f"{user.id}{next(self._query_ids):08d}"
+            query = {
+                "id": query_id,
+                "from": user.to_json(),
+                "chat_instance": str(abs(message.chat.id)),
+                "message": message.to_json(self.bot_json),
+                "data": data,
+            }
+            self.callbacks[query_id] = query
+        self.push_update({"callback_query": query}, deliver_to)
+        return query_id
+
+    # ------------------------------------------------------------------ observation
+    def calls_to(self, method: str, since: int = 0) -> list[Call]:
+        low = method.lower()
+        with self._lock:
+            return [c for c in self.calls[since:] if c.method.lower() == low]
+
+    def count(self, method: str | None = None) -> int:
+        with self._lock:
+            if method is None:
+                return sum(1 for c in self.calls if c.method.lower() != "getupdates")
+            return len(self.calls_to(method))
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        with self._lock:
+            for c in self.calls:
+                out[c.method] = out.get(c.method, 0) + 1
+        return out
+
+    def mark(self) -> int:
+        """A position in the call log, for ``since=`` arguments."""
+        with self._lock:
+            return len(self.calls)
+
+    def pending(self) -> int:
+        """Updates queued but not yet fetched and confirmed by their poller."""
+        with self._lock:
+            return sum(
+                1 for t, q in self.queues.items() for uid, _ in q if uid >= self.confirmed[t]
+            )
+
+    def delivered(self, update_id: int, token: str | None = None) -> bool:
+        """Whether the poller fetched the update (its offset moved past it)."""
+        with self._lock:
+            tokens = [token] if token else [t for t, q in self.queues.items() if q]
+            return all(self.confirmed[t] > update_id or not self._has(t, update_id) for t in tokens)
+
+    def _has(self, token: str, update_id: int) -> bool:
+        return any(uid == update_id for uid, _ in self.queues[token])
+
+    def answer(self, query_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            return self.answers.get(query_id)
+
+    def messages(self, chat: Chat | None = None) -> list[Message]:
+        with self._lock:
+            chats = [chat] if chat else list(self.chats.values())
+            return [m for c in chats for m in c.messages if m.from_bot]
+
+    def group_calls(self, since: int = 0, chat: Chat | None = None) -> list[Call]:
+        """Successful sendMessage calls into groups (new group messages)."""
+        with self._lock:
+            return [
+                c
+                for c in self.calls[since:]
+                if c.method.lower() == "sendmessage"
+                and c.ok
+                and int(c.params.get("chat_id", 0)) < 0
+                and (chat is None or int(c.params["chat_id"]) == chat.id)
+            ]
+
+    async def wait_for(
+        self, condition: Callable[[], Any], timeout: float = 5.0, what: str = ""
+    ) -> Any:
+        """Wait until ``condition()`` is truthy and return its value (AssertionError on timeout)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                value = condition()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what or condition}")
+            await asyncio.sleep(0.005)
+
+    async def wait_call(
+        self,
+        method: str,
+        since: int,
+        where: Callable[[Call], bool] | None = None,
+        timeout: float = 5.0,
+    ) -> Call:
+        """Wait for the first call to ``method`` after ``since`` that matches ``where``."""
+
+        def found() -> Call | None:
+            for c in self.calls_to(method, since):
+                if where is None or where(c):
+                    return c
+            return None
+
+        call: Call = await self.wait_for(found, timeout, f"a {method} call")
+        return call
+
+    async def wait_answer(self, query_id: str, timeout: float = 5.0) -> dict[str, Any]:
+        answer: dict[str, Any] = await self.wait_for(
+            lambda: self.answers.get(query_id), timeout, f"the answer to callback {query_id}"
+        )
+        return answer
+
+    async def settle(self, quiet: float = 0.12, timeout: float = 8.0) -> None:
+        """Wait until every queued update was fetched and the bot made no call for ``quiet`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                last = max(
+                    (c.at for c in reversed(self.calls) if c.method.lower() != "getupdates"),
+                    default=0.0,
+                )
+                busy = self.pending()
+            now = time.monotonic()
+            if not busy and now - last >= quiet:
+                return
+            if now > deadline:
+                raise AssertionError(f"the bot did not settle ({busy} updates pending)")
+            await asyncio.sleep(0.01)
+
+    # ------------------------------------------------------------------ dispatch
+    def handle(self, token: str, method: str, params: dict[str, Any]) -> Any:
+        """Run one Bot API method (called from the HTTP handler threads)."""
+        if token not in self.queues:
+            raise ApiError(401, "Unauthorized")
+        low = method.lower()
+        if low in self.fail:
+            code, description = self.fail[low]
+            raise ApiError(code, description)
+        if low == "getupdates":
+            return self._get_updates(token, params)
+        with self._lock:
+            func = getattr(self, f"_m_{low}", None)
+            if func is None:
+                self.unknown_methods.append(method)
+                log.warning("fake Telegram: unknown method %s %s", method, params)
+                raise ApiError(400, f"Bad Request: method {method} is not implemented by the fake")
+            return func(params)
+
+    def record(self, call: Call) -> None:
+        with self._lock:
+            call.seq = len(self.calls)
+            self.calls.append(call)
+
+    def _get_updates(self, token: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset") or 0)
+        limit = int(params.get("limit") or 100)
+        timeout = float(params.get("timeout") or 0)
+        allowed = params.get("allowed_updates")
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            if offset:
+                self.confirmed[token] = max(self.confirmed[token], offset)
+                self.queues[token] = [(u, x) for u, x in self.queues[token] if u >= offset]
+            while True:
+                ready = [
+                    x
+                    for _, x in self.queues[token]
+                    if not allowed or any(k in allowed for k in x if k != "update_id")
+                ][:limit]
+                remaining = deadline - time.monotonic()
+                if ready or remaining <= 0 or self._closed:
+                    return ready
+                self._cond.wait(remaining)
+
+    # --- helpers of the methods
+    def _chat(self, params: dict[str, Any]) -> Chat:
+        chat_id = params.get("chat_id")
+        if chat_id is None:
+            raise ApiError(400, "Bad Request: chat_id is empty")
+        chat = self.chats.get(int(chat_id))
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        return chat
+
+    def _message(self, params: dict[str, Any], what: str) -> Message:
+        if "inline_message_id" in params:
+            raise ApiError(400, "Bad Request: inline messages are not used by Tapete")
+        chat = self._chat(params)
+        message_id = int(params.get("message_id") or 0)
+        for msg in chat.messages:
+            if msg.message_id == message_id and not msg.deleted:
+                if not msg.from_bot and what != "delete":
+                    raise ApiError(400, "Bad Request: message can't be edited")
+                return msg
+        raise ApiError(400, f"Bad Request: message to {what} not found")
+
+    def _render(self, params: dict[str, Any]) -> tuple[str, str, str | None]:
+        raw = params.get("text")
+        if raw is None or str(raw).strip() == "":
+            raise ApiError(400, "Bad Request: message text is empty")
+        raw = str(raw)
+        mode = params.get("parse_mode")
+        if mode and str(mode).upper() == "HTML":
+            text = html_to_text(raw)
+        elif mode:
+            # MarkdownV2 / Markdown: not validated; the plain text keeps the markup.
+            text = raw
+        else:
+            text = raw
+        if len(text) > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        return raw, text, mode
+
+    @staticmethod
+    def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
+        markup = params.get("reply_markup")
+        if markup is None:
+            return None
+        if not isinstance(markup, dict):
+            raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+        if "inline_keyboard" not in markup:
+            return markup  # reply keyboards / remove: kept as is
+        rows = markup["inline_keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+            raise ApiError(400, 'Bad Request: field "inline_keyboard" must be an Array of Array')
+        for b in _buttons(markup):
+            if not b.get("text"):
+                raise ApiError(400, "Bad Request: text buttons are unallowed in inline keyboards")
+            kinds = [k for k in b if k != "text"]
+            if len(kinds) != 1:
+                raise ApiError(400, "Bad Request: can't parse inline keyboard button")
+            data = b.get("callback_data")
+            if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+            if "url" in b and not str(b["url"]).startswith(("https://", "http://", "tg://")):
+                raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+        if not rows or all(not r for r in rows):
+            return None
+        return markup
+
+    # --- the methods
+    def _m_getme(self, params: dict[str, Any]) -> Any:
+        return self.bot_json
+
+    def _m_deletewebhook(self, params: dict[str, Any]) -> Any:
+        if params.get("drop_pending_updates"):
+            for token in self.queues:
+                self.queues[token] = []
+        return True
+
+    def _m_setwebhook(self, params: dict[str, Any]) -> Any:
+        return True
+
+    def _m_getwebhookinfo(self, params: dict[str, Any]) -> Any:
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+
+    def _m_setmycommands(self, params: dict[str, Any]) -> Any:
+        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
+        key = f"{scope}/{params.get('language_code') or ''}"
+        self.commands[key] = params.get("commands")
+        return True
+
+    def _m_deletemycommands(self, params: dict[str, Any]) -> Any:
+        return True
+
+    def _m_getmycommands(self, params: dict[str, Any]) -> Any:
+        return next(iter(self.commands.values()), [])
+
+    def _m_setmydescription(self, params: dict[str, Any]) -> Any:
+        return True
+
+    def _m_setmyshortdescription(self, params: dict[str, Any]) -> Any:
+        return True
+
+    def _m_sendchataction(self, params: dict[str, Any]) -> Any:
+        self._chat(params)
+        return True
+
+    def _m_sendmessage(self, params: dict[str, Any]) -> Any:
+        chat_id = params.get("chat_id")
+        if chat_id is not None and int(chat_id) > 0:
+            user = self.users.get(int(chat_id))
+            if user is None:
+                raise ApiError(400, "Bad Request: chat not found")
+            if not user.started:
+                raise ApiError(403, FORBIDDEN_DM)
+        chat = self._chat(params)
+        raw, text, mode = self._render(params)
+        markup = self._markup(params)
+        now = time.monotonic()
+        msg = Message(
+            chat=chat,
+            message_id=next(chat._ids),
+            from_bot=True,
+            sender=None,
+            text=text,
+            raw=raw,
+            parse_mode=mode,
+            reply_markup=markup,
+            date=int(time.time()),
+        )
+        msg.history.append(Version("sendMessage", text, raw, markup, now))
+        chat.messages.append(msg)
+        return msg.to_json(self.bot_json)
+
+    def _m_editmessagetext(self, params: dict[str, Any]) -> Any:
+        msg = self._message(params, "edit")
+        raw, text, mode = self._render(params)
+        markup = self._markup(params)
+        if (
+            raw == msg.raw
+            and (mode or None) == (msg.parse_mode or None)
+            and markup == (msg.reply_markup)
+        ):
+            raise ApiError(400, NOT_MODIFIED)
+        msg.raw, msg.text, msg.parse_mode, msg.reply_markup = raw, text, mode, markup
+        msg.history.append(Version("editMessageText", text, raw, markup, time.monotonic()))
+        return msg.to_json(self.bot_json)
+
+    def _m_editmessagereplymarkup(self, params: dict[str, Any]) -> Any:
+        msg = self._message(params, "edit")
+        markup = self._markup(params)
+        if markup == msg.reply_markup:
+            raise ApiError(400, NOT_MODIFIED)
+        msg.reply_markup = markup
+        msg.history.append(
+            Version("editMessageReplyMarkup", msg.text, msg.raw, markup, time.monotonic())
+        )
+        return msg.to_json(self.bot_json)
+
+    def _m_deletemessage(self, params: dict[str, Any]) -> Any:
+        msg = self._message(params, "delete")
+        msg.deleted = True
+        return True
+
+    def _m_answercallbackquery(self, params: dict[str, Any]) -> Any:
+        query_id = str(params.get("callback_query_id"))
+        query = self.callbacks.get(query_id)
+        if query is None or query_id in self.answers:
+            raise ApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            )
+        text = params.get("text")
+        if text is not None and len(str(text)) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.answers[query_id] = {
+            "user_id": query["from"]["id"],
+            "data": query.get("data"),
+            "text": text,
+            "show_alert": bool(params.get("show_alert")),
+            "url": params.get("url"),
+            "at": time.monotonic(),
+        }
+        return True
+
+    def _member_json(self, chat: Chat, user_id: int) -> dict[str, Any]:
+        user = self.users.get(user_id)
+        if user is None:
+            raise ApiError(400, "Bad Request: user not found")
+        if chat.creator == user_id:
+            return {"status": "creator", "user": user.to_json(), "is_anonymous": False}
+        if user_id in chat.admins:
+            rights = dict.fromkeys(
+                [
+                    "can_manage_chat",
+                    "can_delete_messages",
+                    "can_manage_video_chats",
+                    "can_restrict_members",
+                    "can_promote_members",
+                    "can_change_info",
+                    "can_invite_users",
+                    "can_post_stories",
+                    "can_edit_stories",
+                    "can_delete_stories",
+                    "can_pin_messages",
+                ],
+                True,
+            )
+            return {
+                "status": "administrator",
+                "user": user.to_json(),
+                "can_be_edited": False,
+                "is_anonymous": False,
+                **rights,
+            }
+        if user_id in chat.members:
+            return {"status": "member", "user": user.to_json()}
+        return {"status": "left", "user": user.to_json()}
+
+    def _m_getchatmember(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        return self._member_json(chat, int(params.get("user_id") or 0))
+
+    def _m_getchatadministrators(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        ids = ([chat.creator] if chat.creator else []) + sorted(chat.admins)
+        return [self._member_json(chat, uid) for uid in ids]
+
+    def _m_getchat(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        return {**chat.to_json(), "accent_color_id": 0, "max_reaction_count": 11}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeTelegram
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self._serve()
+
+    def do_POST(self) -> None:
+        self._serve()
+
+    def _serve(self) -> None:
+        parts = urlsplit(self.path)
+        match = re.fullmatch(r"/bot([^/]+)/([A-Za-z]+)", parts.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        if not match:
+            self._reply(404, {"ok": False, "error_code": 404, "description": "Not Found"})
+            return
+        token, method = match.group(1), match.group(2)
+        try:
+            params = _parse_params(parts.query, body, self.headers.get("Content-Type") or "")
+        except ValueError as err:
+            self._reply(400, {"ok": False, "error_code": 400, "description": f"Bad Request: {err}"})
+            return
+        call = Call(seq=0, token=token, method=method, params=params)
+        try:
+            result = self.fake.handle(token, method, params)
+        except ApiError as err:
+            call.ok, call.error = False, err.description
+            self.fake.record(call)
+            self._reply(
+                err.code, {"ok": False, "error_code": err.code, "description": err.description}
+            )
+            return
+        call.result = result
+        self.fake.record(call)
+        self._reply(200, {"ok": True, "result": result})
+
+    def _reply(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        with contextlib.suppress(OSError):
+            self.wfile.write(data)
+
+
+def _parse_params(query: str, body: bytes, content_type: str) -> dict[str, Any]:
+    raw: dict[str, Any] = dict(parse_qsl(query, keep_blank_values=True))
+    if body:
+        if content_type.startswith("application/json"):
+            raw.update(json.loads(body))
+            return raw
+        if content_type.startswith("multipart/form-data"):
+            raise ValueError("multipart uploads are not supported by the fake")
+        raw.update(parse_qsl(body.decode(), keep_blank_values=True))
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if not isinstance(value, str):
+            params[key] = value
+        elif key in JSON_FIELDS:
+            params[key] = json.loads(value)
+        elif key in INT_FIELDS and re.fullmatch(r"-?\d+", value):
+            params[key] = int(value)
+        elif key in BOOL_FIELDS:
+            params[key] = value.lower() in ("true", "1")
+        else:
+            params[key] = value
+    return params
+
+
+def iter_cards_in(text: str, cards: Iterable[str]) -> Iterator[str]:
+    """The canonical card texts of ``cards`` that appear as whole words in ``text``."""
+    for card in cards:
+        if re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}(?![0-9A-Za-z])", text, re.IGNORECASE):
+            yield card
