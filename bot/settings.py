@@ -1,0 +1,183 @@
+"""Configuration from environment variables (and an optional ``.env`` file).
+
+Every field can also be given as a keyword argument, which is what tests do:
+
+>>> s = Settings(telegram_bot_token="123:abc", turn_timeout=5)
+>>> (s.language, s.turn_timeout, s.redis_url)
+('es', 5.0, None)
+>>> "123:abc" in repr(s)
+False
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ENV_NAMES", "Settings", "describe_error"]
+
+
+def _env(field: str, name: str) -> str:
+    # Only the variable name is read from the environment (a bare ``LANGUAGE`` must not count);
+    # ``populate_by_name`` lets tests pass the field name as a keyword argument.
+    return name
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment; see the README's configuration table."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TAPETE_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+        frozen=True,
+    )
+
+    telegram_bot_token: str = Field(
+        min_length=1,
+        repr=False,
+        validation_alias=_env("telegram_bot_token", "TELEGRAM_BOT_TOKEN"),
+        description="Bot token from @BotFather (required).",
+    )
+    redis_url: str | None = Field(
+        default=None,
+        validation_alias=_env("redis_url", "REDIS_URL"),
+        description="Redis URL; unset means an in-process store (tables lost on restart).",
+    )
+    telegram_api_url: str | None = Field(
+        default=None,
+        validation_alias=_env("telegram_api_url", "TELEGRAM_API_URL"),
+        description="Bot API base URL in python-telegram-bot's base_url form "
+        "(e.g. http://127.0.0.1:8081/bot); unset means Telegram's.",
+    )
+    language: Literal["es", "en"] = Field(
+        default="es",
+        validation_alias=_env("language", "TAPETE_LANGUAGE"),
+        description="Default language of new chats.",
+    )
+    turn_timeout: float = Field(
+        default=60.0,
+        gt=0,
+        validation_alias=_env("turn_timeout", "TAPETE_TURN_TIMEOUT"),
+        description="Seconds a player has to act before the safe default is played.",
+    )
+    timer_tick: float = Field(
+        default=1.0,
+        gt=0,
+        validation_alias=_env("timer_tick", "TAPETE_TIMER_TICK"),
+        description="Seconds between two sweeps of the due turn timers.",
+    )
+    table_ttl: int = Field(
+        default=86_400,
+        gt=0,
+        validation_alias=_env("table_ttl", "TAPETE_TABLE_TTL"),
+        description="Seconds a table is kept after its last write (finished or abandoned).",
+    )
+    webhook_url: str | None = Field(
+        default=None,
+        validation_alias=_env("webhook_url", "TAPETE_WEBHOOK_URL"),
+        description="Public HTTPS URL Telegram posts updates to (--webhook mode).",
+    )
+    webhook_listen: str = Field(
+        default="0.0.0.0",
+        validation_alias=_env("webhook_listen", "TAPETE_WEBHOOK_LISTEN"),
+        description="Address the webhook server binds to.",
+    )
+    webhook_port: int = Field(
+        default=8443,
+        gt=0,
+        lt=65536,
+        validation_alias=_env("webhook_port", "TAPETE_WEBHOOK_PORT"),
+        description="Port the webhook server listens on.",
+    )
+    webhook_secret: str | None = Field(
+        default=None,
+        repr=False,
+        validation_alias=_env("webhook_secret", "TAPETE_WEBHOOK_SECRET"),
+        description="Secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token.",
+    )
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        default="INFO",
+        validation_alias=_env("log_level", "TAPETE_LOG_LEVEL"),
+        description="Logging level.",
+    )
+
+    @field_validator(
+        "redis_url", "telegram_api_url", "webhook_url", "webhook_secret", mode="before"
+    )
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("telegram_bot_token", mode="before")
+    @classmethod
+    def _strip_token(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _check_secret(cls, value: str | None) -> str | None:
+        # Telegram accepts 1-256 characters from A-Z, a-z, 0-9, _ and -.
+        if value is not None and not (
+            len(value) <= 256 and all(c.isascii() and (c.isalnum() or c in "_-") for c in value)
+        ):
+            raise ValueError("use 1-256 characters among A-Z a-z 0-9 _ -")
+        return value
+
+    @property
+    def webhook_path(self) -> str:
+        """The path part of ``webhook_url`` (without the leading slash), served by the bot.
+
+        >>> Settings(telegram_bot_token="t", webhook_url="https://x.org/tg/hook").webhook_path
+        'tg/hook'
+        """
+        if self.webhook_url is None:
+            return ""
+        return urlsplit(self.webhook_url).path.lstrip("/")
+
+
+#: Field name -> environment variable, for error messages and the README table.
+ENV_NAMES: dict[str, str] = {
+    name: str(field.validation_alias) for name, field in Settings.model_fields.items()
+}
+
+
+def describe_error(error: ValidationError) -> str:
+    """One line naming each bad environment variable, for ``python -m bot``.
+
+    >>> import os
+    >>> try:
+    ...     Settings(telegram_bot_token="t", turn_timeout=0)
+    ... except ValidationError as e:
+    ...     print(describe_error(e))
+    TAPETE_TURN_TIMEOUT: Input should be greater than 0
+    """
+    parts = []
+    for err in error.errors():
+        loc = str(err["loc"][0]) if err["loc"] else ""
+        name = ENV_NAMES.get(loc, loc.upper())
+        if err["type"] == "missing":
+            message = "is not set"
+            if name == "TELEGRAM_BOT_TOKEN":
+                message += " (create a bot with @BotFather and export its token)"
+            parts.append(f"{name} {message}")
+        else:
+            parts.append(f"{name}: {err['msg']}")
+    return "; ".join(parts)

@@ -1,0 +1,580 @@
+"""Table storage: versioned JSON documents, update de-duplication, turn timers.
+
+Two implementations with the same semantics: :class:`RedisStore` (production; several bot
+processes can share one Redis) and :class:`MemoryStore` (in-process, when ``REDIS_URL`` is unset,
+and in tests). Every method is one Redis round trip.
+
+Tables
+    One document per chat: ``load(chat_id)`` gives ``Loaded(version, doc)`` or ``None``. Every
+    write is a compare-and-set on the version: ``save(chat_id, expected_version, doc, timer_at=,
+    ttl=)`` is one Lua script that checks the version, writes the document, bumps the version,
+    sets or clears the table's timer and sets or clears its TTL; it returns the new version, or
+    ``None`` when the version moved (someone else wrote first: reload and retry). Version 0 means
+    "no table", so ``save(chat_id, 0, ...)`` creates a table only if there is none
+    (:meth:`Store.create`). Versions start at 1 for each new table: stale buttons should carry
+    something unique to the table (its id or creation time) besides the version.
+
+    Handlers never call ``save`` themselves; they call :meth:`Store.update_table`, which loads,
+    runs a pure function on the current document and saves with CAS, retrying on conflict::
+
+        def join(current: Loaded | None) -> Write[str]:
+            if current is None:
+                return Write("no_table")            # no write
+            table = json.loads(current.doc)
+            ...
+            return Write("joined", doc=json.dumps(table), timer_at=None, ttl=settings.table_ttl)
+
+        result = await store.update_table(chat_id, join)
+
+    A table write is therefore two round trips (load + CAS script), three with the update-id
+    de-duplication that precedes it.
+
+Timers
+    A sorted set holds one member per table with a pending turn timer (score = due unix time).
+    It is written only by the CAS script, so it always mirrors the latest document's deadline.
+    :meth:`Store.claim_due` atomically takes the due tables and leases them (moves their score
+    ``lease`` seconds ahead): two processes sweeping at once never get the same table, and if the
+    process that claimed a table dies before firing, the lease runs out and another process fires
+    it. Firing is an ``update_table`` whose function checks the document's own deadline and turn
+    token (the document carries them), so a timer made stale by a move in between does nothing;
+    the CAS write that plays the default move also sets the next timer. Members whose table has
+    expired are dropped by the claim.
+
+Expiry
+    ``ttl`` on a write sets the table's time to live (refreshed by every write that passes one);
+    ``ttl=None`` keeps the table until deleted. Pass ``settings.table_ttl`` on every write so
+    abandoned and finished tables disappear on their own.
+
+De-duplication
+    ``first_time(update_id)`` is ``SET NX EX``: true only the first time an update id is seen.
+
+``round_trips`` counts the calls made to Redis (one per method call; a script is sent in full only
+the first time a server sees it, which is not counted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
+
+from redis.asyncio import Redis
+
+__all__ = [
+    "Loaded",
+    "MemoryStore",
+    "RedisStore",
+    "Store",
+    "TableConflict",
+    "Write",
+    "open_store",
+]
+
+T = TypeVar("T")
+
+#: Seconds an update id is remembered (Telegram re-delivers within hours, not days).
+DEDUPE_TTL = 24 * 3600
+#: Seconds a claimed timer is leased before another process may fire it again.
+TIMER_LEASE = 30.0
+
+
+class Loaded(NamedTuple):
+    """A table as stored: its version (1, 2, ...) and its JSON document."""
+
+    version: int
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class Write(Generic[T]):
+    """What an :meth:`Store.update_table` function decided.
+
+    ``doc=None`` (and ``delete=False``) means "change nothing": no write, no round trip.
+    Otherwise ``doc`` replaces the table, ``timer_at`` (unix time or ``None``) becomes the table's
+    pending timer and ``ttl`` (seconds or ``None`` for no expiry) its time to live.
+    ``delete=True`` removes the table and its timer.
+    """
+
+    result: T
+    doc: str | None = None
+    timer_at: float | None = None
+    ttl: int | None = None
+    delete: bool = False
+
+
+class TableConflict(RuntimeError):
+    """``update_table`` lost the compare-and-set race more times than it may retry."""
+
+
+UpdateFn = Callable[[Loaded | None], Write[T] | tuple[str | None, T]]
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Storage used by the bot; see the module docstring for the semantics."""
+
+    round_trips: int
+
+    async def load(self, chat_id: int) -> Loaded | None:
+        """The table of ``chat_id``, or ``None``."""
+        ...
+
+    async def save(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str,
+        *,
+        timer_at: float | None = None,
+        ttl: int | None = None,
+    ) -> int | None:
+        """Write ``doc`` if the table is still at ``expected_version`` (0: no table yet).
+
+        Returns the new version, or ``None`` if the version moved.
+        """
+        ...
+
+    async def delete(self, chat_id: int, expected_version: int) -> bool:
+        """Remove the table (and its timer) if it is still at ``expected_version``."""
+        ...
+
+    async def first_time(self, update_id: int) -> bool:
+        """True the first time ``update_id`` is seen (by any process sharing the store)."""
+        ...
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
+        """Chats whose timer is due at ``now`` (read only; see :meth:`claim_due`)."""
+        ...
+
+    async def claim_due(
+        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
+    ) -> list[int]:
+        """Atomically take the due timers, leasing each for ``lease`` seconds."""
+        ...
+
+    async def timer_of(self, chat_id: int) -> float | None:
+        """The due time of the table's pending timer (or lease), if any."""
+        ...
+
+    async def ttl_of(self, chat_id: int) -> float | None:
+        """Seconds the table has left to live; ``None`` if it does not expire or is absent."""
+        ...
+
+    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
+        """Remember that ``user_id`` sits at the table of ``chat_id`` (for private chats)."""
+        ...
+
+    async def remove_user_table(self, user_id: int, chat_id: int) -> None:
+        """Forget that ``user_id`` sits at the table of ``chat_id``."""
+        ...
+
+    async def user_tables(self, user_id: int) -> list[int]:
+        """Chats where ``user_id`` has (or recently had) a seat, sorted."""
+        ...
+
+    async def get_prefs(self, scope: str) -> dict[str, str]:
+        """Small persistent settings, e.g. ``get_prefs("chat:-100123")`` -> ``{"lang": "en"}``."""
+        ...
+
+    async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
+        """Merge ``values`` into the settings of ``scope``."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections the store opened itself."""
+        ...
+
+    async def create(
+        self, chat_id: int, doc: str, *, timer_at: float | None = None, ttl: int | None = None
+    ) -> int | None:
+        """Create the table if there is none: its version (1), or ``None`` if one exists."""
+        return await self.save(chat_id, 0, doc, timer_at=timer_at, ttl=ttl)
+
+    async def update_table(self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30) -> T:
+        """Load the table, apply ``fn`` and compare-and-set the result, retrying on conflict.
+
+        ``fn`` gets the current table (or ``None``) and returns a :class:`Write` (or a tuple
+        ``(doc_or_None, result)``). It must be pure and synchronous: it may run several times.
+        An exception from ``fn`` propagates and nothing is written. Returns ``Write.result``.
+        """
+        for attempt in range(retries):
+            current = await self.load(chat_id)
+            decided = fn(current)
+            write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
+            version = current.version if current is not None else 0
+            if write.delete:
+                if current is None or await self.delete(chat_id, version):
+                    return write.result
+            elif write.doc is None or (
+                await self.save(chat_id, version, write.doc, timer_at=write.timer_at, ttl=write.ttl)
+                is not None
+            ):
+                return write.result
+            # Lost the race: back off a little (randomly, so racers spread out) and retry.
+            await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
+        raise TableConflict(f"table {chat_id}: gave up after {retries} conflicting writes")
+
+
+def _decode(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+# KEYS: table hash, timers zset. ARGV: expected version, mode ("save"|"delete"), doc,
+# timer_at ("" clears), ttl ("" persists), chat id (timer member).
+# Returns the new version (0 after a delete), or nil when the version moved.
+_CAS = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if current == false then current = '0' end
+if current ~= ARGV[1] then return false end
+if ARGV[2] == 'delete' then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[6])
+  return 0
+end
+local version = tonumber(current) + 1
+redis.call('HSET', KEYS[1], 'v', version, 'd', ARGV[3])
+if ARGV[4] == '' then
+  redis.call('ZREM', KEYS[2], ARGV[6])
+else
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[6])
+end
+if ARGV[5] == '' then
+  redis.call('PERSIST', KEYS[1])
+else
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+end
+return version
+"""
+
+# KEYS: timers zset. ARGV: now, lease-until, limit, table key prefix.
+# Returns the claimed chat ids; members whose table no longer exists are dropped.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local claimed = {}
+for _, member in ipairs(due) do
+  if redis.call('EXISTS', ARGV[4] .. member) == 1 then
+    redis.call('ZADD', KEYS[1], ARGV[2], member)
+    claimed[#claimed + 1] = member
+  else
+    redis.call('ZREM', KEYS[1], member)
+  end
+end
+return claimed
+"""
+
+# KEYS: the user's set. ARGV: chat id, ttl ("" keeps the current expiry).
+_ADD_USER_TABLE = """
+redis.call('SADD', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+
+class RedisStore(Store):
+    """The store on a ``redis.asyncio.Redis`` client (with or without ``decode_responses``).
+
+    Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document),
+    ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:upd:<id>`` seen updates,
+    ``{p}:prefs:<scope>`` preferences. Use a different prefix per bot (or per test).
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str = "tapete",
+        *,
+        dedupe_ttl: int = DEDUPE_TTL,
+        owns_client: bool = False,
+    ) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.dedupe_ttl = dedupe_ttl
+        self.round_trips = 0
+        self._owns_client = owns_client
+        self._timers = f"{prefix}:timers"
+        self._cas = redis.register_script(_CAS)
+        self._claim = redis.register_script(_CLAIM)
+        self._add_user_table = redis.register_script(_ADD_USER_TABLE)
+
+    @classmethod
+    def from_url(cls, url: str, prefix: str = "tapete") -> RedisStore:
+        """A store with its own client for ``url``, closed by :meth:`aclose`."""
+        return cls(Redis.from_url(url), prefix, owns_client=True)
+
+    def table_key(self, chat_id: int) -> str:
+        return f"{self.prefix}:t:{chat_id}"
+
+    async def load(self, chat_id: int) -> Loaded | None:
+        self.round_trips += 1
+        version, doc = await self.redis.hmget(self.table_key(chat_id), ["v", "d"])
+        if version is None or doc is None:
+            return None
+        return Loaded(int(version), _decode(doc))
+
+    async def _run_cas(
+        self,
+        chat_id: int,
+        expected_version: int,
+        mode: str,
+        doc: str,
+        timer_at: float | None,
+        ttl: int | None,
+    ) -> int | None:
+        self.round_trips += 1
+        args = [
+            str(expected_version),
+            mode,
+            doc,
+            "" if timer_at is None else repr(float(timer_at)),
+            "" if ttl is None else str(_positive_ttl(ttl)),
+            str(chat_id),
+        ]
+        result = await self._cas(keys=[self.table_key(chat_id), self._timers], args=args)
+        return None if result is None else int(result)
+
+    async def save(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str,
+        *,
+        timer_at: float | None = None,
+        ttl: int | None = None,
+    ) -> int | None:
+        return await self._run_cas(chat_id, expected_version, "save", doc, timer_at, ttl)
+
+    async def delete(self, chat_id: int, expected_version: int) -> bool:
+        if expected_version <= 0:
+            return False
+        return await self._run_cas(chat_id, expected_version, "delete", "", None, None) is not None
+
+    async def first_time(self, update_id: int) -> bool:
+        self.round_trips += 1
+        key = f"{self.prefix}:upd:{update_id}"
+        return bool(await self.redis.set(key, 1, nx=True, ex=self.dedupe_ttl))
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
+        self.round_trips += 1
+        members = await self.redis.zrangebyscore(self._timers, "-inf", repr(now), 0, limit)
+        return [int(_decode(m)) for m in members]
+
+    async def claim_due(
+        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
+    ) -> list[int]:
+        self.round_trips += 1
+        args = [repr(float(now)), repr(float(now + lease)), str(limit), f"{self.prefix}:t:"]
+        claimed = await self._claim(keys=[self._timers], args=args)
+        return [int(_decode(m)) for m in claimed]
+
+    async def timer_of(self, chat_id: int) -> float | None:
+        self.round_trips += 1
+        score = await self.redis.zscore(self._timers, str(chat_id))
+        return None if score is None else float(score)
+
+    async def ttl_of(self, chat_id: int) -> float | None:
+        self.round_trips += 1
+        ms = await self.redis.pttl(self.table_key(chat_id))
+        return None if ms < 0 else ms / 1000
+
+    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
+        self.round_trips += 1
+        ttl_arg = "" if ttl is None else str(_positive_ttl(ttl))
+        await self._add_user_table(keys=[f"{self.prefix}:u:{user_id}"], args=[chat_id, ttl_arg])
+
+    async def remove_user_table(self, user_id: int, chat_id: int) -> None:
+        self.round_trips += 1
+        await self.redis.srem(f"{self.prefix}:u:{user_id}", str(chat_id))
+
+    async def user_tables(self, user_id: int) -> list[int]:
+        self.round_trips += 1
+        members = await self.redis.smembers(f"{self.prefix}:u:{user_id}")
+        return sorted(int(_decode(m)) for m in members)
+
+    async def get_prefs(self, scope: str) -> dict[str, str]:
+        self.round_trips += 1
+        raw = await self.redis.hgetall(f"{self.prefix}:prefs:{scope}")
+        return {_decode(k): _decode(v) for k, v in raw.items()}
+
+    async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
+        if not values:
+            return
+        self.round_trips += 1
+        mapping: dict[Any, Any] = dict(values)
+        await self.redis.hset(f"{self.prefix}:prefs:{scope}", mapping=mapping)
+
+    async def aclose(self) -> None:
+        if self._owns_client:
+            await self.redis.aclose()
+
+
+def _positive_ttl(ttl: int) -> int:
+    if ttl <= 0:
+        raise ValueError(f"ttl must be positive seconds, not {ttl}")
+    return math.ceil(ttl)
+
+
+@dataclass(slots=True)
+class _Entry:
+    version: int
+    doc: str
+    expires_at: float | None
+
+
+class MemoryStore(Store):
+    """In-process store with :class:`RedisStore`'s semantics (tables are lost on restart).
+
+    Each call yields to the event loop once, as a network round trip would, so concurrent
+    handlers interleave as they do against Redis. ``clock`` (unix time) is for tests of expiry.
+    """
+
+    def __init__(
+        self, *, dedupe_ttl: int = DEDUPE_TTL, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.round_trips = 0
+        self.dedupe_ttl = dedupe_ttl
+        self._clock = clock
+        self._tables: dict[int, _Entry] = {}
+        self._timers: dict[int, float] = {}
+        self._seen: dict[int, float] = {}
+        self._users: dict[int, tuple[set[int], float | None]] = {}
+        self._prefs: dict[str, dict[str, str]] = {}
+
+    async def _trip(self) -> None:
+        self.round_trips += 1
+        await asyncio.sleep(0)
+
+    def _live(self, chat_id: int) -> _Entry | None:
+        entry = self._tables.get(chat_id)
+        if entry is not None and entry.expires_at is not None and entry.expires_at <= self._clock():
+            del self._tables[chat_id]
+            return None
+        return entry
+
+    async def load(self, chat_id: int) -> Loaded | None:
+        await self._trip()
+        entry = self._live(chat_id)
+        return None if entry is None else Loaded(entry.version, entry.doc)
+
+    async def save(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str,
+        *,
+        timer_at: float | None = None,
+        ttl: int | None = None,
+    ) -> int | None:
+        await self._trip()
+        expires_at = None if ttl is None else self._clock() + _positive_ttl(ttl)
+        entry = self._live(chat_id)
+        if (entry.version if entry is not None else 0) != expected_version:
+            return None
+        self._tables[chat_id] = _Entry(expected_version + 1, doc, expires_at)
+        if timer_at is None:
+            self._timers.pop(chat_id, None)
+        else:
+            self._timers[chat_id] = float(timer_at)
+        return expected_version + 1
+
+    async def delete(self, chat_id: int, expected_version: int) -> bool:
+        await self._trip()
+        entry = self._live(chat_id)
+        if entry is None or entry.version != expected_version:
+            return False
+        del self._tables[chat_id]
+        self._timers.pop(chat_id, None)
+        return True
+
+    async def first_time(self, update_id: int) -> bool:
+        await self._trip()
+        now = self._clock()
+        if len(self._seen) > 10_000:
+            self._seen = {k: v for k, v in self._seen.items() if v > now}
+        if self._seen.get(update_id, -math.inf) > now:
+            return False
+        self._seen[update_id] = now + self.dedupe_ttl
+        return True
+
+    def _due(self, now: float, limit: int) -> list[int]:
+        due = sorted((at, chat) for chat, at in self._timers.items() if at <= now)
+        return [chat for _, chat in due[:limit]]
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
+        await self._trip()
+        return self._due(now, limit)
+
+    async def claim_due(
+        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
+    ) -> list[int]:
+        await self._trip()
+        claimed = []
+        for chat in self._due(now, limit):
+            if self._live(chat) is None:
+                del self._timers[chat]
+            else:
+                self._timers[chat] = now + lease
+                claimed.append(chat)
+        return claimed
+
+    async def timer_of(self, chat_id: int) -> float | None:
+        await self._trip()
+        return self._timers.get(chat_id)
+
+    async def ttl_of(self, chat_id: int) -> float | None:
+        await self._trip()
+        entry = self._live(chat_id)
+        if entry is None or entry.expires_at is None:
+            return None
+        return entry.expires_at - self._clock()
+
+    def _user_set(self, user_id: int) -> set[int]:
+        chats, expires_at = self._users.get(user_id, (set(), None))
+        if expires_at is not None and expires_at <= self._clock():
+            self._users.pop(user_id, None)
+            return set()
+        return chats
+
+    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
+        await self._trip()
+        chats = self._user_set(user_id)
+        chats.add(chat_id)
+        old_expiry = self._users.get(user_id, (chats, None))[1]
+        expires_at = old_expiry if ttl is None else self._clock() + _positive_ttl(ttl)
+        self._users[user_id] = (chats, expires_at)
+
+    async def remove_user_table(self, user_id: int, chat_id: int) -> None:
+        await self._trip()
+        chats = self._user_set(user_id)
+        chats.discard(chat_id)
+        if not chats:
+            self._users.pop(user_id, None)
+
+    async def user_tables(self, user_id: int) -> list[int]:
+        await self._trip()
+        return sorted(self._user_set(user_id))
+
+    async def get_prefs(self, scope: str) -> dict[str, str]:
+        await self._trip()
+        return dict(self._prefs.get(scope, {}))
+
+    async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
+        if not values:
+            return
+        await self._trip()
+        self._prefs.setdefault(scope, {}).update(values)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def open_store(redis: Redis | None = None, url: str | None = None, prefix: str = "tapete") -> Store:
+    """The store the bot uses: on ``redis`` if given, else on ``url``, else in memory."""
+    if redis is not None:
+        return RedisStore(redis, prefix)
+    if url:
+        return RedisStore.from_url(url, prefix)
+    return MemoryStore()
