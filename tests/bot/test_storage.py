@@ -1,0 +1,465 @@
+"""Storage semantics, checked on MemoryStore, fakeredis (with Lua) and a real Redis.
+
+The real Redis runs only when ``REDIS_URL`` is set (CI sets it); each test uses its own key prefix
+and removes its keys afterwards, so a shared server is safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import fakeredis
+import pytest
+import redis.asyncio
+
+from bot.storage import Loaded, MemoryStore, RedisStore, Store, TableConflict, Write
+
+BACKENDS = ["memory", "fakeredis", "redis"]
+
+
+class Backend:
+    """Makes stores that share one data set, each with its own connection (like processes)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.prefix = f"test-{uuid.uuid4().hex[:12]}"
+        self.clients: list[Any] = []
+        self._memory = MemoryStore()
+        self._server = fakeredis.FakeServer() if kind == "fakeredis" else None
+
+    def store(self) -> Store:
+        if self.kind == "memory":
+            return self._memory
+        client: Any
+        if self.kind == "fakeredis":
+            client = fakeredis.FakeAsyncRedis(server=self._server)
+        else:
+            client = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
+        self.clients.append(client)
+        return RedisStore(client, prefix=self.prefix)
+
+    async def close(self) -> None:
+        if self.kind == "redis" and self.clients:
+            keys = [k async for k in self.clients[0].scan_iter(match=f"{self.prefix}:*")]
+            if keys:
+                await self.clients[0].delete(*keys)
+        for client in self.clients:
+            await client.aclose()
+
+
+@pytest.fixture(params=BACKENDS)
+async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
+    if request.param == "redis" and not os.environ.get("REDIS_URL"):
+        pytest.skip("REDIS_URL is not set")
+    b = Backend(request.param)
+    yield b
+    await b.close()
+
+
+@pytest.fixture
+def store(backend: Backend) -> Store:
+    return backend.store()
+
+
+def doc(**values: Any) -> str:
+    return json.dumps(values, sort_keys=True)
+
+
+# --- tables: versioned compare-and-set ------------------------------------------------------
+
+
+async def test_create_load_save_delete(store: Store) -> None:
+    assert await store.load(7) is None
+    assert await store.create(7, doc(n=0)) == 1
+    assert await store.load(7) == Loaded(1, doc(n=0))
+    assert await store.save(7, 1, doc(n=1)) == 2
+    assert await store.load(7) == (2, doc(n=1))
+    assert await store.delete(7, 2) is True
+    assert await store.load(7) is None
+
+
+async def test_create_fails_when_a_table_exists(store: Store) -> None:
+    assert await store.create(-100, doc(a=1)) == 1
+    assert await store.create(-100, doc(a=2)) is None
+    assert await store.load(-100) == (1, doc(a=1))
+
+
+async def test_save_with_a_stale_version_changes_nothing(store: Store) -> None:
+    await store.create(5, doc(n=0), timer_at=100.0)
+    assert await store.save(5, 1, doc(n=1), timer_at=200.0) == 2
+    assert await store.save(5, 1, doc(n=99), timer_at=None) is None  # version moved
+    assert await store.load(5) == (2, doc(n=1))
+    assert await store.timer_of(5) == 200.0
+    assert await store.save(6, 1, doc(n=1)) is None  # no such table
+    assert await store.load(6) is None
+
+
+async def test_delete_needs_the_current_version(store: Store) -> None:
+    await store.create(5, doc(n=0), timer_at=10.0)
+    assert await store.delete(5, 0) is False
+    assert await store.delete(5, 2) is False
+    assert await store.load(5) == (1, doc(n=0))
+    assert await store.delete(5, 1) is True
+    assert await store.timer_of(5) is None
+    assert await store.delete(5, 1) is False
+
+
+async def test_documents_keep_unicode_and_big_ids(store: Store) -> None:
+    text = json.dumps({"name": "Íñigo <b>&</b> 🂡", "cards": ["12o", "1b"]}, ensure_ascii=False)
+    chat = -1001234567890123
+    await store.create(chat, text)
+    assert await store.load(chat) == (1, text)
+
+
+# --- update_table: load, pure function, CAS, retry ------------------------------------------
+
+
+def increment(current: Loaded | None) -> Write[int]:
+    n = 0 if current is None else json.loads(current.doc)["n"]
+    return Write(n + 1, doc=doc(n=n + 1), ttl=3600)
+
+
+async def test_update_table_creates_then_updates(store: Store) -> None:
+    assert await store.update_table(1, increment) == 1
+    assert await store.update_table(1, increment) == 2
+    assert await store.load(1) == (2, doc(n=2))
+
+
+async def test_update_table_without_a_document_writes_nothing(store: Store) -> None:
+    await store.create(1, doc(n=0))
+    before = store.round_trips
+    assert await store.update_table(1, lambda cur: Write("nothing to do")) == "nothing to do"
+    assert store.round_trips - before == 1  # just the load
+    assert await store.load(1) == (1, doc(n=0))
+
+
+async def test_update_table_accepts_a_plain_tuple(store: Store) -> None:
+    assert await store.update_table(1, lambda cur: (doc(n=5), "made")) == "made"
+    assert await store.update_table(1, lambda cur: (None, "kept")) == "kept"
+    assert await store.load(1) == (1, doc(n=5))
+
+
+async def test_update_table_exception_writes_nothing(store: Store) -> None:
+    await store.create(1, doc(n=0))
+
+    def illegal(current: Loaded | None) -> Write[None]:
+        raise ValueError("not_your_turn")
+
+    with pytest.raises(ValueError, match="not_your_turn"):
+        await store.update_table(1, illegal)
+    assert await store.load(1) == (1, doc(n=0))
+
+
+async def test_update_table_delete(store: Store) -> None:
+    await store.create(1, doc(n=0), timer_at=5.0)
+    assert await store.update_table(1, lambda cur: Write("gone", delete=True)) == "gone"
+    assert await store.load(1) is None
+    assert await store.timer_of(1) is None
+    assert await store.update_table(1, lambda cur: Write("gone", delete=True)) == "gone"
+
+
+async def test_update_table_retries_after_a_conflict(store: Store) -> None:
+    await store.create(1, doc(n=0))
+    calls: list[int] = []
+
+    def sneaky(current: Loaded | None) -> Write[int]:
+        # The first time, simulate another process writing between our load and our save.
+        assert current is not None
+        calls.append(current.version)
+        return increment(current)
+
+    real_save = store.save
+    raced = False
+
+    async def racing_save(*args: Any, **kwargs: Any) -> int | None:
+        nonlocal raced
+        if not raced:
+            raced = True
+            await real_save(1, 1, doc(n=10))
+        return await real_save(*args, **kwargs)
+
+    store.save = racing_save  # type: ignore[method-assign]
+    assert await store.update_table(1, sneaky) == 11
+    assert calls == [1, 2]
+    assert await store.load(1) == (3, doc(n=11))
+
+
+async def test_update_table_gives_up_after_retries(store: Store) -> None:
+    await store.create(1, doc(n=0))
+
+    async def always_conflict(*args: Any, **kwargs: Any) -> int | None:
+        return None
+
+    store.save = always_conflict  # type: ignore[method-assign]
+    with pytest.raises(TableConflict):
+        await store.update_table(1, increment, retries=3)
+
+
+async def test_concurrent_updates_are_never_lost_or_doubled(store: Store) -> None:
+    before = store.round_trips
+    results = await asyncio.gather(*(store.update_table(42, increment) for _ in range(50)))
+    assert sorted(results) == list(range(1, 51))
+    loaded = await store.load(42)
+    assert loaded is not None
+    assert json.loads(loaded.doc) == {"n": 50}
+    assert loaded.version == 50
+    assert store.round_trips - before > 2 * 50 + 1  # the tasks really did conflict and retry
+
+
+async def test_two_connections_racing_on_one_table(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    await first.create(9, doc(n=0))
+
+    async def bump(s: Store, times: int) -> list[int]:
+        return [await s.update_table(9, increment) for _ in range(times)]
+
+    a, b, c = await asyncio.gather(bump(first, 20), bump(second, 20), bump(second, 10))
+    assert sorted(a + b + c) == list(range(1, 51))
+    assert await first.load(9) == (51, doc(n=50))
+
+
+async def test_same_action_twice_applies_once(backend: Backend) -> None:
+    """Two presses of one button (or two processes) carrying the same expected version."""
+    first, second = backend.store(), backend.store()
+    await first.create(3, doc(turn=0))
+
+    def press(version: int) -> Callable[[Loaded | None], Write[str]]:
+        def fn(current: Loaded | None) -> Write[str]:
+            assert current is not None
+            if current.version != version:
+                return Write("stale")
+            return Write("applied", doc=doc(turn=json.loads(current.doc)["turn"] + 1))
+
+        return fn
+
+    results = await asyncio.gather(
+        first.update_table(3, press(1)), second.update_table(3, press(1))
+    )
+    assert sorted(results) == ["applied", "stale"]
+    assert await first.load(3) == (2, doc(turn=1))
+
+
+# --- update de-duplication ----------------------------------------------------------------
+
+
+async def test_first_time_is_true_once(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    assert await first.first_time(1001) is True
+    assert await first.first_time(1001) is False
+    assert await second.first_time(1001) is False
+    assert await second.first_time(1002) is True
+
+
+async def test_first_time_under_concurrency(backend: Backend) -> None:
+    stores = [backend.store() for _ in range(3)]
+    seen = await asyncio.gather(*(s.first_time(77) for s in stores for _ in range(5)))
+    assert seen.count(True) == 1
+
+
+async def test_dedupe_keys_expire(backend: Backend) -> None:
+    if backend.kind != "redis":
+        pytest.skip("key expiry checked on a real server")
+    store = backend.store()
+    assert isinstance(store, RedisStore)
+    await store.first_time(5)
+    ttl = await store.redis.ttl(f"{backend.prefix}:upd:5")
+    assert 0 < ttl <= store.dedupe_ttl
+
+
+def test_memory_dedupe_forgets_after_its_ttl() -> None:
+    now = [1000.0]
+    store = MemoryStore(dedupe_ttl=10, clock=lambda: now[0])
+
+    async def run() -> list[bool]:
+        first = await store.first_time(1)
+        again = await store.first_time(1)
+        now[0] += 11
+        return [first, again, await store.first_time(1)]
+
+    assert asyncio.run(run()) == [True, False, True]
+
+
+# --- timers ----------------------------------------------------------------------------------
+
+
+async def test_timers_follow_the_latest_write(store: Store) -> None:
+    await store.create(1, doc(n=0), timer_at=100.0)
+    await store.create(2, doc(n=0), timer_at=50.0)
+    await store.create(3, doc(n=0))
+    assert await store.due_timers(40.0) == []
+    assert await store.due_timers(60.0) == [2]
+    assert await store.due_timers(100.0) == [2, 1]
+    await store.save(2, 1, doc(n=1), timer_at=None)  # the player moved: timer cleared
+    await store.save(1, 1, doc(n=1), timer_at=500.0)  # next turn: new timer
+    assert await store.due_timers(100.0) == []
+    assert await store.timer_of(1) == 500.0
+    assert await store.timer_of(2) is None
+    assert await store.timer_of(3) is None
+
+
+async def test_claim_due_leases_each_table_once(store: Store) -> None:
+    for chat in range(1, 6):
+        await store.create(chat, doc(n=0), timer_at=float(chat))
+    assert await store.claim_due(3.0, lease=30.0) == [1, 2, 3]
+    assert await store.claim_due(3.0, lease=30.0) == []  # leased
+    assert await store.timer_of(1) == 33.0
+    assert await store.claim_due(10.0, lease=30.0, limit=1) == [4]
+    # The lease ran out and nobody wrote the table: fire again (the claimant died).
+    assert await store.claim_due(33.0, lease=30.0) == [5, 1, 2, 3]  # by due time
+
+
+async def test_claims_race_between_processes(backend: Backend) -> None:
+    stores = [backend.store() for _ in range(4)]
+    for chat in range(20):
+        await stores[0].create(chat, doc(n=0), timer_at=10.0 + chat / 100)
+    claims = await asyncio.gather(*(s.claim_due(11.0, limit=7) for s in stores for _ in range(3)))
+    claimed = [chat for claim in claims for chat in claim]
+    assert sorted(claimed) == list(range(20))
+
+
+async def test_claim_drops_timers_of_vanished_tables(store: Store) -> None:
+    await store.create(1, doc(n=0), timer_at=1.0)
+    await store.create(2, doc(n=0), timer_at=1.0)
+    await store.delete(2, 1)
+    if isinstance(store, RedisStore):
+        await store.redis.delete(store.table_key(1))  # as if its TTL ran out
+    else:
+        assert isinstance(store, MemoryStore)
+        store._tables.clear()
+    assert await store.claim_due(5.0) == []
+    assert await store.due_timers(1e12) == []
+
+
+async def test_fire_is_ignored_when_a_move_came_first(backend: Backend) -> None:
+    """The sweeper claims a timer; a player moves before it fires; the fire does nothing."""
+    sweeper, player = backend.store(), backend.store()
+    await player.create(1, doc(turn=1, deadline=100.0), timer_at=100.0)
+    assert await sweeper.claim_due(101.0) == [1]
+
+    def move(current: Loaded | None) -> Write[str]:
+        assert current is not None
+        return Write("moved", doc=doc(turn=2, deadline=160.0), timer_at=160.0)
+
+    def fire(current: Loaded | None) -> Write[str]:
+        assert current is not None
+        table = json.loads(current.doc)
+        if table["turn"] != 1 or table["deadline"] > 101.0:
+            return Write("stale")
+        return Write("timed out", doc=doc(turn=2, deadline=161.0), timer_at=161.0)
+
+    assert await player.update_table(1, move) == "moved"
+    assert await sweeper.update_table(1, fire) == "stale"
+    assert await sweeper.timer_of(1) == 160.0
+    assert await sweeper.load(1) == (2, doc(turn=2, deadline=160.0))
+
+
+# --- expiry ---------------------------------------------------------------------------------
+
+
+async def test_ttl_is_set_refreshed_and_cleared(store: Store) -> None:
+    await store.create(1, doc(n=0), ttl=600)
+    ttl = await store.ttl_of(1)
+    assert ttl is not None and 590 < ttl <= 600
+    await store.save(1, 1, doc(n=1), ttl=3600)
+    ttl = await store.ttl_of(1)
+    assert ttl is not None and 3590 < ttl <= 3600
+    await store.save(1, 2, doc(n=2))
+    assert await store.ttl_of(1) is None
+    assert await store.ttl_of(2) is None
+
+
+async def test_bad_ttl_is_refused(store: Store) -> None:
+    with pytest.raises(ValueError, match="ttl"):
+        await store.create(1, doc(n=0), ttl=0)
+
+
+def test_memory_tables_expire() -> None:
+    now = [1000.0]
+    store = MemoryStore(clock=lambda: now[0])
+
+    async def run() -> None:
+        await store.create(1, doc(n=0), ttl=60, timer_at=1030.0)
+        now[0] += 59
+        assert await store.load(1) == (1, doc(n=0))
+        now[0] += 2
+        assert await store.load(1) is None
+        assert await store.claim_due(now[0]) == []
+        assert await store.create(1, doc(n=9)) == 1
+
+    asyncio.run(run())
+
+
+# --- users and preferences ------------------------------------------------------------------
+
+
+async def test_user_tables(store: Store) -> None:
+    assert await store.user_tables(5) == []
+    await store.add_user_table(5, -100, ttl=600)
+    await store.add_user_table(5, -200)
+    await store.add_user_table(6, -100)
+    assert await store.user_tables(5) == [-200, -100]
+    await store.remove_user_table(5, -100)
+    assert await store.user_tables(5) == [-200]
+    assert await store.user_tables(6) == [-100]
+
+
+async def test_prefs(store: Store) -> None:
+    assert await store.get_prefs("chat:-1") == {}
+    await store.set_prefs("chat:-1", {"lang": "en"})
+    await store.set_prefs("chat:-1", {"other": "x"})
+    await store.set_prefs("chat:-1", {})
+    assert await store.get_prefs("chat:-1") == {"lang": "en", "other": "x"}
+    assert await store.get_prefs("chat:-2") == {}
+
+
+# --- round trips ----------------------------------------------------------------------------
+
+
+async def test_round_trips_per_operation(store: Store) -> None:
+    def trips_of(before: int) -> int:
+        return store.round_trips - before
+
+    n = store.round_trips
+    assert await store.first_time(1)
+    assert trips_of(n) == 1
+    n = store.round_trips
+    await store.update_table(1, increment)  # load + CAS script
+    assert trips_of(n) == 2
+    n = store.round_trips
+    await store.update_table(1, increment)
+    assert trips_of(n) == 2
+    n = store.round_trips
+    await store.load(1)
+    await store.claim_due(0.0)
+    await store.delete(1, 2)
+    assert trips_of(n) == 3
+
+
+async def test_decode_responses_client_works() -> None:
+    client = fakeredis.FakeAsyncRedis(decode_responses=True)
+    store = RedisStore(client, prefix="dec")
+    await store.create(1, doc(n=0), timer_at=1.0)
+    await store.add_user_table(2, 1)
+    await store.set_prefs("chat:1", {"lang": "en"})
+    assert await store.load(1) == (1, doc(n=0))
+    assert await store.claim_due(2.0) == [1]
+    assert await store.user_tables(2) == [1]
+    assert await store.get_prefs("chat:1") == {"lang": "en"}
+    await client.aclose()
+
+
+async def test_open_store_and_from_url() -> None:
+    from bot.storage import open_store
+
+    assert isinstance(open_store(), MemoryStore)
+    client = fakeredis.FakeAsyncRedis()
+    assert isinstance(open_store(redis=client, prefix="x"), RedisStore)
+    url_store = open_store(url="redis://127.0.0.1:1/0")
+    assert isinstance(url_store, RedisStore)
+    await url_store.aclose()
+    await client.aclose()
