@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import inspect
 import itertools
 import json
 import logging
@@ -395,6 +396,7 @@ class FakeTelegram:
         bot_username: str = "TapeteTestBot",
         first_group_id: int = -1001000000001,
         first_user_id: int = 1001,
+        first_update_id: int = 1000,
     ) -> None:
         self.tokens = list(tokens)
         self.bot_id = bot_id
@@ -422,7 +424,8 @@ class FakeTelegram:
         self.queues: dict[str, list[tuple[int, dict[str, Any]]]] = {t: [] for t in self.tokens}
         self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
         self.queued_at: dict[int, float] = {}
-        self._update_ids = itertools.count(1000)
+        self._update_ids = itertools.count(first_update_id)
+        self.first_update_id = first_update_id
         self._user_ids = itertools.count(first_user_id)
         self._group_ids = itertools.count(-first_group_id)
         self._query_ids = itertools.count(1)
@@ -650,11 +653,16 @@ class FakeTelegram:
     async def wait_for(
         self, condition: Callable[[], Any], timeout: float = 5.0, what: str = ""
     ) -> Any:
-        """Wait until ``condition()`` is truthy and return its value (AssertionError on timeout)."""
+        """Wait until ``condition()`` is truthy and return its value (AssertionError on timeout).
+
+        ``condition`` may be a coroutine function (e.g. reading Redis).
+        """
         deadline = time.monotonic() + timeout
         while True:
             with self._lock:
                 value = condition()
+            if inspect.isawaitable(value):
+                value = await value
             if value:
                 return value
             if time.monotonic() > deadline:

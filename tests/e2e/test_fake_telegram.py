@@ -87,11 +87,11 @@ async def test_errors_like_the_real_api(tg: FakeTelegram, bare_app: Any) -> None
     bot = bare_app.bot
     group = tg.group("Mesa")
     msg = await bot.send_message(group.id, "a")
-    with pytest.raises(BadRequest, match="(?i)not modified"):
+    with pytest.raises(BadRequest, match=r"(?i)not modified"):
         await bot.edit_message_text("a", chat_id=group.id, message_id=msg.message_id)
-    with pytest.raises(BadRequest, match="(?i)can't parse entities"):
+    with pytest.raises(BadRequest, match=r"(?i)can't parse entities"):
         await bot.send_message(group.id, "1 < 2 & 3", parse_mode="HTML")
-    with pytest.raises(BadRequest, match="(?i)button_data_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)button_data_invalid"):
         await bot.send_message(
             group.id,
             "x",
@@ -99,10 +99,10 @@ async def test_errors_like_the_real_api(tg: FakeTelegram, bare_app: Any) -> None
                 [[InlineKeyboardButton("x", callback_data="x" * 65)]]
             ),
         )
-    with pytest.raises(BadRequest, match="(?i)message to delete not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message to delete not found"):
         await bot.delete_message(group.id, 999)
     tg.fail["setmycommands"] = (400, "Bad Request: refused")
-    with pytest.raises(BadRequest, match="(?i)refused"):
+    with pytest.raises(BadRequest, match=r"(?i)refused"):
         await bot.set_my_commands([("a", "b")])
     assert html_to_text("<i>x</i> &lt;3") == "x <3"
 

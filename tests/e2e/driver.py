@@ -1,0 +1,266 @@
+"""Playing Tapete through Telegram as four people would: shared by the e2e tests and bench/bot.py.
+
+A :class:`MusTable` knows the fake server, the group, the seated users and a Redis client on the
+bot's Redis; it reads the stored table document (only to choose legal moves and to know the
+hidden cards, never to change it) and acts through commands and buttons like a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fake_telegram import Chat, FakeTelegram, Message, User
+
+import engine.mus as mus
+from engine.core import Action
+from locales import t
+
+PREFIX = "tapete"
+LANG = "es"
+
+#: Engine action kind -> the bot command that plays it (Spanish names; see issue 5).
+COMMANDS = {
+    "mus": "/mus",
+    "corto": "/corto",
+    "paso": "/paso",
+    "envido": "/envido",
+    "quiero": "/quiero",
+    "no_quiero": "/noquiero",
+    "ordago": "/ordago",
+}
+
+
+def card_name(card: str, lang: str = LANG) -> str:
+    """How the bot writes a card (``12o`` -> ``rey de oros``), from the locale catalog."""
+    rank, suit = card[:-1], card[-1]
+    return t(lang, "card", rank=t(lang, f"rank.{rank}"), suit=t(lang, f"suit.{suit}"))
+
+
+def card_mentions(text: str, cards: Sequence[str], lang: str = LANG) -> list[str]:
+    """The cards of ``cards`` that ``text`` shows (canonical ``12o`` or ``rey de oros``)."""
+    low = text.lower()
+    found = []
+    for card in cards:
+        name = card_name(card, lang).lower()
+        canonical = re.search(rf"(?<![0-9a-z]){re.escape(card)}(?![0-9a-z])", low)
+        if canonical or re.search(rf"(?<![a-záéíóúñ]){re.escape(name)}(?![a-záéíóúñ])", low):
+            found.append(card)
+    return found
+
+
+def deep_link_payload(message: Message, bot_username: str) -> str | None:
+    """The ``start`` payload of a ``t.me/<bot>?start=...`` link in a message text or button."""
+    pattern = rf"t\.me/{re.escape(bot_username)}\?start=([A-Za-z0-9_-]+)"
+    for source in [message.text, message.raw] + [str(b.get("url", "")) for b in message.buttons()]:
+        m = re.search(pattern, source)
+        if m:
+            return m.group(1)
+    return None
+
+
+async def read_doc(redis: Any, chat_id: int) -> tuple[int, dict[str, Any]] | None:
+    """The stored table document of a chat: ``(version, document)`` or ``None``."""
+    version, doc = await redis.hmget(f"{PREFIX}:t:{chat_id}", ["v", "d"])
+    if version is None or doc is None:
+        return None
+    text = doc.decode() if isinstance(doc, bytes) else doc
+    return int(version), json.loads(text)
+
+
+async def read_raw(redis: Any, chat_id: int) -> tuple[Any, Any]:
+    """The stored table exactly as bytes (to assert that something changed nothing)."""
+    return tuple(await redis.hmget(f"{PREFIX}:t:{chat_id}", ["v", "d"]))
+
+
+@dataclass
+class HiddenCardCheck:
+    """Asserts that no group text shows a card that is still hidden.
+
+    Call :meth:`check` after every step: it reads the group texts created since the last call
+    (sends and edits) and the cards every seat has held this hand (from the stored state). Cards
+    of a hand that just ended (shown at its showdown) are allowed in the texts of that step.
+    """
+
+    group: Chat
+    seen: int = 0
+    hand: int = 0
+    held: set[str] = field(default_factory=set)
+    checked_texts: int = 0
+
+    def check(self, state: Any, previous_hands: set[str] | None = None) -> None:
+        hand = state.hand_number
+        current: set[str] = set()
+        for seat in range(4):
+            current |= set(mus.view(state, seat).to_dict().get("cards") or [])
+        allowed: set[str] = set()
+        if hand != self.hand:
+            allowed = set(self.held)  # the finished hand was revealed at its showdown
+            self.held = set()
+            self.hand = hand
+        revealed = mus.view(state, None).to_dict().get("revealed")
+        self.held |= current
+        hidden = set(self.held) - allowed
+        if revealed:
+            hidden -= {c for h in revealed for c in h}
+        texts = self._new_texts()
+        for text in texts:
+            shown = card_mentions(text, sorted(hidden))
+            assert not shown, f"group message shows hidden cards {shown}: {text!r}"
+        self.checked_texts += len(texts)
+
+    def _new_texts(self) -> list[str]:
+        """Texts and button labels of the group message versions since the last call."""
+        versions = [v for m in self.group.bot_messages(include_deleted=True) for v in m.history]
+        versions.sort(key=lambda v: v.at)
+        new = versions[self.seen :]
+        self.seen = len(versions)
+        out = [v.text for v in new]
+        for v in new:
+            for row in (v.reply_markup or {}).get("inline_keyboard", []):
+                out += [str(b.get("text", "")) for b in row]
+        return out
+
+
+class MusTable:
+    """A group with four seated users, driven through the bot."""
+
+    def __init__(self, tg: FakeTelegram, group: Chat, users: Sequence[User], redis: Any) -> None:
+        self.tg = tg
+        self.group = group
+        self.users = list(users)
+        self.redis = redis
+        self.check = HiddenCardCheck(group)
+
+    # ---- reading ----------------------------------------------------------------------------
+    async def doc(self) -> dict[str, Any]:
+        found = await read_doc(self.redis, self.group.id)
+        assert found is not None, f"no table stored for chat {self.group.id}"
+        return found[1]
+
+    async def state(self) -> Any:
+        doc = await self.doc()
+        assert doc.get("state"), f"the table has no game state: {doc.get('status')}"
+        return mus.from_json(doc["state"])
+
+    def seat_user(self, doc: dict[str, Any], seat: int) -> User:
+        user_id = doc["players"][seat]["user_id"]
+        return next(u for u in self.users if u.id == user_id)
+
+    def table_message(self, doc: dict[str, Any]) -> Message:
+        msg_id = doc.get("table_msg")
+        for m in self.group.bot_messages():
+            if m.message_id == msg_id:
+                return m
+        raise AssertionError(f"table message {msg_id} not found in the group")
+
+    def hand_message(self, user: User) -> Message:
+        """The newest private message showing this user's cards."""
+        prefix = t(LANG, "hand.cards", cards="").strip()
+        for m in reversed(user.private.bot_messages()):
+            if prefix in m.text:
+                return m
+        raise AssertionError(f"{user.first_name} has no hand message")
+
+    async def assert_dms_show_hands(self) -> None:
+        """Every seat's private hand message shows exactly that seat's current cards."""
+        state = await self.state()
+        doc = await self.doc()
+        for seat in range(4):
+            cards = mus.view(state, seat).to_dict()["cards"]
+            user = self.seat_user(doc, seat)
+            text = self.hand_message(user).text
+            assert sorted(card_mentions(text, cards)) == sorted(cards), (user, cards, text)
+
+    # ---- acting -----------------------------------------------------------------------------
+    async def act(
+        self, seat: int, action: Action, via: str, *, deliver_to: str | None = None
+    ) -> None:
+        """Play ``action`` for ``seat`` by command or table button and wait for it to apply."""
+        doc = await self.doc()
+        before = doc["turn"]
+        user = self.seat_user(doc, seat)
+        if action.kind == "descarto":
+            await self.discard(seat, [str(c) for c in action.cards], deliver_to=deliver_to)
+        elif via == "button":
+            msg = self.table_message(doc)
+            label = self.button_for(msg, action)
+            user.press(msg, label, deliver_to=deliver_to)
+        else:
+            user.send(self.group, command_for(action), deliver_to=deliver_to)
+        await self.wait_turn_after(before)
+
+    def button_for(self, msg: Message, action: Action) -> str:
+        labels = [action_label(action), action_label(action, raising=True)]
+        for b in msg.buttons():
+            if b["text"] in labels:
+                return str(b["text"])
+        raise AssertionError(f"no button for {action} on the table: {msg.button_texts()}")
+
+    async def discard(
+        self, seat: int, cards: Sequence[str], *, deliver_to: str | None = None
+    ) -> None:
+        """Toggle the cards in the private hand message, then confirm."""
+        doc = await self.doc()
+        user = self.seat_user(doc, seat)
+        msg = self.hand_message(user)
+        for card in cards:
+            selected = len(await self._selection(seat))
+            label = next(
+                (b["text"] for b in msg.buttons() if card_name(card).lower() in b["text"].lower()),
+                None,
+            )
+            assert label, f"no toggle for {card} in {msg.button_texts()}"
+            user.press(msg, label, deliver_to=deliver_to)
+            await self.tg.wait_for(
+                lambda s=selected: self._selection_len_is(seat, s + 1), what="toggle applied"
+            )
+        confirm = next(
+            b["text"]
+            for b in msg.buttons()
+            if b["text"].startswith(t(LANG, "button.discard", n="").split("(")[0])
+        )
+        user.press(msg, confirm, deliver_to=deliver_to)
+
+    async def _selection(self, seat: int) -> list[str]:
+        return list((await self.doc()).get("discards", {}).get(str(seat), []))
+
+    async def _selection_len_is(self, seat: int, n: int) -> bool:
+        return len(await self._selection(seat)) == n
+
+    async def wait_turn_after(self, turn: int, timeout: float = 5.0) -> dict[str, Any]:
+        """Wait until the stored table moved past ``turn`` (an engine transition was saved)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            doc = await self.doc()
+            if doc["turn"] > turn:
+                return doc
+            if loop.time() > deadline:
+                raise AssertionError(f"the table did not move past turn {turn}")
+            await asyncio.sleep(0.005)
+
+
+def command_for(action: Action) -> str:
+    """``Action("envido", 5)`` -> ``/envido 5``."""
+    base = COMMANDS[action.kind]
+    return f"{base} {action.amount}" if action.amount is not None else base
+
+
+def action_label(action: Action, *, raising: bool = False) -> str:
+    """The label the bot gives the button of an action (locales, as bot/render.py does)."""
+    if action.kind == "envido" and action.amount is not None:
+        return t(LANG, "action.raise" if raising else "action.envido_n", n=action.amount)
+    return t(LANG, f"action.{action.kind}")
+
+
+def random_action(state: Any, rng: random.Random) -> tuple[int, Action]:
+    """A random seat to act and one of its legal actions (a discard of a random subset)."""
+    seat = rng.choice(list(state.to_act))
+    actions = mus.legal_actions(state, seat)
+    return seat, rng.choice(actions)
