@@ -13,14 +13,16 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from fake_telegram import Chat, FakeTelegram, Message, User
 
 import engine.mus as mus
 from engine.core import Action
-from locales import t
 
+LOCALES = Path(__file__).resolve().parents[2] / "locales"
 PREFIX = "tapete"
 LANG = "es"
 
@@ -34,6 +36,17 @@ COMMANDS = {
     "no_quiero": "/noquiero",
     "ordago": "/ordago",
 }
+
+
+@cache
+def _catalog(lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    """A locale text, read from ``locales/<lang>.json`` as the bot does."""
+    return _catalog(lang)[key].format(**params)
 
 
 def card_name(card: str, lang: str = LANG) -> str:
