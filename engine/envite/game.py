@@ -85,11 +85,14 @@ def new_game(
     vira: str | Card | None = None,
     dealer: int | None = None,
     mandadores: tuple[int, int] | None = None,
+    score: tuple[int, int] = (0, 0),
+    chicos: tuple[int, int] = (0, 0),
 ) -> EnviteState:
     """A new game for ``players`` people (4..12; odd counts need ``Options(mocho=True)``).
 
     ``hands`` (one per seat, the mocho's last) and ``vira`` fix the first deal; later deals come
     from ``seed``. ``dealer`` skips the mandadores' draw. ``mandadores`` defaults to seats 0 and 1.
+    ``score`` and ``chicos`` start a game part-way (tests, resumed tables); 11 is en tumbo.
 
     >>> s = new_game(players=5, options=Options(mocho=True), seed=1)
     >>> s.players, s.ghost, s.k
@@ -98,6 +101,10 @@ def new_game(
     options = options or Options()
     if not 4 <= players <= 12:
         raise ValueError("envite needs 4 to 12 players")
+    if not all(0 <= x <= TUMBO_AT for x in score) or not all(
+        0 <= x < options.chicos for x in chicos
+    ):
+        raise ValueError("scores must be 0..11 and chicos below the chicos to win")
     if players % 2 and not options.mocho:
         raise ValueError("an odd number of players needs the mocho option")
     seats = players + players % 2
@@ -143,8 +150,8 @@ def new_game(
         bet_closed=False,
         tumbo=False,
         renuncios=(),
-        score=(0, 0),
-        chicos=(0, 0),
+        score=(score[0], score[1]),
+        chicos=(chicos[0], chicos[1]),
         winner=None,
     )
     return _open_round(base)
