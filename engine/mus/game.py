@@ -285,14 +285,14 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[Event]
         pile.extend(out)
     stock = list(reversed(st.stock))  # pop() serves the stock's first card
     reshuffles = st.reshuffles
-    for s in order:
-        own = discarding[s] or ()
-        need = len(own)
+    for i, s in enumerate(order):
+        need = len(discarding[s] or ())
         got: list[Card] = []
         while len(got) < need:
             if not stock:
-                # M2: a player never gets back what he just discarded while others remain.
-                others = [c for c in pile if c not in own] or pile
+                # M2: nobody still to be served may get back what he just discarded.
+                waiting = {c for w in order[i:] for c in discarding[w] or ()}
+                others = [c for c in pile if c not in waiting] or pile
                 reshuffles += 1
                 random.Random(f"{st.seed}/{st.hand_number}/r{reshuffles}").shuffle(others)
                 taken = set(others)
