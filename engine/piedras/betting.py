@@ -1,0 +1,348 @@
+"""The lances of a hand and the deposit betting (rules/piedras.md P3, P4).
+
+Speaking order: seats go to the right (+1). The first envite goes to the right from the bettor;
+re-envite rounds alternate direction, the first one to the left ending with the bettor, each
+later one ending with the last raiser. Stones move at once: a bet or a quiero puts the difference
+into the lance's deposit; a refused raise gives the whole deposit to the refuser.
+
+An órdago moves no stone when it is called or accepted: when it is settled the worst hand takes
+the lance's deposit and the whole piles of the other players in it (P4.4). So an órdago is not
+bounded by the cap, which limits numbered bets only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from engine.core import Action, IllegalAction
+from engine.piedras.settlement import end_hand, settle_ordago, settle_ordago_everyone, show
+from engine.piedras.state import LAST_LANCES, SLOTS, Betting, LanceRecord, Outcome
+from engine.piedras.table import Table
+
+MIN_ENVIDO = 2
+"""The smallest opening bet (P4.1); a raise (``N más``) may be 1."""
+
+
+def ordered(t: Table, start: int, direction: int, members: Collection[int]) -> list[int]:
+    """``members`` in speaking order from the seat after ``start`` in ``direction``, ``start`` last.
+
+    >>> class T: players = 5
+    >>> ordered(T(), 2, -1, {0, 2, 3, 4})  # type: ignore[arg-type]
+    [0, 4, 3, 2]
+    """
+    n = t.players
+    return [
+        (start + direction * i) % n
+        for i in range(1, n + 1)
+        if (start + direction * i) % n in members
+    ]
+
+
+def cap(t: Table, b: Betting, seats: tuple[int, ...] | list[int]) -> int:
+    """P4: the highest level anyone may bet to: the smallest stake the players in can reach."""
+    return min(b.put[s] + t.piles[s] for s in seats)
+
+
+# -- lances -------------------------------------------------------------------------------------
+
+
+def advance(t: Table) -> None:
+    """Open the next lance until one needs a decision, or settle the hand after the last."""
+    while t.phase == "lance" and t.betting is None:
+        slot = len(t.lances)
+        if slot == len(SLOTS):
+            end_hand(t)
+            return
+        _open_lance(t, slot)
+
+
+def _close(t: Table, lance: str, outcome: Outcome, players: list[int], winner: int | None) -> None:
+    t.lances.append(LanceRecord(lance, outcome, tuple(players), winner))
+    t.betting = None
+    slot = len(t.lances) - 1
+    t.emit(
+        "lance_closed",
+        lance=lance,
+        outcome=outcome,
+        players=list(players),
+        winner=winner,
+        deposit=t.deposits[slot],
+    )
+
+
+def _open_lance(t: Table, slot: int) -> None:
+    seats = t.from_mano(t.in_hand)
+    lance = SLOTS[slot]
+    entitled = seats
+    if slot >= 2:
+        holders = [s for s in seats if (t.value(s).pares if slot == 2 else t.value(s).juego)]
+        t.emit("declared", lance=lance, holders=holders, players=seats)
+        if slot == 2 and not holders:
+            t.emit("lance_skipped", lance=lance, reason="nobody")
+            _close(t, lance, "skipped", [], None)
+            return
+        if slot == 3 and not holders:
+            lance = "punto"
+        else:
+            entitled = holders
+    t.emit("lance_started", lance=lance, players=entitled)
+    if len(entitled) == 1:
+        _close(t, lance, "en_paso", entitled, entitled[0])
+        return
+    if min(t.piles[s] for s in entitled) < 1:  # nobody may bet: the lance is en paso (P4)
+        _close(t, lance, "en_paso", entitled, None)
+        return
+    t.betting = Betting(
+        lance=lance,
+        stage="open",
+        entitled=tuple(entitled),
+        in_lance=tuple(entitled),
+        put=(0,) * t.players,
+        queue=tuple(entitled),
+    )
+
+
+# -- actions ------------------------------------------------------------------------------------
+
+
+def legal(t: Table, seat: int) -> list[Action]:
+    """Every action ``seat`` may take in the current lance (empty if it is not his turn)."""
+    b = t.betting
+    if b is None or not b.queue or b.queue[0] != seat:
+        return []
+    if b.stage == "open":
+        top = cap(t, b, b.entitled)
+        bets = [Action("envido", n) for n in range(MIN_ENVIDO, top + 1)]
+        return [Action("paso"), *bets, Action("ordago")]
+    if b.stage == "envite":
+        return [Action("quiero"), Action("no_quiero")]
+    if b.ordago is not None:
+        return [Action("quiero"), Action("no_quiero")]
+    facing = b.level - b.put[seat]
+    top = cap(t, b, b.in_lance)
+    raises = [Action("envido", n) for n in range(1, top - b.level + 1)]
+    if facing:
+        return [Action("quiero"), *raises, Action("ordago"), Action("no_quiero")]
+    return [Action("paso"), *raises, Action("ordago")]
+
+
+def act(t: Table, seat: int, action: Action) -> None:
+    """Apply a betting action of ``seat`` (its turn already checked)."""
+    b = t.betting
+    assert b is not None
+    if b.stage == "open":
+        _act_open(t, seat, action, b)
+    elif b.stage == "envite":
+        _act_envite(t, seat, action, b)
+    else:
+        _act_reenvite(t, seat, action, b)
+    advance(t)
+
+
+def _spoke(t: Table, seat: int, text: str) -> None:
+    b = t.betting
+    assert b is not None
+    t.emit(
+        "spoke",
+        seat=seat,
+        lance=b.lance,
+        action=text,
+        level=b.level,
+        ordago=b.ordago is not None,
+    )
+
+
+def _slot(t: Table) -> int:
+    return len(t.lances)
+
+
+def _act_open(t: Table, seat: int, action: Action, b: Betting) -> None:
+    if action.kind == "paso":
+        t.with_betting(queue=b.queue[1:])
+        _spoke(t, seat, "paso")
+        if len(b.queue) == 1:
+            _close(t, b.lance, "en_paso", list(b.entitled), None)
+        return
+    if action.kind == "envido":
+        amount = MIN_ENVIDO if action.amount is None else action.amount
+        top = cap(t, b, b.entitled)
+        if amount < MIN_ENVIDO:
+            raise IllegalAction("bet_too_small", minimum=MIN_ENVIDO)
+        if amount > top:
+            raise IllegalAction("bet_above_cap", cap=top)
+        t.to_deposit(seat, _slot(t), amount, b.lance)
+        put = list(b.put)
+        put[seat] = amount
+        t.betting = _first_envite(t, b, seat, level=amount, put=tuple(put), ordago=None)
+        _spoke(t, seat, f"envido {amount}")
+        return
+    if action.kind == "ordago":
+        t.betting = _first_envite(t, b, seat, level=b.level, put=b.put, ordago=seat)
+        _spoke(t, seat, "ordago")
+        return
+    if action.kind in ("quiero", "no_quiero"):
+        raise IllegalAction("no_bet_to_answer")
+    raise IllegalAction("wrong_phase", action=str(action))
+
+
+def _first_envite(
+    t: Table, b: Betting, seat: int, level: int, put: tuple[int, ...], ordago: int | None
+) -> Betting:
+    others = ordered(t, seat, 1, [s for s in b.entitled if s != seat])
+    return Betting(
+        lance=b.lance,
+        stage="envite",
+        entitled=b.entitled,
+        in_lance=(seat,),
+        put=put,
+        queue=tuple(others),
+        level=level,
+        bettor=seat,
+        ordago=ordago,
+    )
+
+
+def _act_envite(t: Table, seat: int, action: Action, b: Betting) -> None:
+    """P4.2: each other entitled player accepts or leaves, to the right, back to the bettor."""
+    if action.kind == "quiero":
+        put = list(b.put)
+        if b.ordago is None:
+            t.to_deposit(seat, _slot(t), b.level - put[seat], b.lance)
+            put[seat] = b.level
+        in_lance = tuple(sorted((*b.in_lance, seat)))
+        accepted = (*b.accepted, seat) if b.ordago is not None else ()
+        t.with_betting(in_lance=in_lance, put=tuple(put), queue=b.queue[1:], accepted=accepted)
+        _spoke(t, seat, "quiero")
+    elif action.kind == "no_quiero":
+        t.with_betting(queue=b.queue[1:])
+        _spoke(t, seat, "no quiero")
+        t.emit("left_lance", seat=seat, lance=b.lance)
+    elif action.kind in ("envido", "ordago"):
+        raise IllegalAction("no_raise_now")
+    elif action.kind == "paso":
+        raise IllegalAction("must_answer")
+    else:
+        raise IllegalAction("wrong_phase", action=str(action))
+    now = t.betting
+    assert now is not None and now.bettor is not None
+    _after_first_envite(t, now, now.bettor)
+
+
+def _after_first_envite(t: Table, b: Betting, bettor: int) -> None:
+    if b.queue:
+        return
+    if len(b.in_lance) == 1:
+        _won_by_refusal(t, b, bettor)
+    elif b.ordago is not None:
+        _ordago_accepted(t, b)
+    else:
+        t.with_betting(
+            stage="reenvite",
+            direction=-1,
+            queue=tuple(ordered(t, bettor, -1, b.in_lance)),
+            raised=False,
+        )
+
+
+def _won_by_refusal(t: Table, b: Betting, winner: int) -> None:
+    """Nobody left to answer: the bettor gets his stones back, puts 1 on the plate, wins (P4.2)."""
+    slot = _slot(t)
+    if t.deposits[slot]:
+        t.take_deposit(winner, slot, b.lance, "returned")
+    t.to_plate(winner, 1, b.lance, "refusal")
+    _close(t, b.lance, "refused", [winner], winner)
+
+
+def _ordago_accepted(t: Table, b: Betting) -> None:
+    players = sorted(b.in_lance)
+    slot = _slot(t)
+    if set(players) == set(t.in_hand):
+        _close(t, b.lance, "ordago", players, None)
+        settle_ordago_everyone(t, slot, b.lance, players)
+        return
+    if b.lance in LAST_LANCES:  # waits for the end of the hand (P4.4)
+        _close(t, b.lance, "ordago_pending", players, None)
+        return
+    _close(t, b.lance, "ordago", players, None)
+    show(t, players)
+    settle_ordago(t, slot, b.lance, players)
+
+
+def _act_reenvite(t: Table, seat: int, action: Action, b: Betting) -> None:
+    """P4.3: stay, raise, órdago or refuse a raise (taking the whole deposit)."""
+    facing = b.level - b.put[seat]
+    slot = _slot(t)
+    queue = b.queue[1:]
+    if b.ordago is not None:
+        if action.kind == "quiero":
+            t.with_betting(queue=queue, accepted=(*b.accepted, seat))
+            _spoke(t, seat, "quiero")
+        elif action.kind == "no_quiero":
+            _refuse(t, seat, b, queue)
+        elif action.kind in ("envido", "ordago"):
+            raise IllegalAction("no_raise_now")
+        elif action.kind == "paso":
+            raise IllegalAction("must_answer")
+        else:
+            raise IllegalAction("wrong_phase", action=str(action))
+    elif action.kind in ("quiero", "paso"):
+        put = list(b.put)
+        t.to_deposit(seat, slot, facing, b.lance)
+        put[seat] = b.level
+        t.with_betting(queue=queue, put=tuple(put))
+        _spoke(t, seat, "quiero" if facing else "paso")
+    elif action.kind == "envido":
+        more = MIN_ENVIDO if action.amount is None else action.amount
+        top = cap(t, b, b.in_lance)
+        if b.level + more > top:
+            raise IllegalAction("bet_above_cap", cap=top, more=max(0, top - b.level))
+        level = b.level + more
+        put = list(b.put)
+        t.to_deposit(seat, slot, level - put[seat], b.lance)
+        put[seat] = level
+        t.with_betting(queue=queue, put=tuple(put), level=level, raised=True, last_raiser=seat)
+        _spoke(t, seat, f"{more} más")
+    elif action.kind == "ordago":
+        t.with_betting(queue=queue, ordago=seat, accepted=(), last_raiser=seat)
+        _spoke(t, seat, "ordago")
+    elif action.kind == "no_quiero":
+        if not facing:
+            raise IllegalAction("no_bet_to_answer")
+        _refuse(t, seat, b, queue)
+    else:
+        raise IllegalAction("wrong_phase", action=str(action))
+    _after_reenvite(t)
+
+
+def _refuse(t: Table, seat: int, b: Betting, queue: tuple[int, ...]) -> None:
+    """A refused raise: the refuser takes the whole deposit and leaves the lance (P4.3)."""
+    _spoke(t, seat, "no quiero")
+    t.take_deposit(seat, _slot(t), b.lance, "refused")
+    in_lance = tuple(s for s in b.in_lance if s != seat)
+    t.with_betting(queue=tuple(s for s in queue if s != seat), in_lance=in_lance)
+    t.emit("left_lance", seat=seat, lance=b.lance)
+
+
+def _after_reenvite(t: Table) -> None:
+    b = t.betting
+    assert b is not None and b.bettor is not None
+    if len(b.in_lance) == 1:
+        _won_by_refusal(t, b, b.in_lance[0])
+        return
+    if b.queue:
+        return
+    direction = -b.direction
+    if b.ordago is not None:
+        waiting = [s for s in b.in_lance if s != b.ordago and s not in b.accepted]
+        if waiting:
+            queue = ordered(t, b.ordago, direction, waiting)
+            t.with_betting(direction=direction, queue=tuple(queue))
+        else:
+            _ordago_accepted(t, b)
+        return
+    if b.raised:
+        assert b.last_raiser is not None
+        queue = ordered(t, b.last_raiser, direction, b.in_lance)
+        t.with_betting(direction=direction, queue=tuple(queue), raised=False)
+        return
+    _close(t, b.lance, "equal", sorted(b.in_lance), None)

@@ -1,0 +1,174 @@
+"""Mus a piedras: new game, legal actions, apply, default action (rules/piedras.md).
+
+>>> s = new_game(players=3, hands=[["12o", "12c", "1e", "4b", "5b"],
+...                               ["7o", "6c", "5e", "4o", "10b"],
+...                               ["3o", "11c", "10e", "7c", "1b"]])
+>>> s.to_act
+(0, 1, 2)
+>>> for seat, text in [(0, "descarto 5b"), (1, "descarto 10b"), (2, "descarto 1b")]:
+...     s = apply(s, seat, text).state
+>>> s.lance, s.to_act, [str(a) for a in legal_actions(s, 0)][:3]
+('grande', (0,), ['paso', 'envido 2', 'envido 3'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.core import Action, IllegalAction, Transition
+from engine.piedras.actions import parse_action
+from engine.piedras.betting import act, advance, legal
+from engine.piedras.deal import start_hand, start_juego
+from engine.piedras.options import Options
+from engine.piedras.state import PiedrasState
+from engine.piedras.table import Table
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 8
+
+
+def new_game(
+    players: int = 4,
+    options: Options | None = None,
+    seed: int = 0,
+    hands: Sequence[Sequence[str | Card] | str] | None = None,
+) -> PiedrasState:
+    """A new match (P1): everyone gets the starting stones, seat 0 is mano, five cards dealt.
+
+    ``hands`` (one five-card hand per seat) forces the first deal; later hands come from ``seed``.
+
+    >>> s = new_game(players=4, options=Options(stones=5), seed=3)
+    >>> s.score, s.mano, s.phase, [len(h) for h in s.hands]
+    ((5, 5, 5, 5), 0, 'discard', [5, 5, 5, 5])
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Mus a piedras is for 3 to 8 players, not {players}")
+    options = options or Options()
+    forced: list[tuple[Card, ...]] | None = None
+    if hands is not None:
+        forced = [_parse_hand(h) for h in hands]
+        if len(forced) != players or any(len(h) != 5 for h in forced):
+            raise ValueError("hands: one hand of five cards per seat")
+        cards = [c for h in forced for c in h]
+        if len(set(cards)) != len(cards):
+            raise ValueError("hands: a card is dealt twice")
+    empty = PiedrasState(
+        players=players,
+        options=options,
+        seed=seed,
+        phase="discard",
+        juego=0,
+        hand_number=0,
+        mano=0,
+        piles=(0,) * players,
+        plate=0,
+        deposits=(0, 0, 0, 0),
+        losses=(0,) * players,
+        seated=(),
+        free=(),
+        in_hand=(),
+        hands=((),) * players,
+    )
+    t = Table(empty)
+    start_juego(t)
+    start_hand(t, 0, forced)
+    return t.freeze()
+
+
+def _parse_hand(hand: Sequence[str | Card] | str) -> tuple[Card, ...]:
+    if isinstance(hand, str):
+        return tuple(Card.parse(c) for c in hand.split())
+    return tuple(Card.parse(c) for c in hand)
+
+
+def legal_actions(state: PiedrasState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; discards list each of his five cards.
+
+    >>> s = new_game(players=3, seed=2)
+    >>> len(legal_actions(s, 1)), legal_actions(s, 1)[0].kind
+    (5, 'descarto')
+    """
+    if seat not in state.to_act:
+        return []
+    if state.phase == "discard":
+        return [Action("descarto", cards=(c,)) for c in state.hands[seat]]
+    return legal(Table(state), seat)
+
+
+def default_action(state: PiedrasState, seat: int) -> Action:
+    """The safe move when a turn timer runs out: discard the last card, pass, or answer safely.
+
+    Refusing a first envite costs nothing; a numbered raise is matched (refusing it would take
+    the whole deposit); an órdago is refused.
+
+    >>> default_action(new_game(players=3, seed=2), 0).kind
+    'descarto'
+    """
+    options = legal_actions(state, seat)
+    if not options:
+        raise IllegalAction("not_your_turn", seat=seat)
+    if state.phase == "discard":
+        return options[-1]
+    b = state.betting
+    assert b is not None
+    kinds = [a.kind for a in options]
+    if "paso" in kinds:
+        return Action("paso")
+    if b.stage == "envite" or b.ordago is not None:
+        return Action("no_quiero")
+    return Action("quiero")
+
+
+def apply(state: PiedrasState, seat: int, action: Action | str) -> Transition[PiedrasState]:
+    """Apply ``seat``'s action (an :class:`Action` or its text); illegal moves raise.
+
+    >>> s = new_game(players=3, seed=2)
+    >>> apply(s, 0, "paso")
+    Traceback (most recent call last):
+    ...
+    engine.core.IllegalAction: wrong_phase(action=paso)
+    """
+    if isinstance(action, str):
+        action = parse_action(action)
+    if state.phase == "over":
+        raise IllegalAction("game_over")
+    if not 0 <= seat < state.players:
+        raise IllegalAction("not_in_game", seat=seat)
+    if state.phase == "discard":
+        return _discard(state, seat, action)
+    b = state.betting
+    assert b is not None
+    if action.kind == "descarto":
+        raise IllegalAction("wrong_phase", action=str(action))
+    if seat not in state.to_act:
+        playing = b.entitled if b.stage == "open" else (*b.in_lance, *b.queue)
+        if seat not in playing:
+            raise IllegalAction("not_in_lance", seat=seat, lance=b.lance)
+        raise IllegalAction("not_your_turn", seat=seat)
+    t = Table(state)
+    act(t, seat, action)
+    return Transition(t.freeze(), tuple(t.events))
+
+
+def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[PiedrasState]:
+    """P2: every player discards exactly one card, privately, all at the same time."""
+    if action.kind != "descarto":
+        raise IllegalAction("wrong_phase", action=str(action))
+    if seat not in state.in_hand:
+        raise IllegalAction("not_in_hand", seat=seat)
+    if seat not in state.to_act:
+        raise IllegalAction("not_your_turn", seat=seat)
+    if len(action.cards) != 1:
+        raise IllegalAction("bad_discard", count=len(action.cards))
+    card = action.cards[0]
+    hand = state.hands[seat]
+    if card not in hand:
+        raise IllegalAction("card_not_in_hand", card=str(card))
+    t = Table(state)
+    t.hands[seat] = tuple(c for c in hand if c != card)
+    t.emit("discarded", seat=seat)
+    t.emit("dealt", seat, seat=seat, cards=[str(c) for c in t.hands[seat]])
+    if not t.freeze().to_act:
+        t.phase = "lance"
+        advance(t)
+    return Transition(t.freeze(), tuple(t.events))

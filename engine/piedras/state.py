@@ -1,0 +1,152 @@
+"""The immutable state of a Mus a piedras match and its JSON form.
+
+A state holds everything needed to continue the match: the piles, the plate, the deposit of each
+lance, the hands, the betting of the current lance and the seed every shuffle derives from.
+
+>>> from engine.piedras.game import new_game
+>>> s = new_game(players=3, seed=1)
+>>> s.score, s.plate, s.deposits, s.to_act
+((8, 8, 8), 0, (0, 0, 0, 0), (0, 1, 2))
+>>> from_json(to_json(s)) == s
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import TypeAdapter
+
+from engine.cards import Card
+from engine.piedras.options import Options
+
+Phase = Literal["discard", "lance", "over"]
+Stage = Literal["open", "envite", "reenvite"]
+Outcome = Literal["skipped", "en_paso", "refused", "equal", "ordago", "ordago_pending"]
+
+SLOTS: tuple[str, str, str, str] = ("grande", "chica", "pares", "juego")
+"""The four lances in order; the last one is played as ``punto`` when nobody has juego."""
+LAST_LANCES = ("juego", "punto")
+
+
+@dataclass(frozen=True, slots=True)
+class LanceRecord:
+    """How a lance of the current hand closed (what the end-of-hand settlement needs).
+
+    ``players``: for ``en_paso`` the players entitled to the lance; for ``equal`` and
+    ``ordago_pending`` the players still in it. ``winner``: the player who won by refusal, or
+    the only holder of pares/juego (public); ``None`` when only the cards decide.
+    """
+
+    lance: str
+    outcome: Outcome
+    players: tuple[int, ...] = ()
+    winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Betting:
+    """The betting of the lance being played (P4).
+
+    ``put[seat]`` counts what each player has bet in this lance (the level he has matched);
+    the deposit itself is ``PiedrasState.deposits``: after a refused raise the refuser takes the
+    deposit while the others' ``put`` still counts for matching. ``queue`` lists who speaks next
+    in the current round; ``direction`` is +1 (to the right) or -1 (to the left).
+    ``ordago`` is the seat that called an órdago (``accepted`` those who took it), else ``None``.
+    """
+
+    lance: str
+    stage: Stage
+    entitled: tuple[int, ...]
+    in_lance: tuple[int, ...]
+    put: tuple[int, ...]
+    queue: tuple[int, ...]
+    level: int = 0
+    bettor: int | None = None
+    ordago: int | None = None
+    accepted: tuple[int, ...] = ()
+    direction: int = 1
+    raised: bool = False
+    last_raiser: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PiedrasState:
+    """A Mus a piedras match. ``score`` is each seat's pile; ``winner`` the seat that won."""
+
+    players: int
+    options: Options
+    seed: int
+    phase: Phase
+    juego: int
+    """1-based number of the current juego."""
+    hand_number: int
+    """1-based number of the hand in the match (it also names the shuffle)."""
+    mano: int
+    piles: tuple[int, ...]
+    plate: int
+    deposits: tuple[int, int, int, int]
+    """Stones in the deposit of grande, chica, pares and juego/punto."""
+    losses: tuple[int, ...]
+    """Juegos each seat has lost."""
+    seated: tuple[int, ...]
+    """Seats playing the current juego (not out of the match)."""
+    free: tuple[int, ...]
+    """Seats of the current juego that got rid of their stones (they sit out until it ends)."""
+    in_hand: tuple[int, ...]
+    """Seats still playing this hand (dealt in, not freed by an órdago)."""
+    hands: tuple[tuple[Card, ...], ...]
+    """Each seat's cards: five before his discard, four after, none when not dealt in."""
+    lances: tuple[LanceRecord, ...] = ()
+    """The lances of this hand already closed, in order."""
+    betting: Betting | None = None
+    revealed: tuple[int, ...] = ()
+    """Seats whose hands were shown this hand (an órdago)."""
+    winner: int | None = None
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now: every seat still to discard, or the one who speaks."""
+        if self.phase == "discard":
+            return tuple(s for s in self.in_hand if len(self.hands[s]) == 5)
+        if self.phase == "lance" and self.betting is not None:
+            return self.betting.queue[:1]
+        return ()
+
+    @property
+    def score(self) -> tuple[int, ...]:
+        """Each seat's pile of stones."""
+        return self.piles
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def lance(self) -> str | None:
+        """The lance being played, or ``None``."""
+        return self.betting.lance if self.betting is not None else None
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        """Seats out of the match (they lost ``options.losses`` juegos)."""
+        return tuple(s for s in range(self.players) if self.losses[s] >= self.options.losses)
+
+    @property
+    def stones_in_play(self) -> int:
+        """Stones handed out at the start of the current juego (P5 conservation)."""
+        return self.options.stones * len(self.seated)
+
+
+_ADAPTER = TypeAdapter(PiedrasState)
+
+
+def to_json(state: PiedrasState) -> str:
+    """The state as compact JSON text (lossless)."""
+    return _ADAPTER.dump_json(state).decode()
+
+
+def from_json(text: str | bytes) -> PiedrasState:
+    """Read a state written by :func:`to_json`."""
+    return _ADAPTER.validate_json(text)

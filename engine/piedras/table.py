@@ -1,0 +1,129 @@
+"""A mutable working copy of a state: transitions edit it, then freeze a new state.
+
+Every stone movement goes through a method here, so conservation (piles + deposits + plate =
+stones handed out in the juego) is kept in one place and every movement emits its event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.cards import Card
+from engine.core import Event
+from engine.mus.evaluation import HandValue, Lance, evaluate
+from engine.piedras.options import Options
+from engine.piedras.state import Betting, LanceRecord, Phase, PiedrasState
+
+
+class Table:
+    """Mutable mirror of :class:`PiedrasState` plus the events of the transition in progress."""
+
+    def __init__(self, s: PiedrasState) -> None:
+        self.players = s.players
+        self.options: Options = s.options
+        self.seed = s.seed
+        self.phase: Phase = s.phase
+        self.juego = s.juego
+        self.hand_number = s.hand_number
+        self.mano = s.mano
+        self.piles = list(s.piles)
+        self.plate = s.plate
+        self.deposits = list(s.deposits)
+        self.losses = list(s.losses)
+        self.seated = list(s.seated)
+        self.free = list(s.free)
+        self.in_hand = list(s.in_hand)
+        self.hands: list[tuple[Card, ...]] = list(s.hands)
+        self.lances: list[LanceRecord] = list(s.lances)
+        self.betting: Betting | None = s.betting
+        self.revealed = list(s.revealed)
+        self.winner = s.winner
+        self.events: list[Event] = []
+        self._values: dict[int, HandValue] = {}
+
+    def freeze(self) -> PiedrasState:
+        d = self.deposits
+        return PiedrasState(
+            players=self.players,
+            options=self.options,
+            seed=self.seed,
+            phase=self.phase,
+            juego=self.juego,
+            hand_number=self.hand_number,
+            mano=self.mano,
+            piles=tuple(self.piles),
+            plate=self.plate,
+            deposits=(d[0], d[1], d[2], d[3]),
+            losses=tuple(self.losses),
+            seated=tuple(self.seated),
+            free=tuple(sorted(self.free)),
+            in_hand=tuple(self.in_hand),
+            hands=tuple(self.hands),
+            lances=tuple(self.lances),
+            betting=self.betting,
+            revealed=tuple(sorted(self.revealed)),
+            winner=self.winner,
+        )
+
+    # -- events -------------------------------------------------------------------------------
+
+    def emit(self, kind: str, to: int | None = None, /, **data: Any) -> None:
+        self.events.append(Event(kind, data, None if to is None else frozenset((to,))))
+
+    # -- seats --------------------------------------------------------------------------------
+
+    def from_mano(self, seats: list[int] | tuple[int, ...]) -> list[int]:
+        """``seats`` in playing order starting at the mano."""
+        n = self.players
+        return sorted(seats, key=lambda s: (s - self.mano) % n)
+
+    def value(self, seat: int) -> HandValue:
+        v = self._values.get(seat)
+        if v is None:
+            v = evaluate(self.hands[seat], self.options)
+            self._values[seat] = v
+        return v
+
+    def keys(self, lance: Lance) -> list[int]:
+        """Comparison keys indexed by seat for ``lance`` (0 for seats not in the hand)."""
+        return [
+            self.value(s).key(lance) if len(self.hands[s]) == 4 else 0 for s in range(self.players)
+        ]
+
+    # -- stones -------------------------------------------------------------------------------
+
+    def to_plate(self, seat: int, count: int, lance: str, why: str) -> int:
+        """``seat`` puts up to ``count`` stones on the plate (never more than he has)."""
+        moved = min(count, self.piles[seat])
+        if moved > 0:
+            self.piles[seat] -= moved
+            self.plate += moved
+            self.emit("to_plate", seat=seat, count=moved, lance=lance, why=why)
+        return moved
+
+    def to_deposit(self, seat: int, slot: int, count: int, lance: str) -> None:
+        assert 0 <= count <= self.piles[seat], (seat, count, self.piles[seat])
+        if count:
+            self.piles[seat] -= count
+            self.deposits[slot] += count
+            self.emit("deposited", seat=seat, lance=lance, count=count, deposit=self.deposits[slot])
+
+    def take_deposit(self, seat: int, slot: int, lance: str, why: str) -> int:
+        count = self.deposits[slot]
+        self.deposits[slot] = 0
+        self.piles[seat] += count
+        self.emit("deposit_taken", seat=seat, lance=lance, count=count, why=why)
+        return count
+
+    def take_pile(self, taker: int, seat: int, lance: str) -> int:
+        count = self.piles[seat]
+        self.piles[seat] = 0
+        self.piles[taker] += count
+        if count:
+            self.emit("pile_taken", seat=taker, frm=seat, lance=lance, count=count)
+        return count
+
+    def with_betting(self, **changes: Any) -> None:
+        assert self.betting is not None
+        self.betting = replace(self.betting, **changes)
