@@ -26,6 +26,7 @@ update (``deliver_to=``), or hands the same update to both (``deliver_to="all"``
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import html
 import inspect
@@ -424,6 +425,8 @@ class FakeTelegram:
         self.queues: dict[str, list[tuple[int, dict[str, Any]]]] = {t: [] for t in self.tokens}
         self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
         self.queued_at: dict[int, float] = {}
+        #: update id -> (chat ids the bot is expected to answer in, callback query id or None)
+        self.update_meta: dict[int, tuple[frozenset[int], str | None]] = {}
         self._update_ids = itertools.count(first_update_id)
         self.first_update_id = first_update_id
         self._user_ids = itertools.count(first_user_id)
@@ -552,7 +555,9 @@ class FakeTelegram:
             msg.history.append(Version("user", text, text, None, time.monotonic()))
             chat.messages.append(msg)
             payload = {"message": msg.to_json(self.bot_json)}
-        return self.push_update(payload, deliver_to)
+            update_id = self.push_update(payload, deliver_to)
+            self.update_meta[update_id] = (frozenset({chat.id, user.id}), None)
+        return update_id
 
     def find_callback_data(self, message: Message, button: str, *, stale_ok: bool = True) -> str:
         with self._lock:
@@ -586,7 +591,8 @@ class FakeTelegram:
                 "data": data,
             }
             self.callbacks[query_id] = query
-        self.push_update({"callback_query": query}, deliver_to)
+            update_id = self.push_update({"callback_query": query}, deliver_to)
+            self.update_meta[update_id] = (frozenset({message.chat.id, user.id}), query_id)
         return query_id
 
     # ------------------------------------------------------------------ observation
@@ -649,6 +655,28 @@ class FakeTelegram:
                 and int(c.params.get("chat_id", 0)) < 0
                 and (chat is None or int(c.params["chat_id"]) == chat.id)
             ]
+
+    def latencies(self) -> list[float]:
+        """Seconds from each update being queued to the bot's first API call about it.
+
+        The call is matched by chat (the update's chat or the sender's private chat) or by
+        callback query id; meaningful when each chat has one update in flight at a time.
+        """
+        out = []
+        with self._lock:
+            calls = sorted(
+                (c for c in self.calls if c.method.lower() != "getupdates"), key=lambda c: c.at
+            )
+            times = [c.at for c in calls]
+            for update_id, (chats, query_id) in self.update_meta.items():
+                start = self.queued_at[update_id]
+                for c in calls[bisect.bisect_left(times, start) :]:
+                    if (query_id is not None and c.params.get("callback_query_id") == query_id) or (
+                        c.params.get("chat_id") in chats
+                    ):
+                        out.append(c.at - start)
+                        break
+        return out
 
     async def wait_for(
         self, condition: Callable[[], Any], timeout: float = 5.0, what: str = ""
