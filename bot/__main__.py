@@ -1,0 +1,116 @@
+"""``python -m bot`` / ``tapete``: run the bot by long polling, or ``--webhook`` for production.
+
+Configuration comes from the environment (see :mod:`bot.settings`); a missing or bad setting
+stops the program with one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Iterable, Sequence
+
+from pydantic import ValidationError
+
+from bot.settings import Settings, describe_error
+
+__all__ = ["configure_logging", "main"]
+
+log = logging.getLogger("bot")
+
+#: Libraries whose INFO lines carry request URLs (with the bot token in them) or noise.
+QUIET_LOGGERS = ("httpx", "httpcore", "tornado.access")
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class RedactingFormatter(logging.Formatter):
+    """Formats like ``logging.Formatter``, with each secret (the bot token) replaced by ``***``.
+
+    Works on the final text, so tracebacks and library messages are covered too.
+    """
+
+    def __init__(self, fmt: str, secrets: Iterable[str]) -> None:
+        super().__init__(fmt)
+        self.secrets = [s for s in secrets if s]
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
+        return text
+
+
+def configure_logging(level: str = "INFO", secrets: Iterable[str] = ()) -> None:
+    """INFO by default; HTTP client loggers at WARNING; secrets never printed.
+
+    Card texts are never logged by the bot's own modules (they log chat ids and reasons only).
+    """
+    handler = logging.StreamHandler()
+    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def fail(message: str) -> int:
+    print(f"tapete: {message}", file=sys.stderr)
+    return 2
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="tapete",
+        description="Tapete, a Telegram bot for Spanish card games. "
+        "Configured by environment variables (TELEGRAM_BOT_TOKEN, REDIS_URL, ...).",
+    )
+    parser.add_argument(
+        "--webhook",
+        action="store_true",
+        help="receive updates by webhook (TAPETE_WEBHOOK_URL, _LISTEN, _PORT, _SECRET) "
+        "instead of long polling",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bot until interrupted; returns the exit status."""
+    args = parse_args(argv)
+    try:
+        settings = Settings()  # type: ignore[call-arg]  # fields come from the environment
+    except ValidationError as error:
+        return fail(describe_error(error))
+    if args.webhook and not settings.webhook_url:
+        return fail("--webhook needs TAPETE_WEBHOOK_URL (the public HTTPS URL of this bot)")
+
+    secrets = [settings.telegram_bot_token, settings.webhook_secret or ""]
+    configure_logging(settings.log_level, secrets)
+    if settings.redis_url:
+        log.info("storage: Redis")
+    else:
+        log.warning("in-process store (REDIS_URL unset): tables are lost on restart")
+
+    from bot.app import build_application  # imported late: a config error needs no telegram
+
+    application = build_application(settings)
+    if args.webhook:
+        log.info(
+            "receiving updates by webhook on %s:%s", settings.webhook_listen, settings.webhook_port
+        )
+        application.run_webhook(
+            listen=settings.webhook_listen,
+            port=settings.webhook_port,
+            url_path=settings.webhook_path,
+            secret_token=settings.webhook_secret,
+            webhook_url=settings.webhook_url,
+        )
+    else:
+        log.info("receiving updates by long polling")
+        application.run_polling()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
