@@ -1,0 +1,171 @@
+"""Builds the Telegram :class:`~telegram.ext.Application`: ALL the wiring is here.
+
+``build_application(settings, redis=...)`` returns an Application ready to run; ``python -m bot``
+runs it with polling or a webhook, tests start it against a fake Bot API server. It holds the
+commands (Spanish and English aliases), the buttons, the update de-duplication, the one error
+handler and the turn-timer sweep (started in ``post_init``, stopped in ``post_stop`` /
+``post_shutdown``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from redis.asyncio import Redis
+from telegram import BotCommand, Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    CommandHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot.handlers import errors, info, lobby, play, timers
+from bot.handlers.common import SERVICES_KEY, Context, Services
+from bot.settings import Settings
+from bot.storage import Store, open_store
+from locales import LANGUAGES, catalog
+
+log = logging.getLogger("bot.app")
+
+SWEEPER_KEY = "tapete.sweeper"
+
+#: (Spanish command, English alias, handler, help key). Spanish first in the command menu.
+COMMANDS: list[tuple[str, str, Any]] = [
+    ("nueva", "new", lobby.nueva),
+    ("unirme", "join", lobby.unirme),
+    ("salir", "leave", lobby.salir),
+    ("empezar", "go", lobby.empezar),
+    ("cancelar", "cancel", lobby.cancelar),
+    ("mus", "mus", play.action_command),
+    ("corto", "cut", play.action_command),
+    ("paso", "pass", play.action_command),
+    ("envido", "bet", play.action_command),
+    ("quiero", "accept", play.action_command),
+    ("noquiero", "fold", play.action_command),
+    ("ordago", "allin", play.action_command),
+    ("mesa", "table", play.mesa),
+    ("cartas", "cards", play.cartas),
+    ("ayuda", "help", info.ayuda),
+    ("reglas", "rules", info.reglas),
+    ("idioma", "language", info.idioma),
+]
+
+MENU: dict[str, list[tuple[str, str]]] = {
+    "es": [
+        ("nueva", "Abrir una mesa: /nueva mus [opciones]"),
+        ("unirme", "Sentarme a la mesa"),
+        ("empezar", "Empezar la partida"),
+        ("envido", "Envidar: /envido [N]"),
+        ("quiero", "Aceptar el envite"),
+        ("noquiero", "Rechazar el envite"),
+        ("mesa", "Volver a poner la mesa"),
+        ("cartas", "Ver mis cartas en privado"),
+        ("ayuda", "Ayuda"),
+        ("reglas", "Reglas del mus"),
+        ("cancelar", "Cancelar la mesa"),
+    ],
+    "en": [
+        ("new", "Open a table: /new mus [options]"),
+        ("join", "Take a seat"),
+        ("go", "Start the game"),
+        ("bet", "Bet: /bet [N]"),
+        ("accept", "Accept the bet"),
+        ("fold", "Refuse the bet"),
+        ("table", "Post the table again"),
+        ("cards", "See my cards in private"),
+        ("help", "Help"),
+        ("rules", "Rules of mus"),
+        ("cancel", "Cancel the table"),
+    ],
+}
+
+
+def build_application(
+    settings: Settings, *, redis: Redis | None = None, store: Store | None = None
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The bot's Application; storage is ``store``, else ``redis``, else ``settings.redis_url``,
+    else in memory (tables lost on restart)."""
+    builder = Application.builder().token(settings.telegram_bot_token)
+    if settings.telegram_api_url:
+        base = settings.telegram_api_url
+        builder = builder.base_url(base).base_file_url(_file_url(base))
+    app = (
+        builder.post_init(_post_init).post_stop(_stop_sweeper).post_shutdown(_post_shutdown).build()
+    )
+    if store is None:
+        store = open_store(redis, settings.redis_url)
+    app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
+
+    app.add_handler(TypeHandler(Update, _dedupe), group=-1)
+    messages = filters.UpdateType.MESSAGE
+    app.add_handler(
+        CommandHandler("start", lobby.start_private, filters=filters.ChatType.PRIVATE & messages)
+    )
+    for spanish, english, callback in COMMANDS:
+        names = [spanish] if spanish == english else [spanish, english]
+        app.add_handler(CommandHandler(names, callback, filters=messages))
+    app.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^[jlgx]:"))
+    app.add_handler(CallbackQueryHandler(play.table_button, pattern=r"^[ah]:"))
+    app.add_handler(CallbackQueryHandler(play.discard_button, pattern=r"^[tc]:"))
+    app.add_error_handler(errors.on_error)
+    return app
+
+
+def _file_url(base: str) -> str:
+    """``http://host/bot`` → ``http://host/file/bot`` (python-telegram-bot's base_file_url)."""
+    head, sep, tail = base.rpartition("/bot")
+    return f"{head}/file/bot{tail}" if sep else base
+
+
+async def _dedupe(update: Update, context: Context) -> None:
+    """Group -1: an update id seen before (by any process) stops here."""
+    svc: Services = context.application.bot_data[SERVICES_KEY]
+    if not await svc.store.first_time(update.update_id):
+        raise ApplicationHandlerStop
+
+
+async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    svc: Services = app.bot_data[SERVICES_KEY]
+    if svc.settings.redis_url is None and type(svc.store).__name__ == "MemoryStore":
+        log.warning("REDIS_URL is not set: tables live in memory and are lost on restart")
+    await _set_commands(app)
+    _stop = app.bot_data.get(SWEEPER_KEY)
+    if _stop is None or _stop.done():
+        app.bot_data[SWEEPER_KEY] = asyncio.create_task(timers.sweep_forever(app.bot, svc))
+
+
+async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """The command menu per language; a refusal by the API server is only a warning."""
+    for lang in LANGUAGES:
+        if not catalog(lang):
+            continue
+        commands = [BotCommand(name, text) for name, text in MENU.get(lang, MENU["es"])]
+        try:
+            if lang == "es":
+                await app.bot.set_my_commands(commands)
+            await app.bot.set_my_commands(commands, language_code=lang)
+        except TelegramError as exc:
+            log.warning("setMyCommands (%s) refused: %s", lang, exc)
+        except Exception as exc:
+            log.warning("setMyCommands (%s) failed: %s", lang, type(exc).__name__)
+
+
+async def _stop_sweeper(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    task = app.bot_data.pop(SWEEPER_KEY, None)
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
+async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    await _stop_sweeper(app)
+    svc: Services = app.bot_data[SERVICES_KEY]
+    await svc.store.aclose()

@@ -1,0 +1,1 @@
+"""Thin Telegram handlers: parse the update, change the table with CAS, publish. Wiring: bot.app."""

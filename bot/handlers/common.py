@@ -1,0 +1,309 @@
+"""What every handler shares: the services, table updates with CAS, replies and publishing.
+
+Handlers stay thin: parse the update, call :func:`change_table` with a small pure function of the
+:class:`~bot.table.Table`, then :func:`publish` what the step produced (edit the table message,
+send the few new group messages, update the private hand messages).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from telegram import Bot, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import ContextTypes
+
+from bot import keyboards, render
+from bot.settings import Settings
+from bot.storage import Loaded, Store, Write
+from bot.table import Step, Table
+from engine.core import IllegalAction
+from locales import t
+
+log = logging.getLogger("bot.flow")
+
+R = TypeVar("R")
+SERVICES_KEY = "tapete"
+Context = ContextTypes.DEFAULT_TYPE
+
+
+@dataclass
+class Services:
+    """Shared by every handler (kept in ``application.bot_data``)."""
+
+    settings: Settings
+    store: Store
+    clock: Callable[[], float] = time.time
+    langs: dict[int, str] = field(default_factory=dict)
+    """A small cache of chat languages (the store's prefs are the truth)."""
+
+
+def services(context: Context) -> Services:
+    found = context.application.bot_data[SERVICES_KEY]
+    assert isinstance(found, Services)
+    return found
+
+
+def new_tid() -> str:
+    """A short random table id (stale buttons of an older table in the chat are refused)."""
+    return secrets.token_hex(3)
+
+
+async def chat_lang(svc: Services, chat_id: int) -> str:
+    cached = svc.langs.get(chat_id)
+    if cached is not None:
+        return cached
+    prefs = await svc.store.get_prefs(f"chat:{chat_id}")
+    lang = prefs.get("lang") or svc.settings.language
+    svc.langs[chat_id] = lang
+    return lang
+
+
+async def set_chat_lang(svc: Services, chat_id: int, lang: str) -> None:
+    await svc.store.set_prefs(f"chat:{chat_id}", {"lang": lang})
+    svc.langs[chat_id] = lang
+
+
+# ---- table documents ------------------------------------------------------------------------
+
+
+def load_doc(current: Loaded | None) -> Table | None:
+    return None if current is None else Table.model_validate_json(current.doc)
+
+
+async def read_table(svc: Services, chat_id: int) -> Table | None:
+    return load_doc(await svc.store.load(chat_id))
+
+
+async def change_table(
+    svc: Services, chat_id: int, fn: Callable[[Table | None], tuple[Table | None, R]]
+) -> R:
+    """Load, run ``fn`` on a fresh copy, compare-and-set the result (retried on conflict).
+
+    ``fn`` returns ``(table_to_save_or_None, result)``; it may raise ``IllegalAction``, which
+    propagates with nothing written. The table's deadline becomes the store's timer.
+    """
+
+    def run(current: Loaded | None) -> Write[R]:
+        table_to_save, result = fn(load_doc(current))
+        if table_to_save is None:
+            return Write(result)
+        return Write(
+            result,
+            doc=table_to_save.model_dump_json(exclude_defaults=True),
+            timer_at=table_to_save.deadline if table_to_save.status == "playing" else None,
+            ttl=svc.settings.table_ttl,
+        )
+
+    return await svc.store.update_table(chat_id, run)
+
+
+async def record_ids(
+    svc: Services,
+    chat_id: int,
+    tid: str,
+    *,
+    lobby_msg: int | None = None,
+    table_msg: int | None = None,
+    hand: int | None = None,
+    hand_msgs: dict[int, int] | None = None,
+) -> None:
+    """Remember the ids of messages just sent (only if the table is still the same one)."""
+    if lobby_msg is None and table_msg is None and not hand_msgs:
+        return
+
+    def fn(table: Table | None) -> tuple[Table | None, None]:
+        if table is None or table.tid != tid:
+            return None, None
+        if lobby_msg is not None:
+            table.lobby_msg = lobby_msg
+        if hand is not None and table.hand != hand:
+            return None, None  # the hand moved on meanwhile: these messages are outdated
+        if table_msg is not None:
+            table.table_msg = table_msg
+        for seat, msg_id in (hand_msgs or {}).items():
+            table.hand_msgs[str(seat)] = msg_id
+        return table, None
+
+    await change_table(svc, chat_id, fn)
+
+
+# ---- replies --------------------------------------------------------------------------------
+
+
+def error_text(lang: str, error: IllegalAction) -> str:
+    """A refusal in the chat's language (``error.<reason>``; user text escaped)."""
+    params: dict[str, Any] = {
+        k: render.esc(v) if isinstance(v, str) else v for k, v in error.params.items()
+    }
+    try:
+        return t(lang, f"error.{error.reason}", **params)
+    except (KeyError, IndexError, ValueError):
+        return t(lang, "error.generic")
+
+
+async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Answer a command in the chat it came from (HTML)."""
+    message = update.effective_message
+    if message is None:
+        return
+    await message.reply_text(
+        text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+    )
+
+
+async def alert(update: Update, text: str) -> None:
+    """Answer a button press with a short private alert (only the presser sees it)."""
+    query = update.callback_query
+    if query is not None:
+        await query.answer(text[:200], show_alert=True)
+
+
+def display_name(update: Update) -> str:
+    user = update.effective_user
+    return user.full_name if user is not None else "?"
+
+
+# ---- publishing -----------------------------------------------------------------------------
+
+
+async def send(
+    bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+) -> Message | None:
+    try:
+        return await bot.send_message(
+            chat_id,
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            disable_web_page_preview=True,
+        )
+    except Forbidden:
+        log.warning("cannot write to chat %s (forbidden)", chat_id)
+    except BadRequest as exc:
+        log.warning("cannot write to chat %s: %s", chat_id, exc.message)
+    return None
+
+
+async def edit(
+    bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+) -> bool:
+    """Edit a message in place; False when it cannot be edited (deleted, too old...)."""
+    try:
+        await bot.edit_message_text(
+            text,
+            chat_id=chat_id,
+            message_id=message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            disable_web_page_preview=True,
+        )
+        return True
+    except BadRequest as exc:
+        if "not modified" in exc.message.lower():
+            return True
+        log.warning("cannot edit message %s in %s: %s", message_id, chat_id, exc.message)
+    except Forbidden:
+        log.warning("cannot edit message in chat %s (forbidden)", chat_id)
+    return False
+
+
+async def send_hand(bot: Bot, table: Table, seat: int) -> int | None:
+    """Send or edit a player's private hand message; returns the id of a new message."""
+    player = table.players[seat]
+    text = render.hand_text(table, seat)
+    markup = hand_markup(table, seat)
+    old = table.hand_msgs.get(str(seat))
+    if old is not None and await edit(bot, player.user_id, old, text, markup):
+        return None
+    message = await send(bot, player.user_id, text, markup)
+    return None if message is None else message.message_id
+
+
+def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
+    if table.status != "playing":
+        return None
+    state = table.engine_state()
+    if not table.adapter.in_discard(state) or seat not in table.adapter.to_act(state):
+        return None
+    cards = [str(c) for c in table.adapter.view(state, seat).get("cards") or []]
+    return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
+
+
+async def show_table(bot: Bot, svc: Services, table: Table, *, repost: bool = False) -> None:
+    """Edit the table message in place (or post it when there is none, or on ``/mesa``)."""
+    if table.status not in ("playing", "over", "cancelled") or table.state is None:
+        return
+    text = render.table_text(table)
+    markup = keyboards.table_keyboard(table) if table.status == "playing" else None
+    if table.table_msg is not None and not repost:
+        if await edit(bot, table.chat_id, table.table_msg, text, markup):
+            return
+    elif table.table_msg is not None:
+        await edit(bot, table.chat_id, table.table_msg, text, None)  # the old copy loses buttons
+    message = await send(bot, table.chat_id, text, markup)
+    if message is not None:
+        await record_ids(
+            svc, table.chat_id, table.tid, table_msg=message.message_id, hand=table.hand
+        )
+
+
+async def publish(
+    bot: Bot, svc: Services, table: Table, step: Step, *, dm_seats: Iterable[int] = ()
+) -> None:
+    """Tell the group and the players what a step changed.
+
+    New group messages only for a hand's result (with the game end) and the next hand's table
+    message; everything else edits the current table message and the private hand messages.
+    """
+    lang = table.lang
+    if step.closed_hand_log is not None and step.closed_table_msg is not None:
+        closed = render.table_text(table, closed=step.closed_hand_log)
+        await edit(bot, table.chat_id, step.closed_table_msg, closed, None)
+    result = render.result_text(table, step.events)
+    if table.status == "over":
+        result = "\n\n".join(x for x in (result, t(lang, "msg.game_over")) if x)
+    if step.cancelled:
+        result = "\n\n".join(x for x in (result, t(lang, "msg.cancelled_timeouts")) if x)
+    # Private hands first, so nobody has to act before seeing his cards.
+    seats = set(dm_seats)
+    seats.update(e.data.get("seat", -1) for e in step.events if e.kind == "dealt")
+    if step.discard_started:
+        seats.update(range(len(table.players)))
+    new_ids: dict[int, int] = {}
+    for seat in sorted(s for s in seats if isinstance(s, int) and 0 <= s < len(table.players)):
+        msg_id = await send_hand(bot, table, seat)
+        if msg_id is not None:
+            new_ids[seat] = msg_id
+    if new_ids:
+        await record_ids(svc, table.chat_id, table.tid, hand=table.hand, hand_msgs=new_ids)
+        for seat, msg_id in new_ids.items():
+            table.hand_msgs[str(seat)] = msg_id
+    if table.status != "playing":
+        await show_table(bot, svc, table)  # the last table message loses its buttons
+    if result:
+        await send(bot, table.chat_id, result)
+    if table.status == "playing":
+        await show_table(bot, svc, table)  # edited in place, or posted for a new hand
+
+
+async def start_dm_ok(bot: Bot, user_id: int, text: str) -> bool:
+    """Try to write to a user in private: False if he never opened a chat with the bot."""
+    try:
+        await bot.send_message(user_id, text, parse_mode=ParseMode.HTML)
+        return True
+    except (Forbidden, BadRequest):
+        return False
+    except TelegramError as exc:
+        log.warning("private message to a user failed: %s", type(exc).__name__)
+        return False
+
+
+def now(svc: Services) -> float:
+    return svc.clock()

@@ -1,0 +1,47 @@
+"""The one error handler: log without card text, answer the user with a generic apology."""
+
+from __future__ import annotations
+
+import logging
+import re
+import traceback
+
+from telegram import Update
+from telegram.constants import ParseMode
+
+from bot.handlers.common import Context, chat_lang, services
+from locales import t
+
+log = logging.getLogger("bot.errors")
+
+_CARD_RE = re.compile(r"\b(?:1[0-2]|[1-7])[ocebOCEB]\b")
+
+
+def scrub(text: str) -> str:
+    """Hide anything that looks like a card (``12o``) in a log line.
+
+    >>> scrub("hands=['12o 3c', '1b']")
+    "hands=['?? ??', '??']"
+    """
+    return _CARD_RE.sub("??", text)
+
+
+async def on_error(update: object, context: Context) -> None:
+    """Log the failure (no card text) and apologise in the chat the update came from."""
+    error = context.error
+    if error is not None:
+        trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        update_id = update.update_id if isinstance(update, Update) else None
+        log.error("update %s failed: %s", update_id, scrub(trace))
+    if not isinstance(update, Update):
+        return
+    try:
+        chat = update.effective_chat
+        lang = await chat_lang(services(context), chat.id) if chat else "es"
+        text = t(lang, "msg.error")
+        if update.callback_query is not None:
+            await update.callback_query.answer(text, show_alert=True)
+        elif update.effective_message is not None:
+            await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
+    except Exception as exc:  # the apology itself failed: nothing more to do
+        log.warning("could not apologise: %s", type(exc).__name__)

@@ -1,0 +1,332 @@
+"""Opening, joining, leaving, starting and cancelling a table (``/nueva`` ... ``/cancelar``)."""
+
+from __future__ import annotations
+
+import secrets
+
+from telegram import Bot, Chat, Update
+from telegram.constants import ChatMemberStatus
+
+from bot import keyboards, render
+from bot.games import DEFAULT_GAME, GAMES, OptionError
+from bot.handlers.common import (
+    Context,
+    Services,
+    alert,
+    change_table,
+    chat_lang,
+    display_name,
+    edit,
+    error_text,
+    new_tid,
+    now,
+    publish,
+    read_table,
+    record_ids,
+    reply,
+    send,
+    services,
+    start_dm_ok,
+)
+from bot.table import Step, Table
+from engine.core import IllegalAction
+from locales import t
+
+JOIN_PREFIX = "join_"
+
+
+def _is_group(chat: Chat | None) -> bool:
+    return chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+
+
+async def nueva(update: Update, context: Context) -> None:
+    """``/nueva mus [opciones]``: open a table (one per group) and post the lobby."""
+    svc = services(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await chat_lang(svc, chat.id)
+    if not _is_group(chat):
+        await reply(update, t(lang, "error.group_only"))
+        return
+    words = list(context.args or [])
+    game = DEFAULT_GAME
+    if words and words[0].lower() in GAMES:
+        game = words.pop(0).lower()
+    try:
+        options = GAMES[game].parse_options(words)
+    except OptionError as exc:
+        await reply(update, t(lang, "error.bad_option", word=render.esc(exc.word)))
+        return
+    fresh = Table(
+        chat_id=chat.id,
+        creator=user.id,
+        tid=new_tid(),
+        title=(chat.title or "")[:64],
+        game=game,
+        options=options,
+        lang=lang,
+    )
+
+    def create(current: Table | None) -> tuple[Table | None, Table]:
+        if current is not None and current.active:
+            raise IllegalAction("table_exists")
+        return fresh, fresh
+
+    try:
+        table = await change_table(svc, chat.id, create)
+    except IllegalAction as exc:
+        await reply(update, error_text(lang, exc))
+        return
+    await post_lobby(context.bot, svc, table)
+
+
+async def post_lobby(bot: Bot, svc: Services, table: Table) -> None:
+    message = await send(
+        bot, table.chat_id, render.lobby_text(table), keyboards.lobby_keyboard(table)
+    )
+    if message is not None:
+        await record_ids(svc, table.chat_id, table.tid, lobby_msg=message.message_id)
+
+
+async def refresh_lobby(bot: Bot, table: Table) -> None:
+    if table.lobby_msg is None:
+        return
+    markup = keyboards.lobby_keyboard(table) if table.status == "lobby" else None
+    await edit(bot, table.chat_id, table.lobby_msg, render.lobby_text(table), markup)
+
+
+def deep_link(bot: Bot, chat_id: int) -> str:
+    return f"https://t.me/{bot.username}?start={JOIN_PREFIX}{chat_id}"
+
+
+async def _join(update: Update, context: Context, chat_id: int, *, by_button: bool) -> None:
+    """Seat the user if the bot can write to him in private, else hand him the deep link."""
+    svc = services(context)
+    user = update.effective_user
+    if user is None:
+        return
+    lang = await chat_lang(svc, chat_id)
+    name = display_name(update)
+    try:
+        table = await read_table(svc, chat_id)
+        if table is None or not table.active:
+            raise IllegalAction("no_table")
+        table.join(user.id, name)  # a dry run on a copy: the real join is the CAS below
+        if not await start_dm_ok(
+            context.bot, user.id, t(lang, "msg.join_dm", title=render.esc(table.title))
+        ):
+            link = deep_link(context.bot, chat_id)
+            if by_button and update.callback_query is not None:
+                await update.callback_query.answer(
+                    t(lang, "msg.join_link_alert"), show_alert=True, url=link
+                )
+            else:
+                text = t(lang, "msg.join_link", name=render.esc(name), link=link)
+                await reply(update, text, keyboards.link_keyboard(lang, link))
+            return
+        table = await seat_user(svc, chat_id, user.id, name)
+    except IllegalAction as exc:
+        if by_button:
+            await alert(update, error_text(lang, exc))
+        else:
+            await reply(update, error_text(lang, exc))
+        return
+    if update.callback_query is not None:
+        await update.callback_query.answer()
+    await refresh_lobby(context.bot, table)
+
+
+async def seat_user(svc: Services, chat_id: int, user_id: int, name: str) -> Table:
+    def fn(table: Table | None) -> tuple[Table | None, Table]:
+        if table is None or not table.active:
+            raise IllegalAction("no_table")
+        table.join(user_id, name)
+        return table, table
+
+    table = await change_table(svc, chat_id, fn)
+    await svc.store.add_user_table(user_id, chat_id, svc.settings.table_ttl)
+    return table
+
+
+async def unirme(update: Update, context: Context) -> None:
+    """``/unirme``: take a seat."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    if not _is_group(chat):
+        lang = await chat_lang(services(context), chat.id)
+        await reply(update, t(lang, "error.group_only"))
+        return
+    await _join(update, context, chat.id, by_button=False)
+
+
+async def start_private(update: Update, context: Context) -> None:
+    """``/start`` in private: completes a join from a deep link, else says hello."""
+    svc = services(context)
+    user = update.effective_user
+    if user is None:
+        return
+    arg = (context.args or [""])[0]
+    if not arg.startswith(JOIN_PREFIX):
+        await reply(update, t(svc.settings.language, "msg.started_private"))
+        return
+    try:
+        chat_id = int(arg[len(JOIN_PREFIX) :])
+    except ValueError:
+        await reply(update, t(svc.settings.language, "error.no_table"))
+        return
+    lang = await chat_lang(svc, chat_id)
+    try:
+        table = await seat_user(svc, chat_id, user.id, display_name(update))
+    except IllegalAction as exc:
+        await reply(update, error_text(lang, exc))
+        return
+    await reply(update, t(lang, "msg.join_dm", title=render.esc(table.title)))
+    await refresh_lobby(context.bot, table)
+
+
+async def _leave(update: Update, context: Context, chat_id: int) -> None:
+    svc = services(context)
+    user = update.effective_user
+    if user is None:
+        return
+    lang = await chat_lang(svc, chat_id)
+
+    def fn(table: Table | None) -> tuple[Table | None, Table]:
+        if table is None or not table.active:
+            raise IllegalAction("no_table")
+        table.leave(user.id)
+        return table, table
+
+    try:
+        table = await change_table(svc, chat_id, fn)
+    except IllegalAction as exc:
+        await _refuse(update, lang, exc)
+        return
+    await svc.store.remove_user_table(user.id, chat_id)
+    if update.callback_query is not None:
+        await update.callback_query.answer()
+    await refresh_lobby(context.bot, table)
+
+
+async def salir(update: Update, context: Context) -> None:
+    """``/salir``: leave a seat before the start."""
+    if update.effective_chat is not None:
+        await _leave(update, context, update.effective_chat.id)
+
+
+async def _go(update: Update, context: Context, chat_id: int) -> None:
+    svc = services(context)
+    user = update.effective_user
+    if user is None:
+        return
+    lang = await chat_lang(svc, chat_id)
+    seed = secrets.randbits(31)
+    at = now(svc)
+
+    def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step]]:
+        if table is None or not table.active:
+            raise IllegalAction("no_table")
+        if table.seat_of(user.id) is None and table.creator != user.id:
+            raise IllegalAction("not_seated")
+        step = table.start(seed, at, svc.settings.turn_timeout)
+        return table, (table, step)
+
+    try:
+        table, step = await change_table(svc, chat_id, fn)
+    except IllegalAction as exc:
+        await _refuse(update, lang, exc)
+        return
+    if update.callback_query is not None:
+        await update.callback_query.answer()
+    await refresh_lobby(context.bot, table)
+    await publish(context.bot, svc, table, step, dm_seats=range(len(table.players)))
+
+
+async def empezar(update: Update, context: Context) -> None:
+    """``/empezar``: deal the first hand when every seat is taken."""
+    if update.effective_chat is not None:
+        await _go(update, context, update.effective_chat.id)
+
+
+async def _cancel(update: Update, context: Context, chat_id: int) -> None:
+    svc = services(context)
+    user = update.effective_user
+    if user is None:
+        return
+    lang = await chat_lang(svc, chat_id)
+    table = await read_table(svc, chat_id)
+    if table is None or not table.active:
+        await _refuse(update, lang, IllegalAction("no_table"))
+        return
+    if user.id != table.creator and not await _is_admin(context.bot, chat_id, user.id):
+        await _refuse(update, lang, IllegalAction("not_creator"))
+        return
+    tid = table.tid
+
+    def fn(current: Table | None) -> tuple[Table | None, Table]:
+        if current is None or current.tid != tid or not current.active:
+            raise IllegalAction("no_table")
+        current.cancel()
+        return current, current
+
+    try:
+        table = await change_table(svc, chat_id, fn)
+    except IllegalAction as exc:
+        await _refuse(update, lang, exc)
+        return
+    if update.callback_query is not None:
+        await update.callback_query.answer()
+    await refresh_lobby(context.bot, table)
+    if table.table_msg is not None and table.state is not None:
+        await edit(context.bot, chat_id, table.table_msg, render.table_text(table), None)
+    await send(
+        context.bot, chat_id, t(lang, "msg.cancelled", name=render.esc(display_name(update)))
+    )
+
+
+async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except Exception:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def cancelar(update: Update, context: Context) -> None:
+    """``/cancelar``: the creator or a group admin ends the table."""
+    if update.effective_chat is not None:
+        await _cancel(update, context, update.effective_chat.id)
+
+
+async def _refuse(update: Update, lang: str, exc: IllegalAction) -> None:
+    if update.callback_query is not None:
+        await alert(update, error_text(lang, exc))
+    else:
+        await reply(update, error_text(lang, exc))
+
+
+async def lobby_button(update: Update, context: Context) -> None:
+    """Lobby buttons: Unirme / Salir / Empezar / Cancelar."""
+    query = update.callback_query
+    if query is None or query.data is None:
+        return
+    cb = keyboards.parse_callback(query.data)
+    if cb is None:
+        await query.answer()
+        return
+    svc = services(context)
+    table = await read_table(svc, cb.chat_id)
+    if table is None or table.tid != cb.tid or not table.active:
+        lang = await chat_lang(svc, cb.chat_id)
+        await alert(update, error_text(lang, IllegalAction("stale")))
+        return
+    if cb.kind == "j":
+        await _join(update, context, cb.chat_id, by_button=True)
+    elif cb.kind == "l":
+        await _leave(update, context, cb.chat_id)
+    elif cb.kind == "g":
+        await _go(update, context, cb.chat_id)
+    elif cb.kind == "x":
+        await _cancel(update, context, cb.chat_id)

@@ -1,0 +1,234 @@
+"""Game actions: commands (``/envido 5``), table buttons, private discards, /mesa, /cartas."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot import keyboards, render
+from bot.handlers.common import (
+    Context,
+    Services,
+    alert,
+    change_table,
+    chat_lang,
+    edit,
+    error_text,
+    hand_markup,
+    now,
+    publish,
+    read_table,
+    record_ids,
+    reply,
+    send_hand,
+    services,
+    show_table,
+)
+from bot.table import Step, Table
+from engine.core import IllegalAction
+from locales import t
+
+ACTION_COMMANDS: dict[str, str] = {
+    "mus": "mus",
+    "corto": "corto",
+    "cut": "corto",
+    "paso": "paso",
+    "pass": "paso",
+    "envido": "envido",
+    "bet": "envido",
+    "quiero": "quiero",
+    "accept": "quiero",
+    "noquiero": "no quiero",
+    "fold": "no quiero",
+    "ordago": "ordago",
+    "allin": "ordago",
+}
+"""Command name → the action words it stands for (the rest of the command line follows)."""
+
+
+def command_name(update: Update) -> str:
+    """``/Envido@TapeteBot 5`` → ``envido``."""
+    message = update.effective_message
+    text = (message.text or "") if message is not None else ""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    return first.lstrip("/").split("@", 1)[0].lower()
+
+
+def action_text(update: Update, words: list[str]) -> str:
+    """The action text of a game command: its words plus everything after the command."""
+    prefix = ACTION_COMMANDS.get(command_name(update), command_name(update))
+    return " ".join([prefix, *words]).strip()
+
+
+async def play(
+    svc: Services,
+    chat_id: int,
+    user_id: int,
+    action: str,
+    turn: int | None = None,
+    tid: str | None = None,
+) -> tuple[Table, Step, int]:
+    """Apply one player's action to the table with CAS; ``IllegalAction`` changes nothing.
+
+    ``turn``/``tid`` (from a button) must match the table, so stale or repeated presses fail.
+    """
+    at = now(svc)
+
+    def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step, int]]:
+        if table is None or not table.active:
+            raise IllegalAction("stale" if tid is not None else "no_table")
+        if tid is not None and (table.tid != tid or table.turn != turn):
+            raise IllegalAction("stale")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise IllegalAction("not_seated")
+        if table.status != "playing":
+            raise IllegalAction("not_started")
+        step = table.play(seat, action, at, svc.settings.turn_timeout)
+        return table, (table, step, seat)
+
+    return await change_table(svc, chat_id, fn)
+
+
+async def action_command(update: Update, context: Context) -> None:
+    """``/mus``, ``/corto``, ``/paso``, ``/envido [N]``, ``/quiero``, ``/noquiero``, ``/ordago``."""
+    svc = services(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await chat_lang(svc, chat.id)
+    text = action_text(update, list(context.args or []))
+    try:
+        table, step, _seat = await play(svc, chat.id, user.id, text)
+    except IllegalAction as exc:
+        await reply(update, error_text(lang, exc))
+        return
+    await publish(context.bot, svc, table, step)
+
+
+async def table_button(update: Update, context: Context) -> None:
+    """A game action pressed on the table message (``a:...``) or "Mis cartas" (``h:...``)."""
+    query = update.callback_query
+    user = update.effective_user
+    if query is None or query.data is None or user is None:
+        return
+    cb = keyboards.parse_callback(query.data)
+    if cb is None:
+        await query.answer()
+        return
+    svc = services(context)
+    lang = await chat_lang(svc, cb.chat_id)
+    if cb.kind == "h":
+        await my_cards_alert(update, svc, cb.chat_id, cb.tid, lang)
+        return
+    if not cb.args:
+        await query.answer()
+        return
+    try:
+        table, step, _seat = await play(svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid)
+    except IllegalAction as exc:
+        await alert(update, error_text(lang, exc))
+        return
+    await query.answer()
+    await publish(context.bot, svc, table, step)
+
+
+async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str, lang: str) -> None:
+    user = update.effective_user
+    table = await read_table(svc, chat_id)
+    if table is None or table.tid != tid or table.state is None or user is None:
+        await alert(update, error_text(lang, IllegalAction("stale")))
+        return
+    seat = table.seat_of(user.id)
+    if seat is None:
+        await alert(update, error_text(lang, IllegalAction("not_seated")))
+        return
+    await alert(update, render.cards_alert(table, seat))
+
+
+async def discard_button(update: Update, context: Context) -> None:
+    """Private discard buttons: toggle a card (``t:...``) or confirm (``c:...``)."""
+    query = update.callback_query
+    user = update.effective_user
+    if query is None or query.data is None or user is None:
+        return
+    cb = keyboards.parse_callback(query.data)
+    if cb is None or cb.token is None:
+        await query.answer()
+        return
+    svc = services(context)
+    lang = await chat_lang(svc, cb.chat_id)
+    at = now(svc)
+    round_ = cb.token
+
+    def toggle(table: Table | None) -> tuple[Table | None, tuple[Table, Step | None, int]]:
+        if table is None or table.tid != cb.tid:
+            raise IllegalAction("stale")
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise IllegalAction("not_seated")
+        if cb.kind == "t":
+            card, on = (*cb.args, "", "")[:2]
+            table.toggle_discard(seat, card, on == "1", round_)
+            return table, (table, None, seat)
+        step = table.confirm_discard(seat, round_, at, svc.settings.turn_timeout)
+        return table, (table, step, seat)
+
+    try:
+        table, step, seat = await change_table(svc, cb.chat_id, toggle)
+    except IllegalAction as exc:
+        await alert(update, error_text(lang, exc))
+        return
+    await query.answer()
+    if step is None:
+        msg = query.message
+        if msg is not None:
+            text = render.hand_text(table, seat)
+            await edit(context.bot, msg.chat.id, msg.message_id, text, hand_markup(table, seat))
+        return
+    await publish(context.bot, svc, table, step, dm_seats=[seat])
+
+
+async def mesa(update: Update, context: Context) -> None:
+    """``/mesa``: post the table message again (the old copy loses its buttons)."""
+    svc = services(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await chat_lang(svc, chat.id)
+    table = await read_table(svc, chat.id)
+    if table is None or table.status != "playing":
+        await reply(update, t(lang, "error.no_table"))
+        return
+    await show_table(context.bot, svc, table, repost=True)
+
+
+async def cartas(update: Update, context: Context) -> None:
+    """``/cartas``: send me my hand again in private (from the group or the private chat)."""
+    svc = services(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    chat_ids = [chat.id] if chat.type != chat.PRIVATE else await svc.store.user_tables(user.id)
+    lang = await chat_lang(svc, chat.id) if chat.type != chat.PRIVATE else svc.settings.language
+    sent = False
+    for chat_id in chat_ids:
+        table = await read_table(svc, chat_id)
+        if table is None or table.status != "playing":
+            continue
+        seat = table.seat_of(user.id)
+        if seat is None:
+            continue
+        lang = table.lang
+        table.hand_msgs.pop(str(seat), None)  # a fresh message at the bottom of the chat
+        msg_id = await send_hand(context.bot, table, seat)
+        if msg_id is None:
+            await reply(update, t(lang, "msg.cards_dm_failed"))
+            return
+        await record_ids(svc, chat_id, table.tid, hand=table.hand, hand_msgs={seat: msg_id})
+        sent = True
+    if not sent:
+        await reply(
+            update, error_text(lang, IllegalAction("not_seated" if chat_ids else "no_table"))
+        )
+    elif chat.type != chat.PRIVATE:
+        await reply(update, t(lang, "msg.cards_sent"))

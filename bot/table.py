@@ -1,0 +1,301 @@
+"""The table document: one JSON document per group chat, and its pure transitions.
+
+A :class:`Table` holds who sits where, the options, the engine state (as the engine's own JSON),
+the ids of the messages the bot keeps editing, the discard selections, the turn timer and a short
+log of the public events of the current hand. Every method here is pure (no I/O): the handlers
+load a table, call one method inside a compare-and-set update, save it and then talk to Telegram.
+
+Refusals are :class:`~engine.core.IllegalAction` with a reason code, exactly like the engine's,
+so one code path turns any of them into a localized reply (``error.<reason>``).
+
+>>> t = Table(chat_id=-100, creator=1)
+>>> t.join(1, "Ana"); t.join(2, "Bea")
+0
+1
+>>> t.seat_of(2), t.status
+(1, 'lobby')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.games import GameAdapter, get_game
+from engine.core import Action, Event, IllegalAction
+
+Status = Literal["lobby", "playing", "over", "cancelled"]
+MAX_LOG = 12
+"""Public events of the current hand kept for the table message (keeps the document small)."""
+MAX_TIMEOUTS = 3
+"""Consecutive timer expiries after which the table is cancelled."""
+
+
+class Player(BaseModel):
+    """A seated player: Telegram user id and display name (escaped when rendered)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    user_id: int
+    name: str
+
+
+class LogEntry(BaseModel):
+    """One public event (or a bot note such as ``timeout``) shown in the table message."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass
+class Step:
+    """What one transition of the table produced, for the handler to publish."""
+
+    events: list[Event] = field(default_factory=list)
+    """Engine events in order (public and private)."""
+    notes: list[LogEntry] = field(default_factory=list)
+    """Bot notes (timeouts) added to the log."""
+    closed_hand_log: list[LogEntry] | None = None
+    """When a hand ended: the log of the hand that ended (to close its table message)."""
+    closed_table_msg: int | None = None
+    """When a hand ended: the id of that hand's table message."""
+    cancelled: bool = False
+    """The table was cancelled (three timeouts in a row)."""
+    discard_started: bool = False
+    """A discard phase began: every seat's private message needs its discard buttons."""
+
+
+class Table(BaseModel):
+    """One game table in one group chat (the stored document)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    chat_id: int
+    creator: int
+    tid: str = ""
+    """A short id unique to this table (buttons of an older table in the same chat are stale)."""
+    title: str = ""
+    game: str = "mus"
+    options: dict[str, Any] = Field(default_factory=dict)
+    lang: str = "es"
+    status: Status = "lobby"
+    players: list[Player] = Field(default_factory=list)
+    state: str | None = None
+    """The engine state, as the engine's own JSON (``to_json``)."""
+    turn: int = 0
+    """Bumped on every engine transition; buttons carry it so stale presses are refused."""
+    hand: int = 0
+    discard_round: int = 0
+    """Bumped each time a discard phase starts; the private discard buttons carry it."""
+    lobby_msg: int | None = None
+    table_msg: int | None = None
+    hand_msgs: dict[str, int] = Field(default_factory=dict)
+    """Seat (as text) to the message id of that player's private hand message."""
+    discards: dict[str, list[str]] = Field(default_factory=dict)
+    """Seat (as text) to the cards selected for the next discard."""
+    timeouts: int = 0
+    deadline: float | None = None
+    """Unix time at which the turn timer fires (``None``: no timer)."""
+    log: list[LogEntry] = Field(default_factory=list)
+
+    # ---- reading -------------------------------------------------------------------------
+
+    @property
+    def adapter(self) -> GameAdapter:
+        return get_game(self.game)
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("lobby", "playing")
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a user, or ``None`` when not seated."""
+        for seat, p in enumerate(self.players):
+            if p.user_id == user_id:
+                return seat
+        return None
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def seats_needed(self) -> int:
+        return self.adapter.seats_needed(self.options)
+
+    def engine_state(self) -> Any:
+        if self.state is None:
+            raise IllegalAction("not_started")
+        return self.adapter.from_json(self.state)
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.state is None or self.status != "playing":
+            return ()
+        return self.adapter.to_act(self.engine_state())
+
+    # ---- lobby ---------------------------------------------------------------------------
+
+    def join(self, user_id: int, name: str) -> int:
+        """Seat a user (the next free seat); refuses when not in the lobby, seated or full."""
+        if self.status != "lobby":
+            raise IllegalAction("already_started")
+        if self.seat_of(user_id) is not None:
+            raise IllegalAction("already_seated")
+        if len(self.players) >= self.seats_needed():
+            raise IllegalAction("table_full")
+        self.players.append(Player(user_id=user_id, name=name[:64]))
+        return len(self.players) - 1
+
+    def leave(self, user_id: int) -> None:
+        if self.status != "lobby":
+            raise IllegalAction("already_started")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise IllegalAction("not_seated")
+        del self.players[seat]
+
+    def cancel(self) -> None:
+        self.status = "cancelled"
+        self.deadline = None
+
+    def start(self, seed: int, now: float, timeout: float) -> Step:
+        """Deal the first hand (needs every seat taken)."""
+        if self.status != "lobby":
+            raise IllegalAction("already_started")
+        need = self.seats_needed()
+        if len(self.players) < need:
+            raise IllegalAction("not_enough_players", have=len(self.players), need=need)
+        state = self.adapter.new_game(need, self.options, seed)
+        self.status = "playing"
+        # The engine deals inside new_game (no events); each seat's view feeds its DM.
+        self._commit(state, now, timeout)
+        self.hand = self.adapter.hand_number(state)
+        if self.adapter.in_discard(state):
+            self.discard_round += 1
+        return Step()
+
+    # ---- playing -------------------------------------------------------------------------
+
+    def play(self, seat: int, action: Action | str, now: float, timeout: float) -> Step:
+        """One seat's action through the engine (``IllegalAction`` leaves the table unchanged)."""
+        if self.status != "playing":
+            raise IllegalAction("game_over" if self.status == "over" else "not_started")
+        adapter = self.adapter
+        state = self.engine_state()
+        if isinstance(action, str):
+            action = adapter.parse_action(action)
+        if seat not in adapter.to_act(state):
+            raise IllegalAction("not_your_turn")
+        transition = adapter.apply(state, seat, action)
+        self.timeouts = 0
+        return self._advance(transition.state, list(transition.events), now, timeout)
+
+    def fire_timer(self, now: float, timeout: float) -> Step | None:
+        """The turn timer ran out: play the engine's default move for every seat to act.
+
+        Returns ``None`` when the timer is not due (it moved since it was scheduled). After
+        :data:`MAX_TIMEOUTS` expiries in a row the table is cancelled.
+        """
+        if self.status != "playing" or self.deadline is None or self.deadline > now:
+            return None
+        adapter = self.adapter
+        state = self.engine_state()
+        events: list[Event] = []
+        notes: list[LogEntry] = []
+        hand = adapter.hand_number(state)
+        for seat in adapter.to_act(state):
+            if seat not in adapter.to_act(state) or adapter.hand_number(state) != hand:
+                continue
+            action = adapter.default_action(state, seat)
+            transition = adapter.apply(state, seat, action)
+            notes.append(LogEntry(kind="timeout", data={"seat": seat, "action": str(action)}))
+            state = transition.state
+            events.extend(transition.events)
+            if adapter.is_over(state):
+                break
+        self.timeouts += 1
+        # _advance logs the notes with the events, so the closing hand keeps them too.
+        step = self._advance(state, events, now, timeout, notes=notes)
+        if self.timeouts >= MAX_TIMEOUTS and self.status == "playing":
+            self.cancel()
+            step.cancelled = True
+        return step
+
+    def toggle_discard(self, seat: int, card: str, selected: bool, round_: int) -> list[str]:
+        """Select or unselect one card for this seat's discard; returns the selection."""
+        self._check_discard(seat, round_)
+        view = self.adapter.view(self.engine_state(), seat)
+        cards = [str(c) for c in view.get("cards") or []]
+        if card not in cards:
+            raise IllegalAction("card_not_in_hand", card=card)
+        chosen = [c for c in self.discards.get(str(seat), []) if c != card]
+        if selected:
+            chosen.append(card)
+        self.discards[str(seat)] = [c for c in cards if c in chosen]
+        return self.discards[str(seat)]
+
+    def confirm_discard(self, seat: int, round_: int, now: float, timeout: float) -> Step:
+        """Discard the selected cards (the engine refuses an empty selection)."""
+        self._check_discard(seat, round_)
+        chosen = self.discards.get(str(seat), [])
+        if not chosen:
+            raise IllegalAction("bad_discard", count=0)
+        return self.play(seat, self.adapter.discard_action(chosen), now, timeout)
+
+    def _check_discard(self, seat: int, round_: int) -> None:
+        if self.status != "playing":
+            raise IllegalAction("not_started")
+        state = self.engine_state()
+        if round_ != self.discard_round or not self.adapter.in_discard(state):
+            raise IllegalAction("stale")
+        if seat not in self.adapter.to_act(state):
+            raise IllegalAction("already_discarded")
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _advance(
+        self,
+        state: Any,
+        events: list[Event],
+        now: float,
+        timeout: float,
+        notes: Sequence[LogEntry] = (),
+    ) -> Step:
+        adapter = self.adapter
+        was_discard = self.state is not None and adapter.in_discard(self.engine_state())
+        step = Step(events=events, notes=list(notes))
+        log = list(self.log) + list(notes)
+        for event in events:
+            if event.kind == "hand_started":
+                step.closed_hand_log = log
+                step.closed_table_msg = self.table_msg
+                log = []
+                self.table_msg = None
+                self.hand_msgs = {}
+            if event.public and event.kind not in _NOT_LOGGED:
+                log.append(LogEntry(kind=event.kind, data=dict(event.data)))
+        self.log = log[-MAX_LOG:]
+        if step.closed_hand_log is not None or not adapter.in_discard(state):
+            self.discards = {}
+        if adapter.in_discard(state) and not was_discard:
+            self.discards = {}
+            self.discard_round += 1
+            step.discard_started = True
+        self._commit(state, now, timeout)
+        self.hand = adapter.hand_number(state)
+        if adapter.is_over(state):
+            self.status = "over"
+            self.deadline = None
+        return step
+
+    def _commit(self, state: Any, now: float, timeout: float) -> None:
+        self.state = self.adapter.to_json(state)
+        self.turn += 1
+        self.deadline = None if self.adapter.is_over(state) else now + timeout
+
+
+_NOT_LOGGED = frozenset({"showdown", "scored", "hand_over", "juego_won", "vaca_won"})
+"""Public events shown in the hand result message rather than in the table message."""
