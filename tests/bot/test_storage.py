@@ -463,3 +463,54 @@ async def test_open_store_and_from_url() -> None:
     assert isinstance(url_store, RedisStore)
     await url_store.aclose()
     await client.aclose()
+
+
+# --- the timer sweep ------------------------------------------------------------------------
+
+
+async def test_sweepers_in_two_processes_fire_each_timer_once(backend: Backend) -> None:
+    from bot.timers import TimerSweeper
+
+    now = [100.0]
+    fired: list[tuple[str, int]] = []
+    writer = backend.store()
+    for chat in range(1, 11):
+        await writer.create(chat, doc(turn=1), timer_at=95.0 + chat)  # 1..5 due, 6..10 not yet
+
+    def sweeper(name: str) -> TimerSweeper:
+        async def fire(chat_id: int, at: float) -> None:
+            fired.append((name, chat_id))
+
+        return TimerSweeper(backend.store(), fire, tick=0.01, clock=lambda: now[0])
+
+    a, b = sweeper("a"), sweeper("b")
+    a.start()
+    b.start()
+    await asyncio.sleep(0.1)
+    now[0] = 103.0  # 6..8 become due
+    await asyncio.sleep(0.1)
+    await a.stop()
+    await b.stop()
+    assert sorted(chat for _, chat in fired) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert not a.running and not b.running
+
+
+async def test_a_failing_fire_is_retried_after_the_lease(store: Store) -> None:
+    from bot.timers import TimerSweeper
+
+    now = [10.0]
+    attempts: list[int] = []
+
+    async def fire(chat_id: int, at: float) -> None:
+        attempts.append(chat_id)
+        if len(attempts) == 1:
+            raise RuntimeError("Telegram was down")
+
+    await store.create(1, doc(turn=1), timer_at=5.0)
+    sweeper = TimerSweeper(store, fire, lease=30.0, clock=lambda: now[0])
+    assert await sweeper.sweep_once() == [1]
+    assert await sweeper.sweep_once() == []  # leased
+    now[0] = 41.0
+    assert await sweeper.sweep_once() == [1]
+    await sweeper.stop()
+    assert attempts == [1, 1]

@@ -1,0 +1,127 @@
+"""Settings: environment variable names, defaults, validation, keyword construction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.settings import ENV_NAMES, Settings, describe_error
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import os
+
+    for name in list(os.environ):
+        if name.startswith(("TAPETE_", "TELEGRAM_")) or name in ("REDIS_URL", "LANGUAGE"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)  # no stray .env
+
+
+def test_defaults() -> None:
+    s = Settings(telegram_bot_token="1:x")
+    assert s.redis_url is None and s.telegram_api_url is None
+    assert s.language == "es"
+    assert s.turn_timeout == 60 and s.timer_tick == 1.0
+    assert s.table_ttl > 0
+    assert s.webhook_url is None and s.webhook_secret is None
+    assert (s.webhook_listen, s.webhook_port) == ("0.0.0.0", 8443)
+    assert s.log_level == "INFO"
+
+
+def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = {
+        "TELEGRAM_BOT_TOKEN": " 123:abc ",
+        "REDIS_URL": "redis://r:6379/1",
+        "TELEGRAM_API_URL": "http://127.0.0.1:8081/bot",
+        "TAPETE_LANGUAGE": "EN",
+        "TAPETE_TURN_TIMEOUT": "2.5",
+        "TAPETE_TIMER_TICK": "0.2",
+        "TAPETE_TABLE_TTL": "3600",
+        "TAPETE_WEBHOOK_URL": "https://x.org/hook",
+        "TAPETE_WEBHOOK_LISTEN": "127.0.0.1",
+        "TAPETE_WEBHOOK_PORT": "8080",
+        "TAPETE_WEBHOOK_SECRET": "abc-DEF_1",
+        "TAPETE_LOG_LEVEL": "debug",
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    s = Settings()  # type: ignore[call-arg]
+    assert s.model_dump() == {
+        "telegram_bot_token": "123:abc",
+        "redis_url": "redis://r:6379/1",
+        "telegram_api_url": "http://127.0.0.1:8081/bot",
+        "language": "en",
+        "turn_timeout": 2.5,
+        "timer_tick": 0.2,
+        "table_ttl": 3600,
+        "webhook_url": "https://x.org/hook",
+        "webhook_listen": "127.0.0.1",
+        "webhook_port": 8080,
+        "webhook_secret": "abc-DEF_1",
+        "log_level": "DEBUG",
+    }
+    assert set(ENV_NAMES.values()) == set(env)
+    assert s.webhook_path == "hook"
+
+
+def test_dot_env_file(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("TELEGRAM_BOT_TOKEN=from-file\nTAPETE_LANGUAGE=en\n")
+    s = Settings()  # type: ignore[call-arg]
+    assert (s.telegram_bot_token, s.language) == ("from-file", "en")
+
+
+def test_unrelated_variables_are_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGUAGE", "fr_FR:fr")
+    monkeypatch.setenv("TURN_TIMEOUT", "-1")
+    s = Settings(telegram_bot_token="1:x")
+    assert (s.language, s.turn_timeout) == ("es", 60)
+
+
+def test_blank_optional_values_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REDIS_URL", "")
+    monkeypatch.setenv("TELEGRAM_API_URL", " ")
+    s = Settings(telegram_bot_token="1:x")
+    assert s.redis_url is None and s.telegram_api_url is None
+
+
+def test_token_is_required_and_not_blank() -> None:
+    with pytest.raises(ValidationError) as missing:
+        Settings()  # type: ignore[call-arg]
+    assert describe_error(missing.value).startswith("TELEGRAM_BOT_TOKEN is not set")
+    with pytest.raises(ValidationError):
+        Settings(telegram_bot_token="  ")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "env"),
+    [
+        ("turn_timeout", 0, "TAPETE_TURN_TIMEOUT"),
+        ("turn_timeout", -5, "TAPETE_TURN_TIMEOUT"),
+        ("timer_tick", 0, "TAPETE_TIMER_TICK"),
+        ("table_ttl", 0, "TAPETE_TABLE_TTL"),
+        ("language", "fr", "TAPETE_LANGUAGE"),
+        ("webhook_port", 70000, "TAPETE_WEBHOOK_PORT"),
+        ("webhook_secret", "has space", "TAPETE_WEBHOOK_SECRET"),
+        ("log_level", "LOUD", "TAPETE_LOG_LEVEL"),
+    ],
+)
+def test_bad_values_are_refused_with_the_variable_name(field: str, value: object, env: str) -> None:
+    with pytest.raises(ValidationError) as error:
+        Settings(telegram_bot_token="1:x", **{field: value})
+    line = describe_error(error.value)
+    assert line.startswith(f"{env}: ") and "\n" not in line
+
+
+def test_secrets_stay_out_of_repr() -> None:
+    s = Settings(telegram_bot_token="123:very-secret", webhook_secret="hush")
+    assert "very-secret" not in repr(s) and "hush" not in repr(s)
+    assert "very-secret" not in str(s)
+
+
+def test_settings_are_frozen() -> None:
+    s = Settings(telegram_bot_token="1:x")
+    with pytest.raises(ValidationError):
+        s.language = "en"  # type: ignore[misc]
