@@ -17,6 +17,7 @@ from engine.mus.evaluation import (
     evaluate,
     hand_value,
     lance_winner,
+    lance_winners,
     worst_seat,
 )
 from engine.mus.events import EVENT_KINDS
@@ -44,6 +45,7 @@ __all__ = [
     "hand_scores",
     "hand_value",
     "lance_winner",
+    "lance_winners",
     "legal_actions",
     "new_game",
     "parse_action",

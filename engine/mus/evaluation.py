@@ -221,6 +221,36 @@ def worst_seat(keys: Sequence[int], mano: int, seats: Iterable[int]) -> int | No
     return worst
 
 
+_ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
+
+
+def lance_winners(values: Sequence[HandValue], mano: int = 0) -> tuple[int | None, ...]:
+    """Winners of grande, chica, pares, juego and punto for four evaluated hands (M3), fast.
+
+    Each is a seat, or ``None`` when nobody plays that lance (no pares; no juego). Ties go to the
+    seat nearest the mano; punto compares every hand's total.
+
+    >>> hands = ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"]
+    >>> lance_winners([evaluate(h) for h in hands])
+    (2, 0, 0, 2, 3)
+    """
+    order = _ORDERS[mano]
+    vs = [values[s] for s in order]
+    keys = [v.grande_key for v in vs]
+    grande = order[keys.index(max(keys))]
+    keys = [v.chica_key for v in vs]
+    chica = order[keys.index(max(keys))]
+    keys = [v.pares_key for v in vs]
+    best = max(keys)
+    pares = order[keys.index(best)] if best else None
+    keys = [v.juego_key for v in vs]
+    best = max(keys)
+    juego = order[keys.index(best)] if best else None
+    keys = [v.points for v in vs]
+    punto = order[keys.index(max(keys))]
+    return (grande, chica, pares, juego, punto)
+
+
 def lance_winner(
     lance: Lance,
     hands: Sequence[Iterable[Card | str] | str],

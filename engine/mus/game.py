@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from operator import attrgetter
 from typing import Any
 
 from engine.cards import DECK, Card, parse_cards
@@ -618,9 +619,12 @@ def _next_hand(st: MusState, score: tuple[int, int], events: list[Event]) -> Mus
 
 
 def _replace(st: MusState, **changes: Any) -> MusState:
-    fields = {name: getattr(st, name) for name in _FIELDS}
-    fields.update(changes)
-    return MusState(**fields)
+    values = list(_GET_FIELDS(st))
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return MusState(*values)
 
 
 _FIELDS = tuple(MusState.__dataclass_fields__)
+_FIELD_INDEX = {name: i for i, name in enumerate(_FIELDS)}
+_GET_FIELDS = attrgetter(*_FIELDS)
