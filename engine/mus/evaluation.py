@@ -227,12 +227,14 @@ _ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
 def lance_winners(values: Sequence[HandValue], mano: int = 0) -> tuple[int | None, ...]:
     """Winners of grande, chica, pares, juego and punto for four evaluated hands (M3), fast.
 
-    Each is a seat, or ``None`` when nobody plays that lance (no pares; no juego). Ties go to the
-    seat nearest the mano; punto compares every hand's total.
+    Each is a seat, or ``None`` when that lance is not played (nobody has pares; nobody has
+    juego; punto when somebody has juego). Ties go to the seat nearest the mano.
 
     >>> hands = ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"]
     >>> lance_winners([evaluate(h) for h in hands])
-    (2, 0, 0, 2, 3)
+    (2, 0, 0, 2, None)
+    >>> lance_winners([evaluate(h) for h in ["1o 2c 4e 5b", "7o 6c 5e 4b"] * 2], mano=1)
+    (1, 2, 2, None, 1)
     """
     order = _ORDERS[mano]
     vs = [values[s] for s in order]
@@ -246,6 +248,8 @@ def lance_winners(values: Sequence[HandValue], mano: int = 0) -> tuple[int | Non
     keys = [v.juego_key for v in vs]
     best = max(keys)
     juego = order[keys.index(best)] if best else None
+    if juego is not None:
+        return (grande, chica, pares, juego, None)
     keys = [v.points for v in vs]
     punto = order[keys.index(max(keys))]
     return (grande, chica, pares, juego, punto)

@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from engine.mus import Options, best_seat, evaluate, lance_winner, worst_seat
+from engine.mus import LANCES, Options, best_seat, evaluate, lance_winner, worst_seat
 
 FOUR = Options(reyes=4)
 
@@ -146,3 +146,22 @@ def test_m3_ties_go_to_the_seat_nearest_the_mano() -> None:
 def test_m3_pares_and_juego_keys_are_zero_without_them() -> None:
     v = evaluate("12o 11c 5e 4b")
     assert v.key("pares") == 0 and v.key("juego") == 0 and v.key("punto") == 29
+
+
+def test_m3_fast_lance_winners_agree_with_lance_winner() -> None:
+    import random
+
+    from engine.cards import DECK
+    from engine.mus import lance_winners
+
+    rng = random.Random(3)
+    for options in (Options(), FOUR, Options(real=True)):
+        for _ in range(300):
+            cards = rng.sample(DECK, 16)
+            hands = [cards[i : i + 4] for i in range(0, 16, 4)]
+            mano = rng.randrange(4)
+            fast = lance_winners([evaluate(h, options) for h in hands], mano)
+            slow = [lance_winner(lance, hands, mano, options) for lance in LANCES]
+            if slow[3] is not None:
+                slow[4] = None
+            assert list(fast) == slow
