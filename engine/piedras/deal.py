@@ -54,6 +54,7 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
         hand=t.hand_number,
         juego=t.juego,
         mano=mano,
+        dealer=t.in_hand[-1],
         players=list(t.in_hand),
         piles=list(t.piles),
         plate=t.plate,

@@ -6,8 +6,8 @@ seat) until ``showdown`` reveals them. Seats are ints, cards their text (``"12o"
 
 Match and hands
 - ``juego_started`` {juego, stones, players: [seats in this juego]}
-- ``hand_started`` {hand, juego, mano, players: [seats dealt in, from the mano], piles: [..],
-  plate}
+- ``hand_started`` {hand, juego, mano, dealer (the player to the mano's left), players: [seats
+  dealt in, from the mano], piles: [..], plate}
 - ``dealt`` {seat, cards: [..]} to={seat}: the seat's whole hand (five cards, then his four after
   the discard)
 - ``discarded`` {seat}: the seat has discarded (which card stays private)
