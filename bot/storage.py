@@ -62,7 +62,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 __all__ = [
     "Loaded",
@@ -301,9 +301,13 @@ class RedisStore(Store):
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = "tapete") -> RedisStore:
-        """A store with its own client for ``url``, closed by :meth:`aclose`."""
-        return cls(Redis.from_url(url), prefix, owns_client=True)
+    def from_url(cls, url: str, prefix: str = "tapete", *, max_connections: int = 50) -> RedisStore:
+        """A store with its own client for ``url``, closed by :meth:`aclose`.
+
+        The pool blocks (up to 10 s) rather than failing when every connection is busy.
+        """
+        pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
+        return cls(Redis.from_pool(pool), prefix, owns_client=True)
 
     def table_key(self, chat_id: int) -> str:
         return f"{self.prefix}:t:{chat_id}"
