@@ -96,36 +96,39 @@ class HiddenCardCheck:
     """Asserts that no group text shows a card that is still hidden.
 
     Call :meth:`check` after every step: it reads the group texts created since the last call
-    (sends and edits) and the cards every seat has held this hand (from the stored state). Cards
-    of a hand that just ended (shown at its showdown) are allowed in the texts of that step.
+    (sends and edits, and button labels) and the cards every seat has held this hand (from the
+    stored state). Only the result message of the previous hand (and its closed table message)
+    may show that hand's cards: they were revealed at its showdown.
     """
 
     group: Chat
     seen: int = 0
     hand: int = 0
     held: set[str] = field(default_factory=set)
+    previous: set[str] = field(default_factory=set)
     checked_texts: int = 0
 
-    def check(self, state: Any, previous_hands: set[str] | None = None) -> None:
+    def check(self, state: Any) -> None:
         hand = state.hand_number
         current: set[str] = set()
         for seat in range(4):
             current |= set(mus.view(state, seat).to_dict().get("cards") or [])
-        allowed: set[str] = set()
         if hand != self.hand:
-            allowed = set(self.held)  # the finished hand was revealed at its showdown
+            self.previous = set(self.held)
             self.held = set()
             self.hand = hand
-        revealed = mus.view(state, None).to_dict().get("revealed")
         self.held |= current
-        hidden = set(self.held) - allowed
-        if revealed:
-            hidden -= {c for h in revealed for c in h}
-        texts = self._new_texts()
-        for text in texts:
-            shown = card_mentions(text, sorted(hidden))
+        revealed = mus.view(state, None).to_dict().get("revealed") or []
+        hidden = self.held - {c for h in revealed for c in h}
+        result_marks = [
+            t(LANG, "event.hand_over", hand=hand - 1, a="", b="").split(".")[0],
+            t(LANG, "table.closed_title", game="").split("·")[-1].strip(),
+        ]
+        for text in self._new_texts():
+            allowed = self.previous if any(m in text for m in result_marks) else set()
+            shown = card_mentions(text, sorted(hidden - allowed))
             assert not shown, f"group message shows hidden cards {shown}: {text!r}"
-        self.checked_texts += len(texts)
+            self.checked_texts += 1
 
     def _new_texts(self) -> list[str]:
         """Texts and button labels of the group message versions since the last call."""
@@ -149,6 +152,7 @@ class MusTable:
         self.users = list(users)
         self.redis = redis
         self.check = HiddenCardCheck(group)
+        self.poll = 0.005  # seconds between two reads of the stored table while waiting
 
     # ---- reading ----------------------------------------------------------------------------
     async def doc(self) -> dict[str, Any]:
@@ -180,15 +184,27 @@ class MusTable:
                 return m
         raise AssertionError(f"{user.first_name} has no hand message")
 
-    async def assert_dms_show_hands(self) -> None:
-        """Every seat's private hand message shows exactly that seat's current cards."""
+    async def assert_dms_show_hands(self, timeout: float = 3.0) -> None:
+        """Every seat's private hand message shows exactly that seat's current cards (waits for
+        the bot to finish publishing, up to ``timeout``)."""
         state = await self.state()
         doc = await self.doc()
-        for seat in range(4):
-            cards = mus.view(state, seat).to_dict()["cards"]
-            user = self.seat_user(doc, seat)
-            text = self.hand_message(user).text
-            assert sorted(card_mentions(text, cards)) == sorted(cards), (user, cards, text)
+        wrong: list[Any] = []
+
+        def shown() -> bool:
+            wrong.clear()
+            for seat in range(4):
+                cards = mus.view(state, seat).to_dict()["cards"]
+                user = self.seat_user(doc, seat)
+                text = self.hand_message(user).text
+                if sorted(card_mentions(text, cards)) != sorted(cards):
+                    wrong.append((user, cards, text))
+            return not wrong
+
+        try:
+            await self.tg.wait_for(shown, timeout=timeout, what="private hands")
+        except AssertionError:
+            raise AssertionError(f"private hand messages do not show the hands: {wrong}") from None
 
     # ---- acting -----------------------------------------------------------------------------
     async def act(
@@ -196,24 +212,29 @@ class MusTable:
     ) -> None:
         """Play ``action`` for ``seat`` by command or table button and wait for it to apply."""
         doc = await self.doc()
-        before = doc["turn"]
+        before = doc.get("turn", 0)
         user = self.seat_user(doc, seat)
         if action.kind == "descarto":
             await self.discard(seat, [str(c) for c in action.cards], deliver_to=deliver_to)
         elif via == "button":
-            msg = self.table_message(doc)
-            label = self.button_for(msg, action)
-            user.press(msg, label, deliver_to=deliver_to)
+            msg, data = await self.tg.wait_for(
+                lambda: self.button_for(doc, action), timeout=3, what=f"a button for {action}"
+            )
+            user.press(msg, data, deliver_to=deliver_to)
         else:
             user.send(self.group, command_for(action), deliver_to=deliver_to)
         await self.wait_turn_after(before)
 
-    def button_for(self, msg: Message, action: Action) -> str:
+    def button_for(self, doc: dict[str, Any], action: Action) -> tuple[Message, str] | None:
+        """The table message and callback data of the current button for ``action``."""
+        msg = self.table_message(doc)
         labels = [action_label(action), action_label(action, raising=True)]
+        turn = str(doc.get("turn", 0))
         for b in msg.buttons():
-            if b["text"] in labels:
-                return str(b["text"])
-        raise AssertionError(f"no button for {action} on the table: {msg.button_texts()}")
+            data = str(b.get("callback_data", ""))
+            if b["text"] in labels and data.split(":")[3:4] == [turn]:
+                return msg, data
+        return None
 
     async def discard(
         self, seat: int, cards: Sequence[str], *, deliver_to: str | None = None
@@ -221,17 +242,23 @@ class MusTable:
         """Toggle the cards in the private hand message, then confirm."""
         doc = await self.doc()
         user = self.seat_user(doc, seat)
-        msg = self.hand_message(user)
         for card in cards:
             selected = len(await self._selection(seat))
-            label = next(
-                (b["text"] for b in msg.buttons() if card_name(card).lower() in b["text"].lower()),
-                None,
-            )
-            assert label, f"no toggle for {card} in {msg.button_texts()}"
+            name = card_name(card).lower()
+
+            def toggle(name: str = name) -> tuple[Message, str] | None:
+                msg = self.hand_message(user)
+                for b in msg.buttons():
+                    if b["text"].lower().endswith(name):
+                        return msg, str(b["text"])
+                return None
+
+            msg, label = await self.tg.wait_for(toggle, timeout=3, what=f"a toggle for {card}")
             user.press(msg, label, deliver_to=deliver_to)
             await self.tg.wait_for(
-                lambda s=selected: self._selection_len_is(seat, s + 1), what="toggle applied"
+                lambda s=selected: self._selection_len_is(seat, s + 1),
+                what="toggle applied",
+                interval=self.poll,
             )
         confirm = next(
             b["text"]
@@ -252,11 +279,11 @@ class MusTable:
         deadline = loop.time() + timeout
         while True:
             doc = await self.doc()
-            if doc["turn"] > turn:
+            if doc.get("turn", 0) > turn:
                 return doc
             if loop.time() > deadline:
                 raise AssertionError(f"the table did not move past turn {turn}")
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(self.poll)
 
 
 def command_for(action: Action) -> str:

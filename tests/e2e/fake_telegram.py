@@ -425,6 +425,7 @@ class FakeTelegram:
         self.queues: dict[str, list[tuple[int, dict[str, Any]]]] = {t: [] for t in self.tokens}
         self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
         self.queued_at: dict[int, float] = {}
+        self.last_delivery = 0.0  # when getUpdates last handed out updates
         #: update id -> (chat ids the bot is expected to answer in, callback query id or None)
         self.update_meta: dict[int, tuple[frozenset[int], str | None]] = {}
         self._update_ids = itertools.count(first_update_id)
@@ -679,7 +680,11 @@ class FakeTelegram:
         return out
 
     async def wait_for(
-        self, condition: Callable[[], Any], timeout: float = 5.0, what: str = ""
+        self,
+        condition: Callable[[], Any],
+        timeout: float = 5.0,
+        what: str = "",
+        interval: float = 0.005,
     ) -> Any:
         """Wait until ``condition()`` is truthy and return its value (AssertionError on timeout).
 
@@ -695,7 +700,7 @@ class FakeTelegram:
                 return value
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what or condition}")
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(interval)
 
     async def wait_call(
         self,
@@ -730,6 +735,7 @@ class FakeTelegram:
                     (c.at for c in reversed(self.calls) if c.method.lower() != "getupdates"),
                     default=0.0,
                 )
+                last = max(last, self.last_delivery)
                 busy = self.pending()
             now = time.monotonic()
             if not busy and now - last >= quiet:
@@ -779,6 +785,8 @@ class FakeTelegram:
                     if not allowed or any(k in allowed for k in x if k != "update_id")
                 ][:limit]
                 remaining = deadline - time.monotonic()
+                if ready:
+                    self.last_delivery = time.monotonic()
                 if ready or remaining <= 0 or self._closed:
                     return ready
                 self._cond.wait(remaining)

@@ -1,0 +1,264 @@
+"""Benchmark of the whole bot: fake Bot API + Redis + the real Application, many random tables.
+
+    .venv/bin/python bench/bot.py [--tables 24] [--concurrency 6] [--hands 2] [--seconds 60]
+
+Each table is a group of four simulated users who open a table, join with buttons, start and play
+``--hands`` Mus hands of random legal actions, half by command and half by button (discards with
+the private toggle buttons). Redis is ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); the
+run uses fresh random chat ids and deletes its keys at the end. All traffic stays on 127.0.0.1.
+
+Printed figures: updates handled per second, p50/p99 handling latency (update queued -> the bot's
+first resulting API call), new group messages per hand, Bot API calls per hand, Redis round trips
+per update (the store's own counter), bytes stored per table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT))
+
+import redis.asyncio as aioredis  # noqa: E402
+from driver import LANG, PREFIX, MusTable, t  # noqa: E402
+from fake_telegram import FakeTelegram  # noqa: E402
+
+import engine.mus as mus  # noqa: E402
+
+TARGET_GROUP_MSGS = 3
+TARGET_ROUND_TRIPS = 3
+TARGET_BYTES = 8 * 1024
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        rnd = random.Random()
+        self.tg = FakeTelegram(
+            first_group_id=-1008000000000 - rnd.randrange(10**8) * 1000,
+            first_user_id=6_000_000_000 + rnd.randrange(10**8) * 1000,
+            first_update_id=rnd.randrange(10**9, 2 * 10**9),
+        ).start()
+        self.redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+        self.hands = 0
+        self.doc_sizes: list[int] = []
+        self.errors: list[str] = []
+        self.tables_done = 0
+        self.deadline = 0.0
+
+    async def run(self) -> int:
+        from bot.app import build_application
+        from bot.settings import Settings
+
+        settings = Settings(
+            telegram_bot_token=self.tg.tokens[0],
+            telegram_api_url=self.tg.base_url,
+            turn_timeout=600.0,
+            timer_tick=1.0,
+        )
+        bot_redis = aioredis.Redis.from_url(self.redis_url)
+        self.reader = aioredis.Redis.from_url(self.redis_url)
+        app = build_application(settings, redis=bot_redis)
+        await app.initialize()
+        if app.post_init:
+            await app.post_init(app)
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        store = app.bot_data["tapete"].store
+        try:
+            trips0 = store.round_trips
+            calls0 = self.tg.mark()
+            updates0 = len(self.tg.queued_at)
+            started = time.monotonic()
+            self.deadline = started + self.args.seconds
+            queue: asyncio.Queue[int] = asyncio.Queue()
+            for i in range(self.args.tables):
+                queue.put_nowait(i)
+            workers = [
+                asyncio.create_task(self.worker(queue, w)) for w in range(self.args.concurrency)
+            ]
+            await asyncio.gather(*workers)
+            await self.tg.settle(quiet=0.2, timeout=10)
+            elapsed = time.monotonic() - started
+            trips = store.round_trips - trips0
+        finally:
+            await app.updater.stop()
+            await app.stop()
+            if app.post_stop:
+                await app.post_stop(app)
+            await app.shutdown()
+            if app.post_shutdown:
+                await app.post_shutdown(app)
+            await self.cleanup()
+            await bot_redis.aclose()
+            self.tg.stop()
+        self.report(elapsed, trips, calls0, updates0)
+        return 1 if self.errors and not self.tables_done else 0
+
+    async def worker(self, queue: asyncio.Queue[int], number: int) -> None:
+        while not queue.empty() and time.monotonic() < self.deadline:
+            index = queue.get_nowait()
+            try:
+                await self.play_table(index)
+                self.tables_done += 1
+            except Exception as exc:  # a bench reports and goes on
+                self.errors.append(f"table {index}: {type(exc).__name__}: {exc}")
+
+    async def play_table(self, index: int) -> None:
+        tg = self.tg
+        rng = random.Random(self.args.seed * 1000 + index)
+        users = [tg.user(name) for name in ("Ana", "Bea", "Cris", "Dani")]
+        group = tg.group(f"Bench {index}", members=users, creator=users[0])
+        for user in users:
+            user.started = True  # they opened the private chat before
+        table = MusTable(tg, group, users, self.reader)
+        table.poll = 0.02
+        users[0].send(group, "/nueva mus")
+        join = t(LANG, "button.join")
+        lobby = await tg.wait_for(
+            lambda: next((m for m in group.bot_messages() if join in m.button_texts()), None),
+            timeout=10,
+            what="lobby",
+        )
+        for user in users:
+            seated = len(await self._players(group.id))
+            user.press(lobby, join)
+            await tg.wait_for(
+                lambda n=seated: self._players_more_than(group.id, n), timeout=10, what="join"
+            )
+        users[rng.randrange(4)].send(group, "/empezar")
+        await tg.wait_for(lambda: self._playing(group.id), timeout=10, what="start")
+        await tg.wait_for(
+            lambda: self._has_table_msg(group.id), timeout=10, what="the table message"
+        )
+        for _ in range(self.args.hands):
+            state = await table.state()
+            hand = state.hand_number
+            while state.hand_number == hand and not state.is_over:
+                if time.monotonic() > self.deadline + 30:
+                    raise TimeoutError("out of time")
+                seat = rng.choice(list(state.to_act))
+                actions = mus.legal_actions(state, seat)
+                if state.phase == "discard":
+                    actions = [a for a in actions if len(a.cards) <= 2]
+                action = rng.choice(actions)
+                via = rng.choice(["button", "command"])
+                await tg.wait_for(lambda: self._has_table_msg(group.id), timeout=10, what="msg")
+                await table.act(seat, action, via)
+                state = await table.state()
+                table.check.check(state)
+            self.hands += 1
+            size = await self.reader.hstrlen(f"{PREFIX}:t:{group.id}", "d")
+            self.doc_sizes.append(int(size))
+            if state.is_over:
+                break
+        await tg.settle(quiet=0.05, timeout=10)
+
+    async def _players(self, chat_id: int) -> list[Any]:
+        found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
+        if found is None:
+            return []
+        import json
+
+        return list(json.loads(found).get("players", []))
+
+    async def _players_more_than(self, chat_id: int, n: int) -> bool:
+        return len(await self._players(chat_id)) > n
+
+    async def _playing(self, chat_id: int) -> bool:
+        import json
+
+        found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
+        return found is not None and json.loads(found).get("status") == "playing"
+
+    async def _has_table_msg(self, chat_id: int) -> bool:
+        import json
+
+        found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
+        return found is not None and json.loads(found).get("table_msg") is not None
+
+    async def cleanup(self) -> None:
+        ids = [str(c) for c in self.tg.chats]
+        keys = [k async for k in self.reader.scan_iter(match=f"{PREFIX}:*", count=1000)]
+        doomed = [k for k in keys if any(i in k.decode() for i in ids)]
+        first = self.tg.first_update_id
+        last = first + len(self.tg.queued_at)
+        doomed += [f"{PREFIX}:upd:{u}" for u in range(first, last)]
+        for i in range(0, len(doomed), 500):
+            await self.reader.delete(*doomed[i : i + 500])
+        await self.reader.zrem(f"{PREFIX}:timers", *ids)
+        await self.reader.aclose()
+
+    def report(self, elapsed: float, trips: int, calls0: int, updates0: int) -> None:
+        tg = self.tg
+        updates = len(tg.queued_at) - updates0
+        calls = [c for c in tg.calls[calls0:] if c.method.lower() != "getupdates"]
+        group_msgs = len(tg.group_calls(since=calls0))
+        lat = tg.latencies()
+        hands = max(self.hands, 1)
+        print(f"tables played          {self.tables_done} ({self.hands} hands, {updates} updates)")
+        print(f"wall time              {elapsed:.1f} s (concurrency {self.args.concurrency})")
+        print(f"updates handled        {updates / elapsed:.1f} /s")
+        print(
+            f"handling latency       p50 {percentile(lat, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(lat, 0.99) * 1000:.1f} ms ({len(lat)} matched)"
+        )
+        print(
+            f"new group messages     {group_msgs / hands:.2f} per hand "
+            f"(incl. lobby/start; target <= {TARGET_GROUP_MSGS} per Mus hand)"
+        )
+        per_hand_play = (group_msgs - 2 * self.tables_done) / hands  # minus lobby + first table
+        print(f"  of which in play     {per_hand_play:.2f} per hand")
+        print(f"Bot API calls          {len(calls) / hands:.1f} per hand")
+        methods: dict[str, int] = {}
+        for c in calls:
+            methods[c.method] = methods.get(c.method, 0) + 1
+        print("  by method            " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
+        print(
+            f"Redis round trips      {trips / max(updates, 1):.2f} per update "
+            f"(target <= {TARGET_ROUND_TRIPS}; includes timer sweeps)"
+        )
+        if self.doc_sizes:
+            print(
+                f"bytes stored per table mean {statistics.mean(self.doc_sizes):.0f}, "
+                f"max {max(self.doc_sizes)} (target < {TARGET_BYTES})"
+            )
+        failed = [c for c in calls if not c.ok]
+        if failed:
+            print(f"failed API calls       {len(failed)}: {sorted({c.error for c in failed})[:5]}")
+        for error in self.errors[:10]:
+            print(f"error                  {error}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=24)
+    parser.add_argument("--concurrency", type=int, default=6)
+    parser.add_argument("--hands", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=60.0, help="stop starting tables after")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    return asyncio.run(Bench(args).run())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
