@@ -132,6 +132,8 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
     if kind == "lance_skipped":
         reason = d.get("reason")
         key = "event.lance_skipped_one_pair" if reason == "one_pair" else "event.lance_skipped"
+        if reason == "nobody" and d.get("lance") == "juego":
+            key = "event.lance_skipped_nobody_juego"
         return t(
             lang,
             key,
