@@ -210,3 +210,35 @@ def test_m2_deal_is_deterministic_from_the_seed() -> None:
     s = new_game(seed=11)
     cards = [c for h in s.hands for c in h] + list(s.stock)
     assert len(set(cards)) == 40
+
+
+def test_m4_view_shows_bet_lances_declarations_and_only_own_cards(play) -> None:
+    hands = ["1o 4c 5c 6b", "7o 7c 5e 4b", "12o 12c 7e 4o", "10o 7b 6e 5o"]
+    s, _ = play(new_game(seed=1, hands=hands), f"0: corto; {PASS_ALL}; 0: paso; 1: envido")
+    d = view(s, 2).to_dict()
+    for key in (
+        "phase", "hand", "mano", "postre", "lance", "to_act", "score", "juegos", "target",
+        "cards", "bet", "bet_pair", "lances", "declarations", "revealed",
+    ):  # fmt: skip
+        assert key in d
+    assert d["phase"] == "lance" and d["lance"] == "chica" and d["to_act"] == [2]
+    assert d["bet"] == 2 and d["bet_pair"] == 1 and d["cards"] == ["12o", "12c", "7e", "4o"]
+    assert d["lances"] == [{"lance": "grande", "outcome": "en_paso", "bet": None, "pair": None}]
+    assert d["declarations"] == {"pares": None, "juego": None} and d["revealed"] is None
+    public = view(s).to_dict()
+    assert "cards" not in public and public["bet"] == 2
+    s, _ = play(s, "2: quiero")  # chica closed: pares declared
+    assert view(s).to_dict()["declarations"]["pares"] == [False, True, True, False]
+
+
+def test_m2_reshuffle_event_is_public_and_cardless(play) -> None:
+    s = new_game(seed=9)
+    events: list[Event] = []
+    while not any(e.kind == "stock_reshuffled" for e in events):
+        s, _ = play(s, "0: mus; 1: mus; 2: mus; 3: mus")
+        for seat in range(4):
+            t = apply(s, seat, "descarto " + " ".join(str(c) for c in s.hands[seat]))
+            s = t.state
+            events.extend(t.events)
+    e = next(e for e in events if e.kind == "stock_reshuffled")
+    assert e.to is None and e.data == {}
