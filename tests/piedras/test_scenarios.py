@@ -444,3 +444,56 @@ def test_p4_answer_reasons() -> None:
         with pytest.raises(IllegalAction) as err:
             piedras.apply(state, seat, text)
         assert err.value.reason == reason, text
+
+
+def test_p4_reenvite_rounds_alternate_direction() -> None:
+    """P4.3: rounds alternate; each after a raise ends with the last raiser."""
+    state = deal(M7, M7_EXTRA)
+    state, _ = play(state, [(0, "envido 2"), (1, "quiero"), (2, "quiero"), (3, "quiero")])
+    order: list[int] = []
+    script = {  # (round, seat) -> word
+        (1, 2): "1 más",
+        (2, 1): "envido",
+    }
+    rounds = 1
+    seen: set[int] = set()
+    while state.lance == "grande":
+        seat = state.to_act[0]
+        if seat in seen:  # a new round started
+            rounds += 1
+            seen = set()
+        seen.add(seat)
+        order.append(seat)
+        state, events = play(state, [(seat, script.get((rounds, seat), "paso"))])
+    # round 1 to the left ending with 0; round 2 to the right ending with 2 (raised);
+    # round 3 to the left ending with 1 (raised); round 4 to the right, ending with 1 too
+    assert order == [3, 2, 1, 0, 3, 0, 1, 2, 0, 3, 2, 1]
+    closed = kinds(events, "lance_closed")[0]
+    assert closed["outcome"] == "equal" and state.deposits[0] == 4 * 5
+    spoken = [d["action"] for d in kinds(events, "spoke")]
+    assert spoken == ["paso"]
+
+
+def test_p4_ordago_in_reenvites_waits_for_every_answer() -> None:
+    """P4.3/P4.4: an órdago as a raise: refusing it takes the deposit; the rest answer it."""
+    state = deal(M7, M7_EXTRA)
+    state, _ = play(state, [(0, "envido 2"), (1, "quiero"), (2, "quiero"), (3, "quiero")])
+    # round 1 to the left: 3 passes, 2 calls órdago, 1 refuses (takes the deposit), 0 accepts;
+    # 3 spoke before the órdago: a round to the right asks him
+    state, events = play(state, [(3, "paso"), (2, "ordago"), (1, "no quiero"), (0, "quiero")])
+    assert kinds(events, "deposit_taken") == [
+        {"seat": 1, "lance": "grande", "count": 8, "why": "refused"}
+    ]
+    assert state.to_act == (3,)
+    assert [str(a) for a in piedras.legal_actions(state, 3)] == ["quiero", "no quiero"]
+    with pytest.raises(IllegalAction) as err:
+        piedras.apply(state, 3, "paso")
+    assert err.value.reason == "must_answer"
+    state, events = play(state, [(3, "quiero")])
+    # órdago among 0, 2, 3 while seat 1 is still in the hand: partial, settled at once;
+    # grande: seat 0 (A A 4 5) is the worst: he takes the piles of 2 and 3 (6 each)
+    assert kinds(events, "ordago_settled") == [
+        {"lance": "grande", "worst": 0, "players": [0, 2, 3]}
+    ]
+    assert state.score == (18, 14, 0, 0) and state.free == (2, 3)
+    assert state.in_hand == (0, 1) and state.lance == "chica"
