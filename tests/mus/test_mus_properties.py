@@ -111,3 +111,36 @@ def test_m1_m6_random_vacas_keep_every_invariant(seed: int, choices: int, option
         s = new
     assert s.winner in (0, 1) and s.juegos[s.winner] == options.juegos
     assert s.to_act == () and not legal_actions(s, 0)
+
+
+@settings(max_examples=30 if settings.default.max_examples >= 100 else 5)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_m1_default_actions_alone_finish_a_vaca(seed: int) -> None:
+    """The bot's turn timers only ever play ``default_action``: the vaca still ends."""
+    s = new_game(seed=seed, options=Options(juegos=1))
+    for _ in range(MAX_STEPS):
+        if s.is_over:
+            break
+        seat = s.to_act[0]
+        s = apply(s, seat, default_action(s, seat)).state
+    assert s.is_over
+
+
+@settings(max_examples=30 if settings.default.max_examples >= 100 else 5)
+@given(seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
+def test_m2_replay_from_json_midway_is_identical(seed: int, choices: int) -> None:
+    """Randomness lives in the seed: a game stored as JSON and resumed replays exactly."""
+    rng = random.Random(choices)
+    s = new_game(seed=seed)
+    moves = []
+    for _ in range(60):
+        if s.is_over:
+            break
+        seat = rng.choice(s.to_act)
+        action = pick(rng, legal_actions(s, seat))
+        moves.append((seat, action))
+        s = apply(s, seat, action).state
+    replayed = from_json(to_json(new_game(seed=seed)))
+    for seat, action in moves:
+        replayed = from_json(to_json(apply(replayed, seat, str(action)).state))
+    assert replayed == s
