@@ -24,7 +24,7 @@ from engine.mus.events import EVENT_KINDS
 from engine.mus.game import apply, default_action, hand_scores, legal_actions, new_game, values
 from engine.mus.options import Options
 from engine.mus.state import LanceResult, MusState, from_json, to_json
-from engine.mus.view import MusView, view
+from engine.mus.view import MusView, amarracos, view
 
 __all__ = [
     "EVENT_KINDS",
@@ -37,6 +37,7 @@ __all__ = [
     "MusState",
     "MusView",
     "Options",
+    "amarracos",
     "apply",
     "best_seat",
     "default_action",

@@ -15,6 +15,18 @@ from typing import Any
 
 from engine.mus.state import LanceResult, MusState
 
+AMARRACO = 5
+"""M1: five points (piedras, tantos) make one amarraco."""
+
+
+def amarracos(points: int) -> tuple[int, int]:
+    """A score shown the other way (M1): ``(amarracos, piedras)``.
+
+    >>> amarracos(17)
+    (3, 2)
+    """
+    return divmod(points, AMARRACO)
+
 
 @dataclass(frozen=True, slots=True)
 class MusView:
@@ -56,6 +68,7 @@ class MusView:
             "lance": self.lance,
             "to_act": list(self.to_act),
             "score": list(self.score),
+            "amarracos": [list(amarracos(p)) for p in self.score],
             "juegos": list(self.juegos),
             "target": self.target,
             "juegos_to_win": self.juegos_to_win,

@@ -242,3 +242,10 @@ def test_m2_reshuffle_event_is_public_and_cardless(play) -> None:
             events.extend(t.events)
     e = next(e for e in events if e.kind == "stock_reshuffled")
     assert e.to is None and e.data == {}
+
+
+def test_m1_score_is_shown_in_amarracos_too(play, m7_hands) -> None:
+    s = new_game(seed=1, hands=m7_hands)
+    s, _ = play(s, "0: corto; 0: envido 7; 1: 5 más; 2: no quiero; 0: no quiero")
+    assert s.score == (0, 7)
+    assert view(s).to_dict()["amarracos"] == [[0, 0], [1, 2]]
