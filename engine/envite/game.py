@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from engine.cards import DECK, SUIT_NAMES, Card, parse_cards
 from engine.core import Action, Event, IllegalAction, Transition
@@ -38,6 +37,7 @@ from engine.envite.state import (
     TUMBO_LOSS,
     EnviteState,
     Trick,
+    replace,
 )
 
 EnviteTransition = Transition[EnviteState]
@@ -453,13 +453,27 @@ def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransiti
     events: list[Event] = [
         Event("card_played", {"seat": who, "card": str(card), "trick": number, "by": seat})
     ]
-    new = replace(state, hands=tuple(hands), trick=trick, renuncios=renuncios)
     if len(trick) < state.players:
-        return Transition(replace(new, turn=(who + 1) % state.players), tuple(events))
+        new = replace(
+            state,
+            hands=tuple(hands),
+            trick=trick,
+            renuncios=renuncios,
+            turn=(who + 1) % state.players,
+        )
+        return Transition(new, tuple(events))
     index = trick_winner(trick, state.vira, state.k)
     winner = (state.leader + index) % state.players
     tricks = (*state.tricks, Trick(state.leader, trick, winner))
-    new = replace(new, trick=(), tricks=tricks, leader=winner, turn=winner)
+    new = replace(
+        state,
+        hands=tuple(hands),
+        renuncios=renuncios,
+        trick=(),
+        tricks=tricks,
+        leader=winner,
+        turn=winner,
+    )
     won = new.tricks_won
     events.append(
         Event(

@@ -8,8 +8,8 @@ option (E1) and an odd number of people, ``players`` counts one more seat: the l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -137,6 +137,19 @@ class EnviteState:
             team = 0 if self.score[0] >= TUMBO_AT else 1
             return (self.mandadores[team],)
         return ()
+
+
+_FIELDS = tuple(f.name for f in fields(EnviteState))
+_FIELD_SET = frozenset(_FIELDS)
+
+
+def replace(state: EnviteState, **changes: Any) -> EnviteState:
+    """A copy of ``state`` with some fields changed (a faster ``dataclasses.replace``)."""
+    assert _FIELD_SET.issuperset(changes), f"unknown fields {set(changes) - _FIELD_SET}"
+    new = object.__new__(EnviteState)
+    for name in _FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
 
 
 _ADAPTER: TypeAdapter[EnviteState] = TypeAdapter(EnviteState)

@@ -1,0 +1,54 @@
+"""Envite engine benchmark: complete random rounds per second for 4 and 12 players.
+
+A round is one deal from the first card (or tumbo decision) to its scoring; every move is a
+uniformly random legal action (bets included). Run ``python bench/engine.py envite``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine.envite as envite
+
+Figure = tuple[str, float, str]
+
+
+def rounds_per_second(players: int, seconds: float = 1.0) -> float:
+    """Play random games back to back for about ``seconds``; count the rounds finished."""
+    rng = random.Random(players)
+    options = envite.Options(chicos=4)
+    rounds = 0
+    game = 0
+    start = time.perf_counter()
+    while True:
+        state = envite.new_game(players=players, options=options, seed=game)
+        game += 1
+        while not state.is_over:
+            seat = state.to_act[0]
+            action = rng.choice(envite.legal_actions(state, seat))
+            before = state.round
+            state = envite.apply(state, seat, action).state
+            if state.round != before or state.is_over:
+                rounds += 1
+                if rounds % 16 == 0 and time.perf_counter() - start >= seconds:
+                    return rounds / (time.perf_counter() - start)
+
+
+def run() -> list[Figure]:
+    """Figures for bench/engine.py."""
+    figures: list[Figure] = []
+    for players in (4, 12):
+        figures.append(
+            (f"random envite rounds, {players} players", rounds_per_second(players), "rounds/s")
+        )
+    return figures
+
+
+if __name__ == "__main__":
+    for label, value, unit in run():
+        print(f"{label:<48} {value:>14,.0f} {unit}")
