@@ -1,0 +1,42 @@
+"""Shared helpers of the bot unit tests: tables played with random legal actions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from bot.table import Step, Table
+
+NAMES = ["Ana", "Bea <b>", "Cris & Co", "Dani"]
+
+
+def seated_table(options: dict[str, object] | None = None, lang: str = "es") -> Table:
+    table = Table(chat_id=-1001234567890, creator=11, tid="a1b2c3", title="Mus <del> jueves")
+    table.lang = lang
+    if options:
+        table.options = dict(options)
+    for i, name in enumerate(NAMES):
+        table.join(11 + i, name)
+    return table
+
+
+def random_steps(seed: int, lang: str = "es", limit: int = 400) -> Iterator[tuple[Table, Step]]:
+    """Start a table and play random legal actions (discards through the toggles), yielding the
+    table after each step."""
+    rnd = random.Random(seed)
+    table = seated_table(lang=lang)
+    step = table.start(seed, 1000.0, 60)
+    yield table, step
+    for _ in range(limit):
+        if table.status != "playing":
+            return
+        state = table.engine_state()
+        seat = rnd.choice(table.to_act())
+        action = rnd.choice(table.adapter.legal_actions(state, seat))
+        if action.cards:
+            for card in action.cards:
+                table.toggle_discard(seat, str(card), True, table.discard_round)
+            step = table.confirm_discard(seat, table.discard_round, 1000.0, 60)
+        else:
+            step = table.play(seat, str(action), 1000.0, 60)
+        yield table, step

@@ -1,0 +1,370 @@
+"""Handler logic without HTTP: a stub Bot records calls, the store is the in-memory one.
+
+Covers the lobby (one table per group, deep link for users the bot cannot DM), actions by
+command and button (out of turn, non-players, bad amounts, stale and repeated presses change
+nothing), private discards, the turn timer, and how many group messages a hand costs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from telegram import Update
+from telegram.error import Forbidden
+
+from bot import keyboards, render
+from bot.handlers import info, lobby, play, timers
+from bot.handlers.common import SERVICES_KEY, Services, read_table
+from bot.settings import Settings
+from bot.storage import MemoryStore
+from engine.cards import DECK
+from locales import t
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+GROUP = -1001234567890
+USERS = [(101, "Ana"), (102, "Bea <b>"), (103, "Cris"), (104, "Dani")]
+_ids = itertools.count(1)
+
+
+class StubBot:
+    """Enough of ``telegram.Bot`` for the handlers; every call is recorded."""
+
+    username = "TapeteBot"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.no_dm: set[int] = set()
+        self.admins: set[int] = set()
+        self.messages: dict[tuple[int, int], dict[str, Any]] = {}
+
+    async def send_message(self, chat_id: int, text: str, **kw: Any) -> Any:
+        if chat_id in self.no_dm:
+            raise Forbidden("bot can't initiate conversation with a user")
+        msg_id = next(_ids)
+        self.calls.append(("send", {"chat_id": chat_id, "text": text, **kw}))
+        self.messages[(chat_id, msg_id)] = {"text": text, "markup": kw.get("reply_markup")}
+        return SimpleNamespace(message_id=msg_id, chat=SimpleNamespace(id=chat_id))
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int, **kw: Any) -> Any:
+        self.calls.append(("edit", {"chat_id": chat_id, "message_id": message_id, "text": text}))
+        self.messages[(chat_id, message_id)] = {"text": text, "markup": kw.get("reply_markup")}
+        return True
+
+    async def answer_callback_query(self, callback_query_id: str, **kw: Any) -> bool:
+        self.calls.append(("answer", kw))
+        return True
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+        return SimpleNamespace(status="administrator" if user_id in self.admins else "member")
+
+    # ---- reading back
+    def group_sends(self) -> list[str]:
+        return [c["text"] for k, c in self.calls if k == "send" and c["chat_id"] == GROUP]
+
+    def group_texts(self) -> list[str]:
+        return [c["text"] for k, c in self.calls if k in ("send", "edit") and c["chat_id"] == GROUP]
+
+    def answers(self) -> list[dict[str, Any]]:
+        return [c for k, c in self.calls if k == "answer"]
+
+    def message(self, chat_id: int, msg_id: int | None) -> dict[str, Any]:
+        assert msg_id is not None
+        return self.messages[(chat_id, msg_id)]
+
+
+class Harness:
+    def __init__(self, **settings: Any) -> None:
+        self.bot = StubBot()
+        self.store = MemoryStore()
+        self.clock = 1000.0
+        values: dict[str, Any] = {"telegram_bot_token": "1:x", "turn_timeout": 60.0, **settings}
+        self.svc = Services(Settings(**values), self.store, clock=lambda: self.clock)
+        self.app = SimpleNamespace(bot_data={SERVICES_KEY: self.svc})
+
+    def context(self, args: list[str] | None = None) -> Any:
+        return SimpleNamespace(application=self.app, bot=self.bot, args=args or [])
+
+    def _user(self, uid: int) -> dict[str, Any]:
+        name = dict(USERS).get(uid, f"U{uid}")
+        return {"id": uid, "is_bot": False, "first_name": name}
+
+    def command(self, uid: int, text: str, chat_id: int = GROUP) -> tuple[Update, Any]:
+        chat = (
+            {"id": chat_id, "type": "supergroup", "title": "Mus <jueves>"}
+            if chat_id < 0
+            else {"id": chat_id, "type": "private", "first_name": "x"}
+        )
+        data = {
+            "update_id": next(_ids),
+            "message": {
+                "message_id": next(_ids),
+                "date": 0,
+                "chat": chat,
+                "from": self._user(uid),
+                "text": text,
+            },
+        }
+        return Update.de_json(data, self.bot), self.context(text.split()[1:])  # type: ignore[arg-type]
+
+    def press(
+        self, uid: int, data: str, chat_id: int = GROUP, msg_id: int = 1
+    ) -> tuple[Update, Any]:
+        chat = {"id": chat_id, "type": "supergroup" if chat_id < 0 else "private", "title": "g"}
+        upd = {
+            "update_id": next(_ids),
+            "callback_query": {
+                "id": str(next(_ids)),
+                "from": self._user(uid),
+                "chat_instance": "ci",
+                "data": data,
+                "message": {"message_id": msg_id, "date": 0, "chat": chat, "text": "x"},
+            },
+        }
+        return Update.de_json(upd, self.bot), self.context()  # type: ignore[arg-type]
+
+    async def table(self) -> Any:
+        table = await read_table(self.svc, GROUP)
+        assert table is not None
+        return table
+
+    async def open_and_start(self) -> Any:
+        await lobby.nueva(*self.command(101, "/nueva mus 30"))
+        for uid, _ in USERS:
+            await lobby.unirme(*self.command(uid, "/unirme"))
+        await lobby.empezar(*self.command(101, "/empezar"))
+        return await self.table()
+
+    async def act(self, seat: int, text: str) -> None:
+        table = await self.table()
+        uid = table.players[seat].user_id
+        await play.action_command(*self.command(uid, _cmd(text)))
+
+
+def _cmd(action: str) -> str:
+    words = action.split()
+    head = {"no": "noquiero", "corto": "corto"}.get(words[0], words[0])
+    rest = words[2:] if words[:2] == ["no", "quiero"] else words[1:]
+    return " ".join(["/" + head, *rest])
+
+
+async def test_lobby_one_table_per_group_and_options() -> None:
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus 30 real"))
+    table = await h.table()
+    assert table.options["target"] == 30 and table.options["real"] is True
+    assert t("es", "button.join") in str(h.bot.message(GROUP, table.lobby_msg)["markup"])
+    await lobby.nueva(*h.command(102, "/nueva"))
+    assert h.bot.group_sends()[-1] == t("es", "error.table_exists")
+    await lobby.nueva(*h.command(102, "/nueva mus 35"))  # still refused first: one table
+    assert (await h.table()).tid == table.tid
+
+
+async def test_bad_option_word_is_named() -> None:
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus treinta"))
+    assert h.bot.group_sends() == [t("es", "error.bad_option", word="treinta")]
+    assert await read_table(h.svc, GROUP) is None
+
+
+async def test_nueva_in_private_is_refused() -> None:
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus", chat_id=101))
+    assert h.bot.calls[-1][1]["text"] == t("es", "error.group_only")
+
+
+async def test_user_without_private_chat_gets_a_deep_link_then_joins() -> None:
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva"))
+    h.bot.no_dm.add(104)
+    await lobby.unirme(*h.command(104, "/unirme@TapeteBot"))
+    assert (await h.table()).players == []
+    link = f"https://t.me/TapeteBot?start=join_{GROUP}"
+    assert link in h.bot.group_sends()[-1]
+    # by button: the callback answer opens the same link
+    table = await h.table()
+    await lobby.lobby_button(*h.press(104, keyboards.pack("j", GROUP, table.tid)))
+    assert h.bot.answers()[-1]["url"] == link
+    h.bot.no_dm.clear()
+    await lobby.start_private(*h.command(104, f"/start join_{GROUP}", chat_id=104))
+    table = await h.table()
+    assert [p.user_id for p in table.players] == [104]
+    assert "Dani" in h.bot.message(GROUP, table.lobby_msg)["text"]
+
+
+async def test_cancel_by_creator_or_admin_only() -> None:
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva"))
+    await lobby.cancelar(*h.command(102, "/cancelar"))
+    assert h.bot.group_sends()[-1] == t("es", "error.not_creator")
+    h.bot.admins.add(102)
+    await lobby.cancelar(*h.command(102, "/cancel"))
+    assert (await h.table()).status == "cancelled"
+    await lobby.nueva(*h.command(103, "/nueva"))  # a new table may be opened now
+    assert (await h.table()).status == "lobby"
+
+
+async def test_start_deals_private_hands_and_posts_the_table() -> None:
+    h = Harness()
+    table = await h.open_and_start()
+    assert table.status == "playing" and table.table_msg is not None
+    assert sorted(table.hand_msgs) == ["0", "1", "2", "3"]
+    state = table.engine_state()
+    for seat, (uid, _) in enumerate(USERS):
+        text = h.bot.message(uid, table.hand_msgs[str(seat)])["text"]
+        for card in table.adapter.view(state, seat)["cards"]:
+            assert render.card_name("es", card) in text
+    markup = str(h.bot.message(GROUP, table.table_msg)["markup"])
+    assert "No hay mus" in markup and "Mis cartas" in markup
+
+
+@pytest.mark.parametrize(
+    ("uid", "text", "reason", "params"),
+    [
+        (102, "/mus", "not_your_turn", {}),
+        (999, "/mus", "not_seated", {}),
+        (101, "/envido -3", "bad_amount", {"text": "-3"}),
+        (101, "/envido abc", "bad_amount", {"text": "abc"}),
+        (101, "/envido 99999999999", "bad_amount", {"text": "99999999999"}),
+        (101, "/quiero", "wrong_phase", {}),
+    ],
+)
+async def test_bad_commands_reply_and_change_nothing(
+    uid: int, text: str, reason: str, params: dict[str, str]
+) -> None:
+    h = Harness()
+    await h.open_and_start()
+    before = await h.store.load(GROUP)
+    await play.action_command(*h.command(uid, text))
+    assert h.bot.group_sends()[-1] == t("es", f"error.{reason}", **params)
+    assert await h.store.load(GROUP) == before
+
+
+async def test_command_without_a_table() -> None:
+    h = Harness()
+    await play.action_command(*h.command(101, "/envido 2"))
+    assert h.bot.group_sends() == [t("es", "error.no_table")]
+
+
+async def test_buttons_out_of_turn_stale_and_repeated_answer_privately() -> None:
+    h = Harness()
+    table = await h.open_and_start()
+    data = keyboards.pack("a", GROUP, table.tid, table.turn, "mus")
+    sends = len(h.bot.group_sends())
+    await play.table_button(*h.press(102, data))  # not his turn
+    answer = h.bot.answers()[-1]
+    assert answer["text"] == t("es", "error.not_your_turn") and answer["show_alert"] is True
+    await play.table_button(*h.press(999, data))  # not seated
+    assert h.bot.answers()[-1]["text"] == t("es", "error.not_seated")
+    await play.table_button(*h.press(101, data))  # applies
+    moved = await h.store.load(GROUP)
+    await play.table_button(*h.press(101, data))  # the same press again: stale
+    assert h.bot.answers()[-1]["text"] == t("es", "error.stale")
+    assert await h.store.load(GROUP) == moved
+    old_table = keyboards.pack("a", GROUP, "zzzzzz", table.turn + 1, "mus")
+    await play.table_button(*h.press(102, old_table))
+    assert h.bot.answers()[-1]["text"] == t("es", "error.stale")
+    assert len(h.bot.group_sends()) == sends  # no group message for any of these
+
+
+async def test_my_cards_button_is_a_private_alert() -> None:
+    h = Harness()
+    table = await h.open_and_start()
+    await play.table_button(*h.press(103, keyboards.pack("h", GROUP, table.tid)))
+    answer = h.bot.answers()[-1]
+    cards = table.adapter.view(table.engine_state(), 2)["cards"]
+    assert answer["show_alert"] and all(render.card_name("es", c) in answer["text"] for c in cards)
+
+
+async def test_private_discard_with_toggles_and_confirm() -> None:
+    h = Harness()
+    await h.open_and_start()
+    for seat in range(4):
+        await h.act(seat, "mus")
+    table = await h.table()
+    assert table.adapter.in_discard(table.engine_state())
+    for seat, (uid, _) in enumerate(USERS):
+        markup = h.bot.message(uid, table.hand_msgs[str(seat)])["markup"]
+        assert markup is not None and "Descartar (0)" in str(markup)
+        cards = table.adapter.view(table.engine_state(), seat)["cards"]
+        rnd = table.discard_round
+        await play.discard_button(
+            *h.press(uid, keyboards.pack("t", GROUP, table.tid, rnd, cards[0], 1), uid)
+        )
+        await play.discard_button(*h.press(uid, keyboards.pack("c", GROUP, table.tid, rnd), uid))
+        await play.discard_button(*h.press(uid, keyboards.pack("c", GROUP, table.tid, rnd), uid))
+        again = "error.already_discarded" if seat < 3 else "error.stale"  # the draw came
+        assert h.bot.answers()[-1]["text"] == t("es", again)
+    table = await h.table()
+    assert table.engine_state().phase == "mus"
+    for seat, (uid, _) in enumerate(USERS):
+        text = h.bot.message(uid, table.hand_msgs[str(seat)])["text"]
+        for card in table.adapter.view(table.engine_state(), seat)["cards"]:
+            assert render.card_name("es", card) in text
+
+
+async def test_timer_sweep_plays_defaults_and_cancels_after_three() -> None:
+    h = Harness()
+    await h.open_and_start()
+    assert await h.store.timer_of(GROUP) == 1060.0
+    assert await timers.sweep_once(h.bot, h.svc) == 0
+    for _n in range(3):
+        table = await h.table()
+        h.clock = (table.deadline or 0) + 0.5
+        assert await timers.sweep_once(h.bot, h.svc) == 1
+    table = await h.table()
+    assert table.status == "cancelled"
+    assert h.bot.group_sends()[-1] == t("es", "msg.cancelled_timeouts")
+    assert await h.store.timer_of(GROUP) is None
+    assert any("⏱" in text and "Ana" in text for text in h.bot.group_texts())
+
+
+async def test_language_command_changes_table_texts() -> None:
+    h = Harness()
+    await h.open_and_start()
+    await info.idioma(*h.command(101, "/idioma en"))
+    assert h.bot.group_sends()[-1] == t("en", "msg.language_set")
+    await info.idioma(*h.command(101, "/idioma fr"))
+    assert h.bot.group_sends()[-1] == t("en", "error.bad_language")
+    await play.action_command(*h.command(102, "/mus"))
+    assert h.bot.group_sends()[-1] == t("en", "error.not_your_turn")
+    await info.ayuda(*h.command(101, "/help"))
+    assert h.bot.group_sends()[-1] == t("en", "msg.help")
+
+
+async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() -> None:
+    """At most 3 new group messages per hand; only a showdown names cards in the group."""
+    h = Harness()
+    table = await h.open_and_start()
+    rnd = random.Random(3)
+    words = [render.card_name("es", str(c)) for c in DECK]
+    while table.status == "playing":
+        state = table.engine_state()
+        seat = rnd.choice(table.to_act())
+        uid = table.players[seat].user_id
+        action = rnd.choice(table.adapter.legal_actions(state, seat))
+        if action.cards:
+            for card in action.cards:
+                data = keyboards.pack("t", GROUP, table.tid, table.discard_round, card, 1)
+                await play.discard_button(*h.press(uid, data, uid))
+            await play.discard_button(
+                *h.press(uid, keyboards.pack("c", GROUP, table.tid, table.discard_round), uid)
+            )
+        else:
+            data = keyboards.pack("a", GROUP, table.tid, table.turn, str(action))
+            await play.table_button(*h.press(uid, data))
+        table = await h.table()
+    hands = table.hand
+    sends = h.bot.group_sends()
+    assert len(sends) <= 3 * hands + 1  # + the lobby
+    for text in h.bot.group_texts():
+        if not any(w in text for w in words):
+            continue
+        assert t("es", "event.hand_over", hand="", a="", b="").split()[0] in text, text
+    assert t("es", "msg.game_over") in sends[-1]

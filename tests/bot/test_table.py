@@ -1,0 +1,146 @@
+"""The table document's pure transitions: lobby, play, discards, timers, size."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.table import MAX_LOG, MAX_TIMEOUTS, Table
+from engine.core import IllegalAction
+
+sys.path.insert(0, str(Path(__file__).parent))
+from flowkit import random_steps, seated_table
+
+
+def refused(reason: str):  # type: ignore[no-untyped-def]
+    return pytest.raises(IllegalAction, match=f"^{reason}")
+
+
+def test_lobby_join_leave_and_refusals() -> None:
+    table = Table(chat_id=-5, creator=1, tid="x")
+    assert table.join(1, "Ana") == 0
+    with refused("already_seated"):
+        table.join(1, "Ana")
+    with refused("not_enough_players"):
+        table.start(1, 0.0, 60)
+    table.leave(1)
+    with refused("not_seated"):
+        table.leave(1)
+    for uid in range(10, 14):
+        table.join(uid, f"P{uid}")
+    with refused("table_full"):
+        table.join(99, "Late")
+    assert [p.user_id for p in table.players] == [10, 11, 12, 13]  # first four are seats 0..3
+    table.start(1, 0.0, 60)
+    assert table.status == "playing" and table.hand == 1 and table.deadline == 60.0
+    for call in (
+        lambda: table.join(99, "x"),
+        lambda: table.leave(10),
+        lambda: table.start(2, 0, 60),
+    ):
+        with refused("already_started"):
+            call()
+
+
+def test_refused_action_changes_nothing() -> None:
+    table = seated_table()
+    table.start(5, 0.0, 60)
+    before = table.model_dump_json()
+    for seat, text, reason in [
+        (1, "mus", "not_your_turn"),
+        (0, "envido -3", "bad_amount"),
+        (0, "envido abc", "bad_amount"),
+        (0, "envido 99999999999", "bad_amount"),
+        (0, "quiero", "wrong_phase"),
+        (0, "bailar", "unknown_action"),
+    ]:
+        with refused(reason):
+            table.play(seat, text, 10.0, 60)
+        assert table.model_dump_json() == before
+
+
+def test_each_move_bumps_the_turn_and_the_deadline() -> None:
+    table = seated_table()
+    table.start(5, 0.0, 60)
+    turn = table.turn
+    table.play(0, "mus", 7.0, 60)
+    assert table.turn == turn + 1 and table.deadline == 67.0 and table.timeouts == 0
+
+
+def test_discard_selection_and_confirm() -> None:
+    table = seated_table()
+    table.start(2, 0.0, 60)
+    for _ in range(4):
+        step = table.play(table.to_act()[0], "mus", 0.0, 60)
+    assert step.discard_started and table.discard_round == 1
+    cards = table.adapter.view(table.engine_state(), 2)["cards"]
+    with refused("bad_discard"):
+        table.confirm_discard(2, 1, 0.0, 60)
+    table.toggle_discard(2, cards[1], True, 1)
+    table.toggle_discard(2, cards[0], True, 1)
+    table.toggle_discard(2, cards[0], True, 1)  # idempotent
+    assert table.discards["2"] == [cards[0], cards[1]]
+    table.toggle_discard(2, cards[0], False, 1)
+    assert table.discards["2"] == [cards[1]]
+    with refused("stale"):
+        table.toggle_discard(2, cards[0], True, 0)
+    other = table.adapter.view(table.engine_state(), 1)["cards"][0]
+    with refused("card_not_in_hand"):
+        table.toggle_discard(2, other, True, 1)
+    step = table.confirm_discard(2, 1, 0.0, 60)
+    assert [e.kind for e in step.events] == ["discarded"]
+    with refused("already_discarded"):
+        table.confirm_discard(2, 1, 0.0, 60)
+    for seat in (0, 1, 3):
+        table.toggle_discard(
+            seat, table.adapter.view(table.engine_state(), seat)["cards"][0], True, 1
+        )
+        step = table.confirm_discard(seat, 1, 0.0, 60)
+    assert sorted(e.data["seat"] for e in step.events if e.kind == "dealt") == [0, 1, 2, 3]
+    assert table.discards == {} and not table.adapter.in_discard(table.engine_state())
+
+
+def test_timer_plays_the_default_and_three_timeouts_cancel() -> None:
+    table = seated_table()
+    table.start(9, 0.0, 60)
+    assert table.fire_timer(59.0, 60) is None  # not due yet
+    step = table.fire_timer(60.0, 60)
+    assert step is not None
+    assert [n.data for n in step.notes] == [{"seat": 0, "action": "corto"}]
+    assert table.log[0].kind == "timeout" and table.timeouts == 1 and table.deadline == 120.0
+    table.play(table.to_act()[0], "paso", 100.0, 60)  # a person acts: the count restarts
+    assert table.timeouts == 0
+    for _i in range(MAX_TIMEOUTS):
+        step = table.fire_timer(table.deadline or 0, 60)
+        assert step is not None
+    assert step.cancelled and table.status == "cancelled" and table.deadline is None
+    assert table.fire_timer(10**9, 60) is None
+
+
+@given(seed=st.integers(0, 10**6))
+def test_random_tables_stay_small_and_consistent(seed: int) -> None:
+    """The stored document stays well under 8 KB; the log is capped; hands only move forward."""
+    hand = 0
+    for table, step in random_steps(seed):
+        doc = table.model_dump_json(exclude_defaults=True)
+        assert len(doc.encode()) < 8 * 1024
+        assert len(table.log) <= MAX_LOG
+        assert Table.model_validate_json(doc) == table
+        assert table.hand >= hand
+        hand = table.hand
+        if step.closed_hand_log is not None:
+            assert table.hand_msgs == {}
+    assert table.status in ("over", "playing")
+
+
+def test_timers_alone_finish_or_cancel_a_table() -> None:
+    table = seated_table()
+    table.start(4, 0.0, 60)
+    while table.status == "playing":
+        assert table.deadline is not None
+        table.fire_timer(table.deadline, 60)
+    assert table.status == "cancelled" and table.timeouts == MAX_TIMEOUTS
