@@ -174,3 +174,37 @@ def test_e6_scores_are_validated() -> None:
         deal(TEAM0_WINS, (12, 0))
     with pytest.raises(ValueError):
         deal(TEAM0_WINS, (0, 0), (2, 0))
+
+
+RENUNCIO = Options(renuncio=True)
+# Seat 2 (team 0) and seat 3 (team 1) each hold one espada they may fail to follow with.
+ESPADAS = [["4e", "5e", "6e"], ["2c", "12c", "11c"], ["4o", "5o", "7e"], ["1e", "5b", "6b"]]
+
+
+def test_e4_e6_renuncio_called_by_the_team_at_tumbo_takes_the_chico() -> None:
+    """E4/E6 modo renuncio in a tumbo round: the caller's team wins the round; for the team at
+    11 that is the chico."""
+    s = play(deal(ESPADAS, (11, 3), options=RENUNCIO), "0 tumbo")
+    s = play(s, "0 tiro 4e", "1 tiro 2c", "2 tiro 4o", "3 tiro 5b")  # seat 3 renounces
+    s, kinds, data = kinds_of_last(s, "2 renuncio")
+    assert kinds[:2] == ["renuncio_called", "chico_won"]
+    assert data[1]["why"] == "renuncio" and s.chicos == (1, 0) and s.score == (0, 0)
+
+
+def test_e4_e6_renuncio_called_against_the_team_at_tumbo_scores_three_plus_two() -> None:
+    """E4/E6: a renuncio against the team at 11 pays the tumbo loss (3) + 2."""
+    s = play(deal(ESPADAS, (11, 3), options=RENUNCIO), "0 tumbo")
+    s = play(s, "0 tiro 4e", "1 tiro 2c", "2 tiro 4o")  # seat 2 renounces
+    s, kinds, data = kinds_of_last(s, "3 renuncio")
+    scored = data[kinds.index("round_scored")]
+    assert scored["points"] == 5 and scored["why"] == "renuncio"
+    assert s.score == (11, 8)
+
+
+def test_e4_e5_renuncio_under_an_accepted_chico_fuera_takes_the_chico() -> None:
+    """E4/E5: the stake of a chico fuera round is the chico: the caller's team takes it."""
+    s = deal(ESPADAS, (0, 0), options=RENUNCIO)
+    s = play(s, "0 envido", "1 siete", "0 nueve", "1 chico fuera", "0 quiero")
+    s = play(s, "0 tiro 4e", "1 tiro 2c", "2 tiro 4o")
+    s, kinds, data = kinds_of_last(s, "1 renuncio")
+    assert data[kinds.index("chico_won")] == {"team": 1, "chicos": [0, 1], "why": "renuncio"}
