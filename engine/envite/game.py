@@ -1,5 +1,11 @@
 """The envite state machine: new games, legal actions and ``apply`` (rules/envite.md E1-E6).
 
+A round is at most three tricks and ends as soon as a team has two (E4). Cards never tie (E3), so
+after one trick each the third always decides. A bet (E5) interrupts the turn of the player who
+makes it: the phase becomes ``"bet"`` and the other team's mandador answers (every later answer
+too comes from a mandador); after ``quiero`` the same player plays his card. With a team at 11 the
+round opens in phase ``"tumbo"`` for its mandador's decision (E6).
+
 >>> s = new_game(players=4, seed=3, dealer=0, hands=[["1c", "4c", "5e"], ["2o", "6e", "7e"],
 ...     ["12b", "3o", "4b"], ["11c", "6c", "7c"]], vira="1e")
 >>> s.to_act, s.mano, str(s.vira)
@@ -340,6 +346,8 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
         action = parse_action(action)
     if state.phase == "over":
         raise IllegalAction("game_over")
+    if not 0 <= seat < state.players or seat == state.ghost:
+        raise IllegalAction("not_your_turn", seat=seat)
     if action.kind == "renuncio":
         return _call_renuncio(state, seat)
     if seat not in state.to_act:
@@ -352,8 +360,6 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
 
 
 def _out_of_turn(state: EnviteState, seat: int, action: Action) -> IllegalAction:
-    if not 0 <= seat < state.players:
-        return IllegalAction("not_your_turn", seat=seat)
     answering = (state.phase == "tumbo" and action.kind in ("tumbo", "no_tumbo")) or (
         state.phase == "bet" and action.kind in ("quiero", "no_quiero", *_BET_ACTIONS)
     )

@@ -94,6 +94,11 @@ class EnviteState:
         return self.players // 2
 
     @property
+    def hand_number(self) -> int:
+        """Same as ``round`` (the name the Mus engine uses)."""
+        return self.round
+
+    @property
     def mano(self) -> int:
         """The seat to the dealer's right: leads the first trick (E2)."""
         return (self.dealer + 1) % self.players

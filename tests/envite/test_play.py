@@ -216,3 +216,10 @@ def test_e4_renuncio_is_not_callable_when_off_or_after_the_round() -> None:
     r = play(r, "0 envido", "1 no quiero")
     assert r.round == 2 and r.renuncios == ()
     assert refusal(r, 0, "renuncio").reason == "no_renuncio"
+
+
+def test_e4_seats_outside_the_table_and_the_mocho_itself_never_act() -> None:
+    """E1/E4: only real seats act; the mocho's seat is played by its mandador."""
+    s = deal(["5e 1o 2o", "6e 7o 12b", "4o 5o 6o", "4b 5b 6b"], "4c", renuncio=True)
+    assert refusal(s, 7, "renuncio").reason == "not_your_turn"
+    assert refusal(s, -1, "tiro 5e").reason == "not_your_turn"
