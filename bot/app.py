@@ -133,8 +133,6 @@ async def _dedupe(update: Update, context: Context) -> None:
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data[SERVICES_KEY]
-    if svc.settings.redis_url is None and type(svc.store).__name__ == "MemoryStore":
-        log.warning("REDIS_URL is not set: tables live in memory and are lost on restart")
     await _set_commands(app)
     _stop = app.bot_data.get(SWEEPER_KEY)
     if _stop is None or _stop.done():

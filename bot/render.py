@@ -81,6 +81,19 @@ def action_text(lang: str, text: str) -> str:
     return action_label(lang, action)
 
 
+def _spoken(lang: str, text: str, bet: object) -> str:
+    """A spoken action; a bet also shows the total at stake (``5 más → 7``)."""
+    try:
+        action = Action.parse_text(text)
+    except Exception:
+        return esc(text)
+    if action.kind != "envido" or not isinstance(bet, int):
+        return action_label(lang, action)
+    raising = action.amount is not None and action.amount != bet
+    label = action_label(lang, action, raising=raising)
+    return t(lang, "event.bet_total", action=label, n=bet)
+
+
 def action_label(lang: str, action: Action, *, raising: bool = False) -> str:
     """The words for an action, also used as button labels."""
     if action.kind == "envido" and action.amount is not None:
@@ -112,7 +125,7 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
             lang,
             "event.spoke",
             name=seat_name(names, d.get("seat")),
-            action=action_text(lang, str(d.get("action", ""))),
+            action=_spoken(lang, str(d.get("action", "")), d.get("bet")),
         )
     if kind == "discarded":
         return t(lang, "event.discarded", name=seat_name(names, d.get("seat")), n=d.get("count"))
@@ -152,8 +165,11 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
     if kind == "showdown":
         hands = d.get("hands") or []
         return "\n".join(
-            t(lang, "event.showdown", name=seat_name(names, s), cards=cards_text(lang, h))
-            for s, h in enumerate(hands)
+            [t(lang, "event.showdown_title")]
+            + [
+                t(lang, "event.showdown", name=seat_name(names, s), cards=cards_text(lang, h))
+                for s, h in enumerate(hands)
+            ]
         )
     if kind == "scored":
         why = d.get("why")

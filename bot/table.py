@@ -297,5 +297,7 @@ class Table(BaseModel):
         self.deadline = None if self.adapter.is_over(state) else now + timeout
 
 
-_NOT_LOGGED = frozenset({"showdown", "scored", "hand_over", "juego_won", "vaca_won"})
-"""Public events shown in the hand result message rather than in the table message."""
+_NOT_LOGGED = frozenset(
+    {"hand_started", "showdown", "scored", "hand_over", "juego_won", "vaca_won"}
+)
+"""Public events shown in the hand result message (or the table's header), not in its log."""
