@@ -89,6 +89,7 @@ def new_game(
     *,
     hands: Sequence[Sequence[str | Card] | str] | None = None,
     vira: str | Card | None = None,
+    stock: Sequence[str | Card] | str | None = None,
     dealer: int | None = None,
     mandadores: tuple[int, int] | None = None,
     score: tuple[int, int] = (0, 0),
@@ -97,7 +98,9 @@ def new_game(
     """A new game for ``players`` people (4..12; odd counts need ``Options(mocho=True)``).
 
     ``hands`` (one per seat, the mocho's last) and ``vira`` fix the first deal; later deals come
-    from ``seed``. ``dealer`` skips the mandadores' draw. ``mandadores`` defaults to seats 0 and 1.
+    from ``seed``. ``stock`` (the undealt pack) is accepted for API symmetry and only checked:
+    envite draws nothing after the deal. ``dealer`` skips the mandadores' draw. ``mandadores``
+    defaults to seats 0 and 1.
     ``score`` and ``chicos`` start a game part-way (tests, resumed tables); 11 is en tumbo.
 
     >>> s = new_game(players=5, options=Options(mocho=True), seed=1)
@@ -132,6 +135,8 @@ def new_game(
         every = [c for h in dealt for c in h] + [the_vira]
         if len(dealt) != seats or any(len(h) != 3 for h in dealt) or len(set(every)) != len(every):
             raise ValueError(f"an explicit deal needs {seats} hands of 3 distinct cards")
+        if stock is not None and set(parse_cards(stock)) & set(every):
+            raise ValueError("the stock repeats a dealt card or the vira")
     else:
         dealt, the_vira = _deal(seed, 1, dealer, seats)
     base = EnviteState(

@@ -177,3 +177,11 @@ def test_e1_deal_and_json_for_every_size_with_and_without_mocho() -> None:
         assert all(len(h) == 3 for h in s.hands)
         assert envite.from_json(envite.to_json(s)) == s
         assert isinstance(s.vira, Card)
+
+
+def test_e2_stock_is_accepted_for_api_symmetry_and_checked() -> None:
+    """E2: the undealt pack plays no part in envite; an inconsistent one is refused."""
+    s = new_game(players=4, dealer=3, hands=WINNING_DEAL, vira="3c", stock=["1o", "2o"])
+    assert s.vira == Card.parse("3c")
+    with pytest.raises(ValueError):
+        new_game(players=4, dealer=3, hands=WINNING_DEAL, vira="3c", stock=["3c"])
