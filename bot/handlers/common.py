@@ -40,8 +40,8 @@ class Services:
     settings: Settings
     store: Store
     clock: Callable[[], float] = time.time
-    langs: dict[int, str] = field(default_factory=dict)
-    """A small cache of chat languages (the store's prefs are the truth)."""
+    langs: dict[int, tuple[str, float]] = field(default_factory=dict)
+    """A short-lived cache of chat languages (the store's prefs are the truth)."""
 
 
 def services(context: Context) -> Services:
@@ -55,19 +55,28 @@ def new_tid() -> str:
     return secrets.token_hex(3)
 
 
+LANG_CACHE_SECONDS = 30.0
+"""Another process's ``/idioma`` reaches this one's error replies within this time (tables
+carry their own language, so table messages change at once)."""
+
+
 async def chat_lang(svc: Services, chat_id: int) -> str:
+    """The chat's language (``/idioma``), else the default from the settings."""
     cached = svc.langs.get(chat_id)
-    if cached is not None:
-        return cached
+    at = svc.clock()
+    if cached is not None and cached[1] > at:
+        return cached[0]
     prefs = await svc.store.get_prefs(f"chat:{chat_id}")
     lang = prefs.get("lang") or svc.settings.language
-    svc.langs[chat_id] = lang
+    if len(svc.langs) > 10_000:
+        svc.langs.clear()
+    svc.langs[chat_id] = (lang, at + LANG_CACHE_SECONDS)
     return lang
 
 
 async def set_chat_lang(svc: Services, chat_id: int, lang: str) -> None:
     await svc.store.set_prefs(f"chat:{chat_id}", {"lang": lang})
-    svc.langs[chat_id] = lang
+    svc.langs[chat_id] = (lang, svc.clock() + LANG_CACHE_SECONDS)
 
 
 # ---- table documents ------------------------------------------------------------------------
@@ -236,22 +245,22 @@ def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
     return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
 
 
-async def show_table(bot: Bot, svc: Services, table: Table, *, repost: bool = False) -> None:
-    """Edit the table message in place (or post it when there is none, or on ``/mesa``)."""
+async def show_table(bot: Bot, table: Table, *, repost: bool = False) -> int | None:
+    """Edit the table message in place (or post it when there is none, or on ``/mesa``).
+
+    Returns the id of a newly posted message, for the caller to record.
+    """
     if table.status not in ("playing", "over", "cancelled") or table.state is None:
-        return
+        return None
     text = render.table_text(table)
     markup = keyboards.table_keyboard(table) if table.status == "playing" else None
     if table.table_msg is not None and not repost:
         if await edit(bot, table.chat_id, table.table_msg, text, markup):
-            return
+            return None
     elif table.table_msg is not None:
         await edit(bot, table.chat_id, table.table_msg, text, None)  # the old copy loses buttons
     message = await send(bot, table.chat_id, text, markup)
-    if message is not None:
-        await record_ids(
-            svc, table.chat_id, table.tid, table_msg=message.message_id, hand=table.hand
-        )
+    return None if message is None else message.message_id
 
 
 async def publish(
@@ -281,16 +290,16 @@ async def publish(
         msg_id = await send_hand(bot, table, seat)
         if msg_id is not None:
             new_ids[seat] = msg_id
-    if new_ids:
-        await record_ids(svc, table.chat_id, table.tid, hand=table.hand, hand_msgs=new_ids)
-        for seat, msg_id in new_ids.items():
-            table.hand_msgs[str(seat)] = msg_id
+    table_msg: int | None = None
     if table.status != "playing":
-        await show_table(bot, svc, table)  # the last table message loses its buttons
+        table_msg = await show_table(bot, table)  # the last table message loses its buttons
     if result:
         await send(bot, table.chat_id, result)
     if table.status == "playing":
-        await show_table(bot, svc, table)  # edited in place, or posted for a new hand
+        table_msg = await show_table(bot, table)  # edited in place, or posted for a new hand
+    await record_ids(
+        svc, table.chat_id, table.tid, table_msg=table_msg, hand=table.hand, hand_msgs=new_ids
+    )
 
 
 async def start_dm_ok(bot: Bot, user_id: int, text: str) -> bool:

@@ -199,7 +199,8 @@ async def mesa(update: Update, context: Context) -> None:
     if table is None or table.status != "playing":
         await reply(update, t(lang, "error.no_table"))
         return
-    await show_table(context.bot, svc, table, repost=True)
+    msg_id = await show_table(context.bot, table, repost=True)
+    await record_ids(svc, chat.id, table.tid, table_msg=msg_id, hand=table.hand)
 
 
 async def cartas(update: Update, context: Context) -> None:
