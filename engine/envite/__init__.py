@@ -9,7 +9,7 @@ True
 """
 
 from engine.core import Action, Event, IllegalAction, Transition
-from engine.envite.events import KINDS as EVENT_KINDS
+from engine.envite.events import EVENT_KINDS
 from engine.envite.game import (
     apply,
     default_action,

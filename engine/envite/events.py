@@ -44,7 +44,7 @@ round_started, dealt x players`` (unless the game is over).
 
 from __future__ import annotations
 
-KINDS: tuple[str, ...] = (
+EVENT_KINDS: tuple[str, ...] = (
     "dealer_drawn",
     "round_started",
     "dealt",
