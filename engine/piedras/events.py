@@ -13,7 +13,8 @@ Match and hands
 - ``discarded`` {seat}: the seat has discarded (which card stays private)
 - ``showdown`` {hands: [cards or null, one per seat]}: hands shown to everyone (an órdago, or the
   end of the hand for everyone still in it)
-- ``hand_over`` {hand, piles: [..], plate}
+- ``hand_over`` {hand, piles: [..], plate}: after the settlement (or the órdago that ended the
+  juego), before any ``juego_lost``
 - ``freed`` {seat}: the seat got rid of his stones (or lost them in an órdago) and sits out the
   rest of the juego
 - ``juego_lost`` {seat, juego, losses}: the last player with stones lost the juego

@@ -123,9 +123,9 @@ def end_hand(t: Table) -> None:
     for s in t.from_mano(list(t.in_hand)):
         if t.piles[s] == 0:
             free_seat(t, s)
-    t.emit("hand_over", hand=t.hand_number, piles=list(t.piles), plate=t.plate)
     if _juego_decided(t, []):
         return
+    t.emit("hand_over", hand=t.hand_number, piles=list(t.piles), plate=t.plate)
     start_hand(t, next_mano(t, t.mano))
 
 
@@ -166,6 +166,7 @@ def _settle_lance(t: Table, slot: int, rec: LanceRecord, pending: list[int]) -> 
 
 def end_juego(t: Table, loser: int) -> None:
     """The last player with stones loses the juego (P1); maybe the match is over."""
+    t.emit("hand_over", hand=t.hand_number, piles=list(t.piles), plate=t.plate)
     t.losses[loser] += 1
     t.emit("juego_lost", seat=loser, juego=t.juego, losses=t.losses[loser])
     if t.losses[loser] >= t.options.losses:

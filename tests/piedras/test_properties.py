@@ -100,16 +100,24 @@ def test_p1_to_p5_random_matches_keep_every_invariant(
     )
     state = piedras.new_game(players=players, options=options, seed=seed)
     _check_state(state)
+    started, over, lost = 1, 0, 0
     for _ in range(MAX_STEPS):
         if state.is_over:
             break
         seat = rng.choice(state.to_act)
         t = piedras.apply(state, seat, _choose(rng, state, seat))
         _check_events(state, t.events)
+        for e in t.events:
+            started += e.kind == "hand_started"
+            over += e.kind == "hand_over"
+            lost += e.kind == "juego_lost"
         state = t.state
         _check_state(state)
         _check_views(state)
     assert state.is_over, "the match must end"
+    assert started == over, "every hand ends with hand_over"
+    assert lost == sum(state.losses)
+    assert all(state.losses[s] == options.losses for s in state.out)
     assert state.winner is not None and state.winner not in state.out
     assert state.out == tuple(s for s in range(players) if s != state.winner)
 
