@@ -289,6 +289,12 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
 
     In modo renuncio every card in hand is playable and ``renuncio`` is listed (even out of turn)
     for a seat whose opponents made an illegal play this round.
+
+    >>> s = new_game(players=4, dealer=3, hands=[["12c", "1o", "2o"], ["3c", "7o", "12b"],
+    ...     ["4o", "5o", "6o"], ["4b", "5b", "6b"]], vira="4c")
+    >>> s = apply(s, 0, "tiro 12c").state
+    >>> [str(a) for a in legal_actions(s, 1)], legal_actions(s, 2)
+    (['tiro 3c', 'envido'], [])
     """
     if state.phase == "over":
         return []
@@ -317,6 +323,11 @@ def default_action(state: EnviteState, seat: int) -> Action:
     """The move the bot makes when a turn timer runs out: never a bet, never a risk.
 
     ``no tumbo`` at tumbo, ``no quiero`` to a bet, else the lowest lawful card.
+
+    >>> s = new_game(players=4, dealer=3, hands=[["12c", "1o", "2o"], ["3c", "7o", "12b"],
+    ...     ["4o", "5o", "6o"], ["4b", "5b", "6b"]], vira="4c")
+    >>> str(default_action(s, 0))
+    'tiro 2o'
     """
     if seat not in state.to_act:
         raise IllegalAction("not_your_turn", seat=seat)
