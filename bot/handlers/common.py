@@ -7,16 +7,19 @@ send the few new group messages, update the private hand messages).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+import warnings
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import keyboards, render
@@ -182,36 +185,68 @@ def display_name(update: Update) -> str:
 # ---- publishing -----------------------------------------------------------------------------
 
 
+MAX_RETRY_AFTER = 5.0
+"""Flood control: wait and retry once when Telegram asks for at most this many seconds."""
+
+T = TypeVar("T")
+
+
+async def _api(call: Callable[[], Awaitable[T]]) -> T:
+    """One Bot API call, retried once after a short flood-control wait."""
+    try:
+        return await call()
+    except RetryAfter as exc:
+        with warnings.catch_warnings():  # PTB 22 warns that the type becomes timedelta
+            warnings.simplefilter("ignore")
+            wait = exc.retry_after
+        seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+        if seconds > MAX_RETRY_AFTER:
+            raise
+        await asyncio.sleep(seconds)
+        return await call()
+
+
 async def send(
     bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
 ) -> Message | None:
+    """Send a message (HTML); ``None`` when Telegram refuses (logged, never raised)."""
     try:
-        return await bot.send_message(
-            chat_id,
-            text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup,
-            disable_web_page_preview=True,
+        return await _api(
+            lambda: bot.send_message(
+                chat_id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                disable_web_page_preview=True,
+            )
         )
     except Forbidden:
         log.warning("cannot write to chat %s (forbidden)", chat_id)
     except BadRequest as exc:
         log.warning("cannot write to chat %s: %s", chat_id, exc.message)
+    except TelegramError as exc:
+        log.warning("sending to chat %s failed: %s", chat_id, type(exc).__name__)
     return None
 
 
 async def edit(
     bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
 ) -> bool:
-    """Edit a message in place; False when it cannot be edited (deleted, too old...)."""
+    """Edit a message in place; False when it cannot be edited (deleted, too old...).
+
+    A network failure counts as done (the edit may have gone through): better one stale
+    message, healed by the next move, than a duplicate table message.
+    """
     try:
-        await bot.edit_message_text(
-            text,
-            chat_id=chat_id,
-            message_id=message_id,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup,
-            disable_web_page_preview=True,
+        await _api(
+            lambda: bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                disable_web_page_preview=True,
+            )
         )
         return True
     except BadRequest as exc:
@@ -220,6 +255,9 @@ async def edit(
         log.warning("cannot edit message %s in %s: %s", message_id, chat_id, exc.message)
     except Forbidden:
         log.warning("cannot edit message in chat %s (forbidden)", chat_id)
+    except TelegramError as exc:
+        log.warning("editing in chat %s failed: %s", chat_id, type(exc).__name__)
+        return True
     return False
 
 

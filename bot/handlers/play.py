@@ -127,9 +127,21 @@ async def table_button(update: Update, context: Context) -> None:
         table, step, _seat = await play(svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid)
     except IllegalAction as exc:
         await alert(update, error_text(lang, exc))
+        if exc.reason == "stale" and query.message is not None:
+            await heal(update, context, cb.chat_id, cb.tid, query.message.message_id)
         return
     await query.answer()
     await publish(context.bot, svc, table, step)
+
+
+async def heal(update: Update, context: Context, chat_id: int, tid: str, msg_id: int) -> None:
+    """A stale press on the current table message: show the current state again.
+
+    (Two processes may finish their edits out of order; the next press repairs the message.)
+    """
+    table = await read_table(services(context), chat_id)
+    if table is not None and table.tid == tid and table.table_msg == msg_id:
+        await show_table(context.bot, table)
 
 
 async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str, lang: str) -> None:

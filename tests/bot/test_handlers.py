@@ -368,3 +368,45 @@ async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() ->
             continue
         assert t("es", "event.hand_over", hand="", a="", b="").split()[0] in text, text
     assert t("es", "msg.game_over") in sends[-1]
+
+
+async def test_flood_control_is_retried_once_and_api_errors_never_raise() -> None:
+    from telegram.error import NetworkError, RetryAfter
+
+    from bot.handlers.common import edit, send
+
+    class Flaky(StubBot):
+        def __init__(self, errors: list[Exception]) -> None:
+            super().__init__()
+            self.errors = errors
+
+        async def send_message(self, chat_id: int, text: str, **kw: Any) -> Any:
+            if self.errors:
+                raise self.errors.pop(0)
+            return await super().send_message(chat_id, text, **kw)
+
+        async def edit_message_text(
+            self, text: str, chat_id: int, message_id: int, **kw: Any
+        ) -> Any:
+            if self.errors:
+                raise self.errors.pop(0)
+            return await super().edit_message_text(text, chat_id, message_id, **kw)
+
+    bot = Flaky([RetryAfter(0)])
+    assert await send(bot, GROUP, "hola") is not None  # type: ignore[arg-type]
+    bot = Flaky([NetworkError("down"), NetworkError("down")])
+    assert await send(bot, GROUP, "hola") is None  # type: ignore[arg-type]
+    assert await edit(bot, GROUP, 1, "hola") is True  # type: ignore[arg-type]  # maybe applied
+    bot = Flaky([RetryAfter(3600)])
+    assert await send(bot, GROUP, "hola") is None  # type: ignore[arg-type]
+
+
+async def test_a_stale_press_on_the_table_message_repairs_it() -> None:
+    h = Harness()
+    table = await h.open_and_start()
+    old = keyboards.pack("a", GROUP, table.tid, table.turn, "mus")
+    await h.act(0, "mus")
+    edits = len([c for c in h.bot.calls if c[0] == "edit"])
+    await play.table_button(*h.press(102, old, msg_id=table.table_msg or 0))
+    assert h.bot.answers()[-1]["text"] == t("es", "error.stale")
+    assert len([c for c in h.bot.calls if c[0] == "edit"]) == edits + 1
