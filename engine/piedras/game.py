@@ -168,7 +168,7 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
     t.hands[seat] = tuple(c for c in hand if c != card)
     t.emit("discarded", seat=seat)
     t.emit("dealt", seat, seat=seat, cards=[str(c) for c in t.hands[seat]])
-    if not t.freeze().to_act:
+    if all(len(t.hands[s]) == 4 for s in t.in_hand):
         t.phase = "lance"
         advance(t)
     return Transition(t.freeze(), tuple(t.events))

@@ -497,3 +497,49 @@ def test_p4_ordago_in_reenvites_waits_for_every_answer() -> None:
     ]
     assert state.score == (18, 14, 0, 0) and state.free == (2, 3)
     assert state.in_hand == (0, 1) and state.lance == "chica"
+
+
+def test_p4_freed_players_lose_their_claim_on_earlier_deposits() -> None:
+    """P4.4/P5: players freed by an órdago leave the hand; a deposit left with none of its
+    players goes to the plate (stones stay conserved)."""
+    hands = ["12o 12c 11e 10b", "1o 2c 4e 5b", "7o 6c 5e 4b", "10o 7c 6e 5o"]
+    state = deal(hands, ["1b", "1e", "10c", "11b"])
+    state, _ = play(
+        state,
+        [(0, "paso"), (1, "envido 2"), (2, "quiero"), (3, "no quiero"), (0, "no quiero")],
+    )
+    state, events = play(state, [(2, "paso"), (1, "paso")])
+    assert kinds(events, "lance_closed")[0]["players"] == [1, 2] and state.deposits[0] == 4
+    state, events = play(state, [(0, "ordago"), (1, "quiero"), (2, "quiero"), (3, "no quiero")])
+    # chica: seat 0 (R R C S) is the worst: he takes the piles of 1 and 2 (6 each)
+    assert kinds(events, "ordago_settled")[0]["worst"] == 0
+    assert state.free == (1, 2)
+    # pares and juego: only seat 0 has them -> en paso; the grande deposit has no player left
+    assert state.hand_number == 2
+    plate = [(d["seat"], d["count"], d["lance"], d["why"]) for d in kinds(events, "to_plate")]
+    assert plate == [
+        (None, 4, "grande", "abandoned"),
+        (0, 1, "pares", "en_paso"),
+        (0, 2, "juego", "en_paso"),
+    ]
+    assert state.score == (17, 0, 0, 8) and state.plate == 7
+    assert state.in_hand == (3, 0) and state.mano == 3  # 1 and 2 sit out: the mano skips them
+
+
+def test_p4_ordago_with_everyone_in_the_last_lance_is_settled_at_once() -> None:
+    """P4.4: an órdago with everyone still in the hand ends the juego at once, even in juego;
+    the worst takes every pile and every deposit."""
+    hands = ["12o 12c 11e 10b", "7o 7c 7e 12b", "7b 6c 10e 11o"]
+    state = deal(hands, ["1b", "1e", "10c"])
+    state, _ = play(state, [(0, "envido"), (1, "quiero"), (2, "quiero")])
+    state, _ = play(state, [(2, "paso"), (1, "paso"), (0, "paso")])  # grande: equal, 6 stones
+    state, _ = play(state, everyone_passes(state))  # chica
+    state, _ = play(state, [(0, "paso"), (1, "paso")])  # pares: 0 and 1
+    assert state.lance == "juego" and state.deposits[0] == 6
+    state, events = play(state, [(0, "ordago"), (1, "quiero"), (2, "quiero")])
+    # juego: 31 (seat 1) > 40 (seat 0) > 33 (seat 2): seat 2 is the worst
+    assert kinds(events, "ordago_settled") == [{"lance": "juego", "worst": 2, "players": [0, 1, 2]}]
+    over = kinds(events, "hand_over")[0]
+    assert over["piles"] == [0, 0, 24] and over["plate"] == 0
+    assert kinds(events, "juego_lost") == [{"seat": 2, "juego": 1, "losses": 1}]
+    assert not kinds(events, "lance_won")  # nothing else was settled
