@@ -239,6 +239,21 @@ def _bet_text(lang: str, names: Sequence[str], bet: object, view: Mapping[str, A
     return t(lang, "table.bet", n=amount, pair=pair_name(lang, names, pair))
 
 
+def _lances_text(lang: str, names: Sequence[str], results: Sequence[Mapping[str, Any]]) -> str:
+    """The lances played so far this hand, from the view (``Grande en paso · Chica 2 querido``)."""
+    parts = [
+        t(
+            lang,
+            f"lance_result.{r.get('outcome')}",
+            lance=lance_name(lang, r.get("lance")),
+            bet=r.get("bet"),
+            pair=pair_name(lang, names, r.get("pair")),
+        )
+        for r in results
+    ]
+    return t(lang, "table.lances", lances=" · ".join(parts)) if parts else ""
+
+
 def options_text(lang: str, table: Table) -> str:
     labels = table.adapter.option_labels(table.options)
     return ", ".join(t(lang, key, **params) for key, params in labels)
@@ -310,6 +325,14 @@ def table_text(table: Table, *, closed: Sequence[LogEntry] | None = None) -> str
         lines.append(f"{lance_line} · {bet}" if bet else lance_line)
     elif phase in ("mus", "discard"):
         lines.append(t(lang, f"table.phase.{phase}"))
+    lances = _lances_text(lang, names, view.get("lances") or [])
+    if lances:
+        lines.append(lances)
+    for lance in ("pares", "juego"):
+        has = (view.get("declarations") or {}).get(lance)
+        if has:
+            line = event_line(lang, "declared", {"lance": lance, "has": has}, names)
+            lines.append(line or "")
     log = event_lines(lang, table.log, names)[-MAX_LOG_LINES:]
     if log:
         lines.append("")

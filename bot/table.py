@@ -298,6 +298,9 @@ class Table(BaseModel):
 
 
 _NOT_LOGGED = frozenset(
-    {"hand_started", "showdown", "scored", "hand_over", "juego_won", "vaca_won"}
-)
-"""Public events shown in the hand result message (or the table's header), not in its log."""
+    {
+        "hand_started", "declared", "lance_closed", "lance_skipped",  # in the table's header
+        "showdown", "scored", "hand_over", "juego_won", "vaca_won",  # in the result message
+    }
+)  # fmt: skip
+"""Public events shown in the table message's header or the hand result, not in its log."""
