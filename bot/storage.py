@@ -2,7 +2,7 @@
 
 Two implementations with the same semantics: :class:`RedisStore` (production; several bot
 processes can share one Redis) and :class:`MemoryStore` (in-process, when ``REDIS_URL`` is unset,
-and in tests). Every method is one Redis round trip.
+and in tests). Every method is one Redis round trip; ``update_table`` is usually one too (below).
 
 Tables
     One document per chat: ``load(chat_id)`` gives ``Loaded(version, doc)`` or ``None``. Every
@@ -11,8 +11,9 @@ Tables
     sets or clears the table's timer and sets or clears its TTL; it returns the new version, or
     ``None`` when the version moved (someone else wrote first: reload and retry). Version 0 means
     "no table", so ``save(chat_id, 0, ...)`` creates a table only if there is none
-    (:meth:`Store.create`). Versions start at 1 for each new table: stale buttons should carry
-    something unique to the table (its id or creation time) besides the version.
+    (:meth:`Store.create`). A new table's first version is the server's clock in microseconds
+    and each write adds 1, so a version never repeats for a chat, even after the table is deleted
+    and another one created: a version identifies one state of one table.
 
     Handlers never call ``save`` themselves; they call :meth:`Store.update_table`, which loads,
     runs a pure function on the current document and saves with CAS, retrying on conflict::
@@ -26,8 +27,12 @@ Tables
 
         result = await store.update_table(chat_id, join)
 
-    A table write is therefore two round trips (load + CAS script), three with the update-id
-    de-duplication that precedes it.
+    Each store keeps the last version it saw of each table (a bounded in-process cache). With a
+    cached copy, ``update_table`` runs ``fn`` on it and sends the CAS write directly: one round
+    trip. If ``fn`` decides not to write (or raises), one version check (``HGET``) confirms the
+    copy was current. Only when another process wrote in between does it cost more (the failed
+    attempt, then load + CAS). So an update handled by the process that last wrote its table
+    costs two round trips with the update-id de-duplication, three on a cache miss.
 
 Timers
     A sorted set holds one member per table with a pending turn timer (score = due unix time).
@@ -58,9 +63,10 @@ import asyncio
 import math
 import random
 import time
+from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
 
 from redis.asyncio import BlockingConnectionPool, Redis
 
@@ -69,6 +75,7 @@ __all__ = [
     "MemoryStore",
     "RedisStore",
     "Store",
+    "StoreBase",
     "TableConflict",
     "Write",
     "open_store",
@@ -142,6 +149,10 @@ class Store(Protocol):
         """Remove the table (and its timer) if it is still at ``expected_version``."""
         ...
 
+    async def version_of(self, chat_id: int) -> int:
+        """The table's current version (0 if there is none), without its document."""
+        ...
+
     async def first_time(self, update_id: int) -> bool:
         """True the first time ``update_id`` is seen (by any process sharing the store)."""
         ...
@@ -191,7 +202,7 @@ class Store(Protocol):
     async def create(
         self, chat_id: int, doc: str, *, timer_at: float | None = None, ttl: int | None = None
     ) -> int | None:
-        """Create the table if there is none: its version (1), or ``None`` if one exists."""
+        """Create the table if there is none: its first version, or ``None`` if one exists."""
         return await self.save(chat_id, 0, doc, timer_at=timer_at, ttl=ttl)
 
     async def update_table(self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30) -> T:
@@ -201,22 +212,140 @@ class Store(Protocol):
         ``(doc_or_None, result)``). It must be pure and synchronous: it may run several times.
         An exception from ``fn`` propagates and nothing is written. Returns ``Write.result``.
         """
+        ...
+
+
+class StoreBase(Store):
+    """Round-trip counting, the cache of last-seen tables and ``update_table`` for both stores.
+
+    Implementations provide ``_load``, ``_cas`` and ``_version`` (one round trip each).
+    """
+
+    #: How many tables' last-seen versions a store remembers.
+    CACHE_SIZE = 4096
+
+    def __init__(self) -> None:
+        self.round_trips = 0
+        #: Round trips by operation name, for benchmarks.
+        self.ops: Counter[str] = Counter()
+        self._known: OrderedDict[int, Loaded | None] = OrderedDict()
+
+    def _count(self, op: str) -> None:
+        self.round_trips += 1
+        self.ops[op] += 1
+
+    def _remember(self, chat_id: int, table: Loaded | None) -> None:
+        self._known[chat_id] = table
+        self._known.move_to_end(chat_id)
+        if len(self._known) > self.CACHE_SIZE:
+            self._known.popitem(last=False)
+
+    def forget(self, chat_id: int | None = None) -> None:
+        """Drop the cached copy of one table (or of all): the next update loads it."""
+        if chat_id is None:
+            self._known.clear()
+        else:
+            self._known.pop(chat_id, None)
+
+    async def _load(self, chat_id: int) -> Loaded | None:
+        raise NotImplementedError
+
+    async def _cas(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str | None,
+        timer_at: float | None,
+        ttl: int | None,
+    ) -> int | None:
+        """Write ``doc`` (``None``: delete) if at ``expected_version``; new version or None."""
+        raise NotImplementedError
+
+    async def _version(self, chat_id: int) -> int:
+        raise NotImplementedError
+
+    async def load(self, chat_id: int) -> Loaded | None:
+        self._count("load")
+        table = await self._load(chat_id)
+        self._remember(chat_id, table)
+        return table
+
+    async def save(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str,
+        *,
+        timer_at: float | None = None,
+        ttl: int | None = None,
+    ) -> int | None:
+        self._count("save")
+        ttl = None if ttl is None else _positive_ttl(ttl)
+        version = await self._cas(chat_id, expected_version, doc, timer_at, ttl)
+        if version is None:
+            self._known.pop(chat_id, None)
+        else:
+            self._remember(chat_id, Loaded(version, doc))
+        return version
+
+    async def delete(self, chat_id: int, expected_version: int) -> bool:
+        if expected_version <= 0:
+            return False
+        self._count("delete")
+        deleted = await self._cas(chat_id, expected_version, None, None, None) is not None
+        if deleted:
+            self._remember(chat_id, None)
+        else:
+            self._known.pop(chat_id, None)
+        return deleted
+
+    async def version_of(self, chat_id: int) -> int:
+        self._count("version")
+        return await self._version(chat_id)
+
+    async def update_table(self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30) -> T:
+        if chat_id in self._known:
+            done, result = await self._attempt(chat_id, self._known[chat_id], fn, checked=False)
+            if done:
+                return result
         for attempt in range(retries):
             current = await self.load(chat_id)
-            decided = fn(current)
-            write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
-            version = current.version if current is not None else 0
-            if write.delete:
-                if current is None or await self.delete(chat_id, version):
-                    return write.result
-            elif write.doc is None or (
-                await self.save(chat_id, version, write.doc, timer_at=write.timer_at, ttl=write.ttl)
-                is not None
-            ):
-                return write.result
+            done, result = await self._attempt(chat_id, current, fn, checked=True)
+            if done:
+                return result
             # Lost the race: back off a little (randomly, so racers spread out) and retry.
             await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
         raise TableConflict(f"table {chat_id}: gave up after {retries} conflicting writes")
+
+    async def _attempt(
+        self, chat_id: int, current: Loaded | None, fn: UpdateFn[T], *, checked: bool
+    ) -> tuple[bool, T]:
+        """One try of ``fn`` on ``current``: (True, result) if it stands, else (False, _).
+
+        ``checked`` says ``current`` was just loaded; otherwise it is the cached copy, and a
+        decision not to write (or an exception) stands only if the version has not moved.
+        """
+        version = current.version if current is not None else 0
+        try:
+            decided = fn(current)
+        except Exception:
+            if checked or await self.version_of(chat_id) == version:
+                raise
+            self._known.pop(chat_id, None)
+            return False, cast(T, None)
+        write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
+        if write.delete and current is not None:
+            done = await self.delete(chat_id, version)
+        elif write.delete or write.doc is None:  # nothing to write (or to delete)
+            done = checked or await self.version_of(chat_id) == version
+            if not done:
+                self._known.pop(chat_id, None)
+        else:
+            saved = await self.save(
+                chat_id, version, write.doc, timer_at=write.timer_at, ttl=write.ttl
+            )
+            done = saved is not None
+        return done, write.result
 
 
 def _decode(value: Any) -> str:
@@ -225,7 +354,8 @@ def _decode(value: Any) -> str:
 
 # KEYS: table hash, timers zset. ARGV: expected version, mode ("save"|"delete"), doc,
 # timer_at ("" clears), ttl ("" persists), chat id (timer member).
-# Returns the new version (0 after a delete), or nil when the version moved.
+# Returns the new version (0 after a delete), or nil when the version moved. A new table's
+# version is the server clock in microseconds (built as text: Lua numbers are doubles).
 _CAS = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
@@ -235,8 +365,15 @@ if ARGV[2] == 'delete' then
   redis.call('ZREM', KEYS[2], ARGV[6])
   return 0
 end
-local version = tonumber(current) + 1
-redis.call('HSET', KEYS[1], 'v', version, 'd', ARGV[3])
+local version
+if current == '0' then
+  local now = redis.call('TIME')
+  version = now[1] .. string.format('%06d', tonumber(now[2]))
+  redis.call('HSET', KEYS[1], 'v', version, 'd', ARGV[3])
+else
+  version = redis.call('HINCRBY', KEYS[1], 'v', 1)
+  redis.call('HSET', KEYS[1], 'd', ARGV[3])
+end
 if ARGV[4] == '' then
   redis.call('ZREM', KEYS[2], ARGV[6])
 else
@@ -274,7 +411,7 @@ return 1
 """
 
 
-class RedisStore(Store):
+class RedisStore(StoreBase):
     """The store on a ``redis.asyncio.Redis`` client (with or without ``decode_responses``).
 
     Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document),
@@ -290,13 +427,13 @@ class RedisStore(Store):
         dedupe_ttl: int = DEDUPE_TTL,
         owns_client: bool = False,
     ) -> None:
+        super().__init__()
         self.redis = redis
         self.prefix = prefix
         self.dedupe_ttl = dedupe_ttl
-        self.round_trips = 0
         self._owns_client = owns_client
         self._timers = f"{prefix}:timers"
-        self._cas = redis.register_script(_CAS)
+        self._cas_script = redis.register_script(_CAS)
         self._claim = redis.register_script(_CLAIM)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
 
@@ -312,101 +449,86 @@ class RedisStore(Store):
     def table_key(self, chat_id: int) -> str:
         return f"{self.prefix}:t:{chat_id}"
 
-    async def load(self, chat_id: int) -> Loaded | None:
-        self.round_trips += 1
+    async def _load(self, chat_id: int) -> Loaded | None:
         version, doc = await self.redis.hmget(self.table_key(chat_id), ["v", "d"])
         if version is None or doc is None:
             return None
         return Loaded(int(version), _decode(doc))
 
-    async def _run_cas(
+    async def _version(self, chat_id: int) -> int:
+        version = await self.redis.hget(self.table_key(chat_id), "v")
+        return 0 if version is None else int(version)
+
+    async def _cas(
         self,
         chat_id: int,
         expected_version: int,
-        mode: str,
-        doc: str,
+        doc: str | None,
         timer_at: float | None,
         ttl: int | None,
     ) -> int | None:
-        self.round_trips += 1
         args = [
             str(expected_version),
-            mode,
-            doc,
+            "delete" if doc is None else "save",
+            doc or "",
             "" if timer_at is None else repr(float(timer_at)),
-            "" if ttl is None else str(_positive_ttl(ttl)),
+            "" if ttl is None else str(ttl),
             str(chat_id),
         ]
-        result = await self._cas(keys=[self.table_key(chat_id), self._timers], args=args)
+        result = await self._cas_script(keys=[self.table_key(chat_id), self._timers], args=args)
         return None if result is None else int(result)
 
-    async def save(
-        self,
-        chat_id: int,
-        expected_version: int,
-        doc: str,
-        *,
-        timer_at: float | None = None,
-        ttl: int | None = None,
-    ) -> int | None:
-        return await self._run_cas(chat_id, expected_version, "save", doc, timer_at, ttl)
-
-    async def delete(self, chat_id: int, expected_version: int) -> bool:
-        if expected_version <= 0:
-            return False
-        return await self._run_cas(chat_id, expected_version, "delete", "", None, None) is not None
-
     async def first_time(self, update_id: int) -> bool:
-        self.round_trips += 1
+        self._count("first_time")
         key = f"{self.prefix}:upd:{update_id}"
         return bool(await self.redis.set(key, 1, nx=True, ex=self.dedupe_ttl))
 
     async def due_timers(self, now: float, limit: int = 100) -> list[int]:
-        self.round_trips += 1
+        self._count("due_timers")
         members = await self.redis.zrangebyscore(self._timers, "-inf", repr(now), 0, limit)
         return [int(_decode(m)) for m in members]
 
     async def claim_due(
         self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
     ) -> list[int]:
-        self.round_trips += 1
+        self._count("claim_due")
         args = [repr(float(now)), repr(float(now + lease)), str(limit), f"{self.prefix}:t:"]
         claimed = await self._claim(keys=[self._timers], args=args)
         return [int(_decode(m)) for m in claimed]
 
     async def timer_of(self, chat_id: int) -> float | None:
-        self.round_trips += 1
+        self._count("timer_of")
         score = await self.redis.zscore(self._timers, str(chat_id))
         return None if score is None else float(score)
 
     async def ttl_of(self, chat_id: int) -> float | None:
-        self.round_trips += 1
+        self._count("ttl_of")
         ms = await self.redis.pttl(self.table_key(chat_id))
         return None if ms < 0 else ms / 1000
 
     async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
-        self.round_trips += 1
+        self._count("add_user_table")
         ttl_arg = "" if ttl is None else str(_positive_ttl(ttl))
         await self._add_user_table(keys=[f"{self.prefix}:u:{user_id}"], args=[chat_id, ttl_arg])
 
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:
-        self.round_trips += 1
+        self._count("remove_user_table")
         await self.redis.srem(f"{self.prefix}:u:{user_id}", str(chat_id))
 
     async def user_tables(self, user_id: int) -> list[int]:
-        self.round_trips += 1
+        self._count("user_tables")
         members = await self.redis.smembers(f"{self.prefix}:u:{user_id}")
         return sorted(int(_decode(m)) for m in members)
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
-        self.round_trips += 1
+        self._count("get_prefs")
         raw = await self.redis.hgetall(f"{self.prefix}:prefs:{scope}")
         return {_decode(k): _decode(v) for k, v in raw.items()}
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
         if not values:
             return
-        self.round_trips += 1
+        self._count("set_prefs")
         mapping: dict[Any, Any] = dict(values)
         await self.redis.hset(f"{self.prefix}:prefs:{scope}", mapping=mapping)
 
@@ -428,7 +550,17 @@ class _Entry:
     expires_at: float | None
 
 
-class MemoryStore(Store):
+@dataclass(slots=True)
+class _MemoryData:
+    tables: dict[int, _Entry] = field(default_factory=dict)
+    timers: dict[int, float] = field(default_factory=dict)
+    seen: dict[int, float] = field(default_factory=dict)
+    users: dict[int, tuple[set[int], float | None]] = field(default_factory=dict)
+    prefs: dict[str, dict[str, str]] = field(default_factory=dict)
+    last_first_version: int = 0
+
+
+class MemoryStore(StoreBase):
     """In-process store with :class:`RedisStore`'s semantics (tables are lost on restart).
 
     Each call yields to the event loop once, as a network round trip would, so concurrent
@@ -436,140 +568,159 @@ class MemoryStore(Store):
     """
 
     def __init__(
-        self, *, dedupe_ttl: int = DEDUPE_TTL, clock: Callable[[], float] = time.time
+        self,
+        *,
+        dedupe_ttl: int = DEDUPE_TTL,
+        clock: Callable[[], float] = time.time,
+        _data: _MemoryData | None = None,
     ) -> None:
-        self.round_trips = 0
+        super().__init__()
         self.dedupe_ttl = dedupe_ttl
         self._clock = clock
-        self._tables: dict[int, _Entry] = {}
-        self._timers: dict[int, float] = {}
-        self._seen: dict[int, float] = {}
-        self._users: dict[int, tuple[set[int], float | None]] = {}
-        self._prefs: dict[str, dict[str, str]] = {}
+        self._data = _data if _data is not None else _MemoryData()
 
-    async def _trip(self) -> None:
-        self.round_trips += 1
+    def connect(self) -> MemoryStore:
+        """Another store on the same data, with its own cache and counters (a second process).
+
+        >>> a = MemoryStore(); b = a.connect()
+        >>> import asyncio; v = asyncio.run(a.create(1, "{}"))
+        >>> asyncio.run(b.load(1)) == (v, "{}")
+        True
+        """
+        return MemoryStore(dedupe_ttl=self.dedupe_ttl, clock=self._clock, _data=self._data)
+
+    async def _trip(self, op: str) -> None:
+        self._count(op)
+        await asyncio.sleep(0)
+
+    async def _pause(self) -> None:
+        # Every call yields once, like a network round trip, so tasks interleave as with Redis.
         await asyncio.sleep(0)
 
     def _live(self, chat_id: int) -> _Entry | None:
-        entry = self._tables.get(chat_id)
+        entry = self._data.tables.get(chat_id)
         if entry is not None and entry.expires_at is not None and entry.expires_at <= self._clock():
-            del self._tables[chat_id]
+            del self._data.tables[chat_id]
             return None
         return entry
 
-    async def load(self, chat_id: int) -> Loaded | None:
-        await self._trip()
+    async def _load(self, chat_id: int) -> Loaded | None:
+        await self._pause()
         entry = self._live(chat_id)
         return None if entry is None else Loaded(entry.version, entry.doc)
 
-    async def save(
+    async def _version(self, chat_id: int) -> int:
+        await self._pause()
+        entry = self._live(chat_id)
+        return 0 if entry is None else entry.version
+
+    async def _cas(
         self,
         chat_id: int,
         expected_version: int,
-        doc: str,
-        *,
-        timer_at: float | None = None,
-        ttl: int | None = None,
+        doc: str | None,
+        timer_at: float | None,
+        ttl: int | None,
     ) -> int | None:
-        await self._trip()
-        expires_at = None if ttl is None else self._clock() + _positive_ttl(ttl)
+        await self._pause()
         entry = self._live(chat_id)
         if (entry.version if entry is not None else 0) != expected_version:
             return None
-        self._tables[chat_id] = _Entry(expected_version + 1, doc, expires_at)
-        if timer_at is None:
-            self._timers.pop(chat_id, None)
+        if doc is None:
+            del self._data.tables[chat_id]
+            self._data.timers.pop(chat_id, None)
+            return 0
+        if entry is None:
+            version = max(int(self._clock() * 1_000_000), self._data.last_first_version + 1)
+            self._data.last_first_version = version
         else:
-            self._timers[chat_id] = float(timer_at)
-        return expected_version + 1
-
-    async def delete(self, chat_id: int, expected_version: int) -> bool:
-        await self._trip()
-        entry = self._live(chat_id)
-        if entry is None or entry.version != expected_version:
-            return False
-        del self._tables[chat_id]
-        self._timers.pop(chat_id, None)
-        return True
+            version = entry.version + 1
+        expires_at = None if ttl is None else self._clock() + ttl
+        self._data.tables[chat_id] = _Entry(version, doc, expires_at)
+        if timer_at is None:
+            self._data.timers.pop(chat_id, None)
+        else:
+            self._data.timers[chat_id] = float(timer_at)
+        return version
 
     async def first_time(self, update_id: int) -> bool:
-        await self._trip()
+        await self._trip("first_time")
         now = self._clock()
-        if len(self._seen) > 10_000:
-            self._seen = {k: v for k, v in self._seen.items() if v > now}
-        if self._seen.get(update_id, -math.inf) > now:
+        if len(self._data.seen) > 10_000:
+            for old in [k for k, v in self._data.seen.items() if v <= now]:
+                del self._data.seen[old]
+        if self._data.seen.get(update_id, -math.inf) > now:
             return False
-        self._seen[update_id] = now + self.dedupe_ttl
+        self._data.seen[update_id] = now + self.dedupe_ttl
         return True
 
     def _due(self, now: float, limit: int) -> list[int]:
-        due = sorted((at, chat) for chat, at in self._timers.items() if at <= now)
+        due = sorted((at, chat) for chat, at in self._data.timers.items() if at <= now)
         return [chat for _, chat in due[:limit]]
 
     async def due_timers(self, now: float, limit: int = 100) -> list[int]:
-        await self._trip()
+        await self._trip("due_timers")
         return self._due(now, limit)
 
     async def claim_due(
         self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
     ) -> list[int]:
-        await self._trip()
+        await self._trip("claim_due")
         claimed = []
         for chat in self._due(now, limit):
             if self._live(chat) is None:
-                del self._timers[chat]
+                del self._data.timers[chat]
             else:
-                self._timers[chat] = now + lease
+                self._data.timers[chat] = now + lease
                 claimed.append(chat)
         return claimed
 
     async def timer_of(self, chat_id: int) -> float | None:
-        await self._trip()
-        return self._timers.get(chat_id)
+        await self._trip("timer_of")
+        return self._data.timers.get(chat_id)
 
     async def ttl_of(self, chat_id: int) -> float | None:
-        await self._trip()
+        await self._trip("ttl_of")
         entry = self._live(chat_id)
         if entry is None or entry.expires_at is None:
             return None
         return entry.expires_at - self._clock()
 
     def _user_set(self, user_id: int) -> set[int]:
-        chats, expires_at = self._users.get(user_id, (set(), None))
+        chats, expires_at = self._data.users.get(user_id, (set(), None))
         if expires_at is not None and expires_at <= self._clock():
-            self._users.pop(user_id, None)
+            self._data.users.pop(user_id, None)
             return set()
         return chats
 
     async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
-        await self._trip()
+        await self._trip("add_user_table")
         chats = self._user_set(user_id)
         chats.add(chat_id)
-        old_expiry = self._users.get(user_id, (chats, None))[1]
+        old_expiry = self._data.users.get(user_id, (chats, None))[1]
         expires_at = old_expiry if ttl is None else self._clock() + _positive_ttl(ttl)
-        self._users[user_id] = (chats, expires_at)
+        self._data.users[user_id] = (chats, expires_at)
 
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:
-        await self._trip()
+        await self._trip("remove_user_table")
         chats = self._user_set(user_id)
         chats.discard(chat_id)
         if not chats:
-            self._users.pop(user_id, None)
+            self._data.users.pop(user_id, None)
 
     async def user_tables(self, user_id: int) -> list[int]:
-        await self._trip()
+        await self._trip("user_tables")
         return sorted(self._user_set(user_id))
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
-        await self._trip()
-        return dict(self._prefs.get(scope, {}))
+        await self._trip("get_prefs")
+        return dict(self._data.prefs.get(scope, {}))
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
         if not values:
             return
-        await self._trip()
-        self._prefs.setdefault(scope, {}).update(values)
+        await self._trip("set_prefs")
+        self._data.prefs.setdefault(scope, {}).update(values)
 
     async def aclose(self) -> None:
         return None

@@ -17,7 +17,15 @@ import fakeredis
 import pytest
 import redis.asyncio
 
-from bot.storage import Loaded, MemoryStore, RedisStore, Store, TableConflict, Write
+from bot.storage import (
+    Loaded,
+    MemoryStore,
+    RedisStore,
+    Store,
+    StoreBase,
+    TableConflict,
+    Write,
+)
 
 BACKENDS = ["memory", "fakeredis", "redis"]
 
@@ -34,7 +42,7 @@ class Backend:
 
     def store(self) -> Store:
         if self.kind == "memory":
-            return self._memory
+            return self._memory.connect()
         client: Any
         if self.kind == "fakeredis":
             client = fakeredis.FakeAsyncRedis(server=self._server)
@@ -75,45 +83,66 @@ def doc(**values: Any) -> str:
 
 async def test_create_load_save_delete(store: Store) -> None:
     assert await store.load(7) is None
-    assert await store.create(7, doc(n=0)) == 1
-    assert await store.load(7) == Loaded(1, doc(n=0))
-    assert await store.save(7, 1, doc(n=1)) == 2
-    assert await store.load(7) == (2, doc(n=1))
-    assert await store.delete(7, 2) is True
+    v = await store.create(7, doc(n=0))
+    assert v is not None and v > 0
+    assert await store.load(7) == Loaded(v, doc(n=0))
+    assert await store.save(7, v, doc(n=1)) == v + 1
+    assert await store.load(7) == (v + 1, doc(n=1))
+    assert await store.version_of(7) == v + 1
+    assert await store.delete(7, v + 1) is True
     assert await store.load(7) is None
+    assert await store.version_of(7) == 0
+
+
+async def test_versions_never_repeat_for_a_chat(store: Store) -> None:
+    """A table deleted and created again starts above every version the old one reached."""
+    seen = []
+    for _ in range(3):
+        v = await store.create(7, doc(n=0))
+        assert v is not None
+        for _ in range(5):
+            v = await store.save(7, v, doc(n=1))
+            assert v is not None
+        seen.extend(range(v - 5, v + 1))
+        assert await store.delete(7, v)
+    assert len(set(seen)) == len(seen) == 18
+    assert seen == sorted(seen)
 
 
 async def test_create_fails_when_a_table_exists(store: Store) -> None:
-    assert await store.create(-100, doc(a=1)) == 1
+    v = await store.create(-100, doc(a=1))
+    assert v is not None
     assert await store.create(-100, doc(a=2)) is None
-    assert await store.load(-100) == (1, doc(a=1))
+    assert await store.load(-100) == (v, doc(a=1))
 
 
 async def test_save_with_a_stale_version_changes_nothing(store: Store) -> None:
-    await store.create(5, doc(n=0), timer_at=100.0)
-    assert await store.save(5, 1, doc(n=1), timer_at=200.0) == 2
-    assert await store.save(5, 1, doc(n=99), timer_at=None) is None  # version moved
-    assert await store.load(5) == (2, doc(n=1))
+    v = await store.create(5, doc(n=0), timer_at=100.0)
+    assert v is not None
+    assert await store.save(5, v, doc(n=1), timer_at=200.0) == v + 1
+    assert await store.save(5, v, doc(n=99), timer_at=None) is None  # version moved
+    assert await store.load(5) == (v + 1, doc(n=1))
     assert await store.timer_of(5) == 200.0
-    assert await store.save(6, 1, doc(n=1)) is None  # no such table
+    assert await store.save(6, v, doc(n=1)) is None  # no such table
     assert await store.load(6) is None
 
 
 async def test_delete_needs_the_current_version(store: Store) -> None:
-    await store.create(5, doc(n=0), timer_at=10.0)
+    v = await store.create(5, doc(n=0), timer_at=10.0)
+    assert v is not None
     assert await store.delete(5, 0) is False
-    assert await store.delete(5, 2) is False
-    assert await store.load(5) == (1, doc(n=0))
-    assert await store.delete(5, 1) is True
+    assert await store.delete(5, v + 1) is False
+    assert await store.load(5) == (v, doc(n=0))
+    assert await store.delete(5, v) is True
     assert await store.timer_of(5) is None
-    assert await store.delete(5, 1) is False
+    assert await store.delete(5, v) is False
 
 
 async def test_documents_keep_unicode_and_big_ids(store: Store) -> None:
     text = json.dumps({"name": "Íñigo <b>&</b> 🂡", "cards": ["12o", "1b"]}, ensure_ascii=False)
     chat = -1001234567890123
-    await store.create(chat, text)
-    assert await store.load(chat) == (1, text)
+    v = await store.create(chat, text)
+    assert await store.load(chat) == (v, text)
 
 
 # --- update_table: load, pure function, CAS, retry ------------------------------------------
@@ -127,32 +156,34 @@ def increment(current: Loaded | None) -> Write[int]:
 async def test_update_table_creates_then_updates(store: Store) -> None:
     assert await store.update_table(1, increment) == 1
     assert await store.update_table(1, increment) == 2
-    assert await store.load(1) == (2, doc(n=2))
+    loaded = await store.load(1)
+    assert loaded is not None and loaded.doc == doc(n=2)
 
 
 async def test_update_table_without_a_document_writes_nothing(store: Store) -> None:
-    await store.create(1, doc(n=0))
+    v = await store.create(1, doc(n=0))
     before = store.round_trips
     assert await store.update_table(1, lambda cur: Write("nothing to do")) == "nothing to do"
-    assert store.round_trips - before == 1  # just the load
-    assert await store.load(1) == (1, doc(n=0))
+    assert store.round_trips - before == 1  # just the version check
+    assert await store.load(1) == (v, doc(n=0))
 
 
 async def test_update_table_accepts_a_plain_tuple(store: Store) -> None:
     assert await store.update_table(1, lambda cur: (doc(n=5), "made")) == "made"
     assert await store.update_table(1, lambda cur: (None, "kept")) == "kept"
-    assert await store.load(1) == (1, doc(n=5))
+    loaded = await store.load(1)
+    assert loaded is not None and loaded.doc == doc(n=5)
 
 
 async def test_update_table_exception_writes_nothing(store: Store) -> None:
-    await store.create(1, doc(n=0))
+    v = await store.create(1, doc(n=0))
 
     def illegal(current: Loaded | None) -> Write[None]:
         raise ValueError("not_your_turn")
 
     with pytest.raises(ValueError, match="not_your_turn"):
         await store.update_table(1, illegal)
-    assert await store.load(1) == (1, doc(n=0))
+    assert await store.load(1) == (v, doc(n=0))
 
 
 async def test_update_table_delete(store: Store) -> None:
@@ -164,7 +195,9 @@ async def test_update_table_delete(store: Store) -> None:
 
 
 async def test_update_table_retries_after_a_conflict(store: Store) -> None:
-    await store.create(1, doc(n=0))
+    v = await store.create(1, doc(n=0))
+    assert v is not None
+    store.forget(1)  # start from a load, as another process would
     calls: list[int] = []
 
     def sneaky(current: Loaded | None) -> Write[int]:
@@ -180,13 +213,13 @@ async def test_update_table_retries_after_a_conflict(store: Store) -> None:
         nonlocal raced
         if not raced:
             raced = True
-            await real_save(1, 1, doc(n=10))
+            await real_save(1, v, doc(n=10))
         return await real_save(*args, **kwargs)
 
     store.save = racing_save  # type: ignore[method-assign]
     assert await store.update_table(1, sneaky) == 11
-    assert calls == [1, 2]
-    assert await store.load(1) == (3, doc(n=11))
+    assert calls == [v, v + 1]
+    assert await store.load(1) == (v + 2, doc(n=11))
 
 
 async def test_update_table_gives_up_after_retries(store: Store) -> None:
@@ -207,26 +240,27 @@ async def test_concurrent_updates_are_never_lost_or_doubled(store: Store) -> Non
     loaded = await store.load(42)
     assert loaded is not None
     assert json.loads(loaded.doc) == {"n": 50}
-    assert loaded.version == 50
     assert store.round_trips - before > 2 * 50 + 1  # the tasks really did conflict and retry
 
 
 async def test_two_connections_racing_on_one_table(backend: Backend) -> None:
     first, second = backend.store(), backend.store()
-    await first.create(9, doc(n=0))
+    v = await first.create(9, doc(n=0))
+    assert v is not None
 
     async def bump(s: Store, times: int) -> list[int]:
         return [await s.update_table(9, increment) for _ in range(times)]
 
     a, b, c = await asyncio.gather(bump(first, 20), bump(second, 20), bump(second, 10))
     assert sorted(a + b + c) == list(range(1, 51))
-    assert await first.load(9) == (51, doc(n=50))
+    assert await first.load(9) == (v + 50, doc(n=50))
 
 
 async def test_same_action_twice_applies_once(backend: Backend) -> None:
     """Two presses of one button (or two processes) carrying the same expected version."""
     first, second = backend.store(), backend.store()
-    await first.create(3, doc(turn=0))
+    v = await first.create(3, doc(turn=0))
+    assert v is not None
 
     def press(version: int) -> Callable[[Loaded | None], Write[str]]:
         def fn(current: Loaded | None) -> Write[str]:
@@ -238,10 +272,10 @@ async def test_same_action_twice_applies_once(backend: Backend) -> None:
         return fn
 
     results = await asyncio.gather(
-        first.update_table(3, press(1)), second.update_table(3, press(1))
+        first.update_table(3, press(v)), second.update_table(3, press(v))
     )
     assert sorted(results) == ["applied", "stale"]
-    assert await first.load(3) == (2, doc(turn=1))
+    assert await first.load(3) == (v + 1, doc(turn=1))
 
 
 # --- update de-duplication ----------------------------------------------------------------
@@ -288,14 +322,15 @@ def test_memory_dedupe_forgets_after_its_ttl() -> None:
 
 
 async def test_timers_follow_the_latest_write(store: Store) -> None:
-    await store.create(1, doc(n=0), timer_at=100.0)
-    await store.create(2, doc(n=0), timer_at=50.0)
+    v1 = await store.create(1, doc(n=0), timer_at=100.0)
+    v2 = await store.create(2, doc(n=0), timer_at=50.0)
     await store.create(3, doc(n=0))
+    assert v1 is not None and v2 is not None
     assert await store.due_timers(40.0) == []
     assert await store.due_timers(60.0) == [2]
     assert await store.due_timers(100.0) == [2, 1]
-    await store.save(2, 1, doc(n=1), timer_at=None)  # the player moved: timer cleared
-    await store.save(1, 1, doc(n=1), timer_at=500.0)  # next turn: new timer
+    await store.save(2, v2, doc(n=1), timer_at=None)  # the player moved: timer cleared
+    await store.save(1, v1, doc(n=1), timer_at=500.0)  # next turn: new timer
     assert await store.due_timers(100.0) == []
     assert await store.timer_of(1) == 500.0
     assert await store.timer_of(2) is None
@@ -324,13 +359,13 @@ async def test_claims_race_between_processes(backend: Backend) -> None:
 
 async def test_claim_drops_timers_of_vanished_tables(store: Store) -> None:
     await store.create(1, doc(n=0), timer_at=1.0)
-    await store.create(2, doc(n=0), timer_at=1.0)
-    await store.delete(2, 1)
+    v2 = await store.create(2, doc(n=0), timer_at=1.0)
+    assert v2 is not None and await store.delete(2, v2)
     if isinstance(store, RedisStore):
         await store.redis.delete(store.table_key(1))  # as if its TTL ran out
     else:
         assert isinstance(store, MemoryStore)
-        store._tables.clear()
+        store._data.tables.clear()
     assert await store.claim_due(5.0) == []
     assert await store.due_timers(1e12) == []
 
@@ -355,20 +390,22 @@ async def test_fire_is_ignored_when_a_move_came_first(backend: Backend) -> None:
     assert await player.update_table(1, move) == "moved"
     assert await sweeper.update_table(1, fire) == "stale"
     assert await sweeper.timer_of(1) == 160.0
-    assert await sweeper.load(1) == (2, doc(turn=2, deadline=160.0))
+    loaded = await sweeper.load(1)
+    assert loaded is not None and loaded.doc == doc(turn=2, deadline=160.0)
 
 
 # --- expiry ---------------------------------------------------------------------------------
 
 
 async def test_ttl_is_set_refreshed_and_cleared(store: Store) -> None:
-    await store.create(1, doc(n=0), ttl=600)
+    v = await store.create(1, doc(n=0), ttl=600)
+    assert v is not None
     ttl = await store.ttl_of(1)
     assert ttl is not None and 590 < ttl <= 600
-    await store.save(1, 1, doc(n=1), ttl=3600)
+    await store.save(1, v, doc(n=1), ttl=3600)
     ttl = await store.ttl_of(1)
     assert ttl is not None and 3590 < ttl <= 3600
-    await store.save(1, 2, doc(n=2))
+    await store.save(1, v + 1, doc(n=2))
     assert await store.ttl_of(1) is None
     assert await store.ttl_of(2) is None
 
@@ -383,13 +420,13 @@ def test_memory_tables_expire() -> None:
     store = MemoryStore(clock=lambda: now[0])
 
     async def run() -> None:
-        await store.create(1, doc(n=0), ttl=60, timer_at=1030.0)
+        v = await store.create(1, doc(n=0), ttl=60, timer_at=1030.0)
         now[0] += 59
-        assert await store.load(1) == (1, doc(n=0))
+        assert await store.load(1) == (v, doc(n=0))
         now[0] += 2
         assert await store.load(1) is None
         assert await store.claim_due(now[0]) == []
-        assert await store.create(1, doc(n=9)) == 1
+        assert await store.create(1, doc(n=9)) is not None
 
     asyncio.run(run())
 
@@ -428,25 +465,85 @@ async def test_round_trips_per_operation(store: Store) -> None:
     assert await store.first_time(1)
     assert trips_of(n) == 1
     n = store.round_trips
-    await store.update_table(1, increment)  # load + CAS script
+    await store.update_table(1, increment)  # unknown table: load + CAS script
     assert trips_of(n) == 2
     n = store.round_trips
-    await store.update_table(1, increment)
-    assert trips_of(n) == 2
+    await store.update_table(1, increment)  # this store wrote it last: CAS only
+    assert trips_of(n) == 1
     n = store.round_trips
-    await store.load(1)
+    assert await store.update_table(1, lambda cur: Write("no change")) == "no change"
+    assert trips_of(n) == 1  # version check
+    n = store.round_trips
+    store.forget()
+    loaded = await store.load(1)
     await store.claim_due(0.0)
-    await store.delete(1, 2)
+    assert loaded is not None and await store.delete(1, loaded.version)
     assert trips_of(n) == 3
+    assert store.ops["load"] == 2 and store.ops["save"] == 2 and store.ops["version"] == 1
+
+
+# --- the cache of last-seen tables: never trusted without a check ---------------------------
+
+
+async def test_stale_cache_costs_a_retry_but_never_a_lost_write(backend: Backend) -> None:
+    mine, other = backend.store(), backend.store()
+    await mine.update_table(1, increment)  # mine caches the table
+    await other.update_table(1, increment)  # another process writes: mine's copy is stale
+    n = mine.round_trips
+    assert await mine.update_table(1, increment) == 3
+    assert mine.round_trips - n == 3  # failed CAS + load + CAS
+    loaded = await other.load(1)
+    assert loaded is not None and loaded.doc == doc(n=3)
+
+
+async def test_stale_cache_is_not_trusted_for_decisions_without_a_write(backend: Backend) -> None:
+    mine, other = backend.store(), backend.store()
+
+    def whose_turn(current: Loaded | None) -> Write[str]:
+        assert current is not None
+        return Write(json.loads(current.doc)["turn"])
+
+    def illegal_unless_bea(current: Loaded | None) -> Write[str]:
+        assert current is not None
+        if json.loads(current.doc)["turn"] != "bea":
+            raise ValueError("not_your_turn")
+        return Write("played", doc=doc(turn="ana"))
+
+    await mine.create(1, doc(turn="ana"))
+    loaded = await other.load(1)
+    assert loaded is not None
+    await other.save(1, loaded.version, doc(turn="bea"))
+    assert await mine.update_table(1, whose_turn) == "bea"  # checked, reloaded
+    await other.save(1, loaded.version + 1, doc(turn="ana"))
+    await other.save(1, loaded.version + 2, doc(turn="bea"))
+    assert await mine.update_table(1, illegal_unless_bea) == "played"  # not a stale refusal
+    with pytest.raises(ValueError, match="not_your_turn"):
+        await mine.update_table(1, illegal_unless_bea)  # now it is really Ana's turn
+
+
+async def test_cached_absence_is_checked(backend: Backend) -> None:
+    mine, other = backend.store(), backend.store()
+    assert await mine.load(1) is None
+    await other.create(1, doc(n=7))
+    assert await mine.update_table(1, lambda cur: Write(cur and cur.doc)) == doc(n=7)
+    assert await mine.update_table(2, lambda cur: Write(cur)) is None
+
+
+async def test_cache_is_bounded(store: Store) -> None:
+    assert isinstance(store, StoreBase)
+    store.CACHE_SIZE = 3
+    for chat in range(5):
+        await store.update_table(chat, increment)
+    assert list(store._known) == [2, 3, 4]
 
 
 async def test_decode_responses_client_works() -> None:
     client = fakeredis.FakeAsyncRedis(decode_responses=True)
     store = RedisStore(client, prefix="dec")
-    await store.create(1, doc(n=0), timer_at=1.0)
+    v = await store.create(1, doc(n=0), timer_at=1.0)
     await store.add_user_table(2, 1)
     await store.set_prefs("chat:1", {"lang": "en"})
-    assert await store.load(1) == (1, doc(n=0))
+    assert await store.load(1) == (v, doc(n=0))
     assert await store.claim_due(2.0) == [1]
     assert await store.user_tables(2) == [1]
     assert await store.get_prefs("chat:1") == {"lang": "en"}
