@@ -52,6 +52,7 @@ COMMANDS: list[tuple[str, str, Any]] = [
     ("ordago", "allin", play.action_command),
     ("mesa", "table", play.mesa),
     ("cartas", "cards", play.cartas),
+    ("descarto", "discard", play.descarto),
     ("ayuda", "help", info.ayuda),
     ("reglas", "rules", info.reglas),
     ("idioma", "language", info.idioma),

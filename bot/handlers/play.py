@@ -245,3 +245,34 @@ async def cartas(update: Update, context: Context) -> None:
         )
     elif chat.type != chat.PRIVATE:
         await reply(update, t(lang, "msg.cards_sent"))
+
+
+async def descarto(update: Update, context: Context) -> None:
+    """``/descarto 12o 3c`` (``/discard``) in private: the typed twin of the discard buttons.
+
+    In a group it is refused: the cards one throws are private.
+    """
+    svc = services(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    if chat.type != chat.PRIVATE:
+        await reply(update, t(await chat_lang(svc, chat.id), "error.discard_in_private"))
+        return
+    text = " ".join(["descarto", *(context.args or [])])
+    lang: str = svc.settings.language
+    for chat_id in await svc.store.user_tables(user.id):
+        table = await read_table(svc, chat_id)
+        if table is None or table.status != "playing" or table.seat_of(user.id) is None:
+            continue
+        lang = table.lang
+        if not table.adapter.in_discard(table.engine_state()):
+            continue
+        try:
+            table, step, seat = await play(svc, chat_id, user.id, text)
+        except IllegalAction as exc:
+            await reply(update, error_text(lang, exc))
+            return
+        await publish(context.bot, svc, table, step, dm_seats=[seat])
+        return
+    await reply(update, error_text(lang, IllegalAction("wrong_phase")))

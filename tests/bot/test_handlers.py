@@ -410,3 +410,29 @@ async def test_a_stale_press_on_the_table_message_repairs_it() -> None:
     await play.table_button(*h.press(102, old, msg_id=table.table_msg or 0))
     assert h.bot.answers()[-1]["text"] == t("es", "error.stale")
     assert len([c for c in h.bot.calls if c[0] == "edit"]) == edits + 1
+
+
+async def test_discard_command_in_private_and_refused_in_the_group() -> None:
+    h = Harness()
+    await h.open_and_start()
+    for seat in range(4):
+        await h.act(seat, "mus")
+    await play.descarto(*h.command(102, "/descarto 12o"))
+    assert h.bot.group_sends()[-1] == t("es", "error.discard_in_private")
+    table = await h.table()
+    cards = table.adapter.view(table.engine_state(), 1)["cards"]
+    await play.descarto(*h.command(102, "/discard 99z", chat_id=102))
+    assert h.bot.calls[-1][1]["text"].startswith(t("es", "error.bad_card", text="")[:10])
+    await play.descarto(*h.command(102, f"/descarto {cards[0]} {cards[1]}", chat_id=102))
+    table = await h.table()
+    assert 1 not in table.to_act() and table.adapter.in_discard(table.engine_state())
+    text = h.bot.message(102, table.hand_msgs["1"])["text"]
+    assert t("es", "hand.discard_wait") in text
+
+
+def test_lance_results_in_the_table_header_have_texts() -> None:
+    for lang in ("es", "en"):
+        for outcome in ("en_paso", "querido", "no_querido", "ordago", "one_pair", "nobody"):
+            results = [{"lance": "pares", "outcome": outcome, "bet": 2, "pair": 1}]
+            text = render._lances_text(lang, ["A", "B", "C", "D"], results)
+            assert "lance_result" not in text and "{" not in text, text
