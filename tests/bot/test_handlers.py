@@ -370,6 +370,7 @@ async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() ->
     assert t("es", "msg.game_over") in sends[-1]
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 async def test_flood_control_is_retried_once_and_api_errors_never_raise() -> None:
     from telegram.error import NetworkError, RetryAfter
 

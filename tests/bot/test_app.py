@@ -1,0 +1,75 @@
+"""The wiring: every command in Spanish and English, the buttons, de-duplication, start-up."""
+
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+import fakeredis
+import pytest
+from telegram.error import BadRequest
+from telegram.ext import CallbackQueryHandler, CommandHandler, TypeHandler
+
+from bot import app as bot_app
+from bot.app import build_application
+from bot.handlers.common import SERVICES_KEY, Services
+from bot.settings import Settings
+from bot.storage import MemoryStore, RedisStore
+
+SPANISH = (
+    "nueva unirme salir empezar cancelar mus corto paso envido quiero noquiero ordago mesa cartas"
+    " ayuda reglas idioma descarto"
+).split()
+ENGLISH = "new join leave go cancel cut pass bet accept fold allin table cards help rules language"
+ENGLISH_LIST = [*ENGLISH.split(), "discard"]
+
+
+def settings(**kw: Any) -> Settings:
+    return Settings(telegram_bot_token="123:abc", **kw)
+
+
+def test_every_command_is_wired_in_both_languages() -> None:
+    app = build_application(settings())
+    handlers = [h for group in app.handlers.values() for h in group]
+    commands = {c for h in handlers if isinstance(h, CommandHandler) for c in h.commands}
+    assert set(SPANISH) | set(ENGLISH_LIST) | {"start"} <= commands
+    patterns = {h.pattern.pattern for h in handlers if isinstance(h, CallbackQueryHandler)}  # type: ignore[union-attr]
+    assert patterns == {r"^[jlgx]:", r"^[ah]:", r"^[tc]:"}
+    assert any(isinstance(h, TypeHandler) for h in app.handlers[-1])  # de-duplication first
+    assert len(app.error_handlers) == 1
+
+
+def test_storage_choice() -> None:
+    app = build_application(settings())
+    assert isinstance(app.bot_data[SERVICES_KEY].store, MemoryStore)
+    app = build_application(settings(), redis=fakeredis.FakeAsyncRedis())
+    assert isinstance(app.bot_data[SERVICES_KEY].store, RedisStore)
+
+
+def test_local_bot_api_server_urls() -> None:
+    app = build_application(settings(telegram_api_url="http://127.0.0.1:8081/bot"))
+    assert app.bot.base_url.startswith("http://127.0.0.1:8081/bot")
+    assert app.bot.base_file_url.startswith("http://127.0.0.1:8081/file/bot")
+
+
+async def test_refused_set_my_commands_is_only_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    async def refuse(*args: Any, **kw: Any) -> bool:
+        raise BadRequest("method not allowed")
+
+    fake = SimpleNamespace(bot=SimpleNamespace(set_my_commands=refuse))
+    with caplog.at_level(logging.WARNING, logger="bot.app"):
+        await bot_app._set_commands(fake)  # type: ignore[arg-type]
+    assert "setMyCommands" in caplog.text
+
+
+async def test_duplicate_updates_stop_at_group_minus_one() -> None:
+    from telegram.ext import ApplicationHandlerStop
+
+    store = MemoryStore()
+    svc = Services(settings(), store)
+    context = SimpleNamespace(application=SimpleNamespace(bot_data={SERVICES_KEY: svc}))
+    update = SimpleNamespace(update_id=77)
+    await bot_app._dedupe(update, context)  # type: ignore[arg-type]
+    with pytest.raises(ApplicationHandlerStop):
+        await bot_app._dedupe(update, context)  # type: ignore[arg-type]
