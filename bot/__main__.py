@@ -1,17 +1,21 @@
 """``python -m bot`` / ``tapete``: run the bot by long polling, or ``--webhook`` for production.
 
-Configuration comes from the environment (see :mod:`bot.settings`); a missing or bad setting
-stops the program with one line on stderr and exit status 2.
+Configuration comes from the environment (see :mod:`bot.settings`); a missing or bad setting,
+or a Redis that does not answer, stops the program with one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import sys
 from collections.abc import Iterable, Sequence
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from bot.settings import Settings, describe_error
 
@@ -55,6 +59,37 @@ def configure_logging(level: str = "INFO", secrets: Iterable[str] = ()) -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+def safe_url(url: str) -> str:
+    """``url`` without its password, for messages.
+
+    >>> safe_url("redis://:hunter2@db:6379/0")
+    'redis://***@db:6379/0'
+    """
+    parts = urlsplit(url)
+    if parts.password is None and parts.username is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"***@{host}"))
+
+
+def redis_problem(url: str, timeout: float = 5.0) -> str | None:
+    """Why Redis at ``url`` cannot be used (one line), or ``None`` when it answers a PING."""
+
+    async def ping() -> None:
+        client = Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(ping())
+    except (RedisError, OSError, ValueError) as error:
+        detail = str(error).replace(url, safe_url(url)).splitlines()[0] if str(error) else ""
+        return f"cannot reach Redis at {safe_url(url)}: {detail or type(error).__name__}"
+    return None
+
+
 def fail(message: str) -> int:
     print(f"tapete: {message}", file=sys.stderr)
     return 2
@@ -88,7 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     secrets = [settings.telegram_bot_token, settings.webhook_secret or ""]
     configure_logging(settings.log_level, secrets)
     if settings.redis_url:
-        log.info("storage: Redis")
+        problem = redis_problem(settings.redis_url)
+        if problem is not None:
+            return fail(problem)
+        log.info("storage: Redis at %s", safe_url(settings.redis_url))
     else:
         log.warning("in-process store (REDIS_URL unset): tables are lost on restart")
 

@@ -61,6 +61,25 @@ def test_webhook_needs_its_url(tmp_path: Path) -> None:
     ]
 
 
+def test_unreachable_redis_is_one_line_without_the_password(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="1:x", REDIS_URL="redis://:hunter2@127.0.0.1:1/0")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("tapete: cannot reach Redis at redis://***@127.0.0.1:1/0")
+    assert "hunter2" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="REDIS_URL is not set")
+def test_reachable_redis_passes_the_check() -> None:
+    assert entry.redis_problem(os.environ["REDIS_URL"]) is None
+
+
+def test_safe_url() -> None:
+    assert entry.safe_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    assert entry.safe_url("rediss://user:pw@h:1/2") == "rediss://***@h:1/2"
+
+
 # --- in-process: wiring with a stand-in for bot.app -------------------------------------------
 
 
@@ -113,7 +132,8 @@ def test_webhook_mode(fake_app: FakeApplication, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("TAPETE_WEBHOOK_URL", "https://bot.example.org/tg/hook")
     monkeypatch.setenv("TAPETE_WEBHOOK_PORT", "8080")
     monkeypatch.setenv("TAPETE_WEBHOOK_SECRET", "s3cret_X")
-    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("REDIS_URL", "redis://redis.example:6379/0")
+    monkeypatch.setattr(entry, "redis_problem", lambda url: None)
     assert entry.main(["--webhook"]) == 0
     assert fake_app.calls == [
         (
