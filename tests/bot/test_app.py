@@ -17,10 +17,26 @@ from bot.handlers.common import SERVICES_KEY, Services
 from bot.settings import Settings
 from bot.storage import MemoryStore, RedisStore
 
-SPANISH = (
-    "nueva unirme salir empezar cancelar mus corto paso envido quiero noquiero ordago mesa cartas"
-    " ayuda reglas idioma descarto"
-).split()
+SPANISH = [
+    "nueva",
+    "unirme",
+    "salir",
+    "empezar",
+    "cancelar",
+    "mus",
+    "corto",
+    "paso",
+    "envido",
+    "quiero",
+    "noquiero",
+    "ordago",
+    "mesa",
+    "cartas",
+    "ayuda",
+    "reglas",
+    "idioma",
+    "descarto",
+]
 ENGLISH = "new join leave go cancel cut pass bet accept fold allin table cards help rules language"
 ENGLISH_LIST = [*ENGLISH.split(), "discard"]
 
