@@ -173,7 +173,7 @@ async def discard_button(update: Update, context: Context) -> None:
     round_ = cb.token
 
     def toggle(table: Table | None) -> tuple[Table | None, tuple[Table, Step | None, int]]:
-        if table is None or table.tid != cb.tid:
+        if table is None or table.tid != cb.tid or not table.active:
             raise IllegalAction("stale")
         seat = table.seat_of(user.id)
         if seat is None:
