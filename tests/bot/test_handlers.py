@@ -437,3 +437,29 @@ def test_lance_results_in_the_table_header_have_texts() -> None:
             results = [{"lance": "pares", "outcome": outcome, "bet": 2, "pair": 1}]
             text = render._lances_text(lang, ["A", "B", "C", "D"], results)
             assert "lance_result" not in text and "{" not in text, text
+
+
+async def test_two_processes_pressing_at_once_apply_each_action_once() -> None:
+    """Two bot processes on one store get the same presses at once: nothing doubles or is lost."""
+    import asyncio
+
+    h = Harness()
+    other = Services(h.svc.settings, h.store.connect(), clock=h.svc.clock)
+    other_app = SimpleNamespace(bot_data={SERVICES_KEY: other})
+    table = await h.open_and_start()
+    for _ in range(12):
+        table = await h.table()
+        if table.status != "playing" or table.adapter.in_discard(table.engine_state()):
+            break
+        seat = table.to_act()[0]
+        uid = table.players[seat].user_id
+        action = table.adapter.legal_actions(table.engine_state(), seat)[0]
+        data = keyboards.pack("a", GROUP, table.tid, table.turn, str(action))
+        first, ctx = h.press(uid, data)
+        second, _ = h.press(uid, data)
+        ctx2 = SimpleNamespace(application=other_app, bot=h.bot, args=[])
+        await asyncio.gather(play.table_button(first, ctx), play.table_button(second, ctx2))
+        after = await h.table()
+        assert after.turn == table.turn + 1  # applied exactly once
+        stale = [a for a in h.bot.answers()[-2:] if a.get("text") == t("es", "error.stale")]
+        assert len(stale) == 1
