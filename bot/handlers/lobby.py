@@ -30,7 +30,7 @@ from bot.handlers.common import (
 )
 from bot.table import Step, Table
 from engine.core import IllegalAction
-from locales import t
+from locales import language_of, t
 
 JOIN_PREFIX = "join_"
 
@@ -168,13 +168,14 @@ async def start_private(update: Update, context: Context) -> None:
     if user is None:
         return
     arg = (context.args or [""])[0]
+    own = language_of(user.language_code) if user.language_code else svc.settings.language
     if not arg.startswith(JOIN_PREFIX):
-        await reply(update, t(svc.settings.language, "msg.started_private"))
+        await reply(update, t(own, "msg.started_private"))
         return
     try:
         chat_id = int(arg[len(JOIN_PREFIX) :])
     except ValueError:
-        await reply(update, t(svc.settings.language, "error.no_table"))
+        await reply(update, t(own, "error.no_table"))
         return
     lang = await chat_lang(svc, chat_id)
     try:
