@@ -1,0 +1,255 @@
+"""End to end: restarts, two bot processes on one Redis, turn timers, start-up tolerance.
+
+"Processes" are Applications with their own Redis connection pool, each polling the fake Bot API
+with its own token (same bot identity), so a test decides which process gets each update, or hands
+the same update to both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from driver import LANG, MusTable, open_table, play_hand, read_doc, t
+from fake_telegram import FakeTelegram
+
+import engine.mus as mus
+
+pytestmark = pytest.mark.e2e
+
+SECOND = "654321:SECOND-PROCESS"
+
+
+async def to_discard(table: MusTable) -> Any:
+    """Everybody says mus (commands): the hand goes to the discard phase."""
+    state = await table.state()
+    while state.phase == "mus":
+        await table.act(state.to_act[0], mus.parse_action("mus"), "command")
+        state = await table.state()
+    assert state.phase == "discard" and set(state.to_act) == {0, 1, 2, 3}
+    return state
+
+
+def hands_of(state: Any) -> list[list[str]]:
+    return [list(mus.view(state, s).to_dict()["cards"]) for s in range(4)]
+
+
+# ---- restart ------------------------------------------------------------------------------
+
+
+async def test_restart_mid_hand_then_finish_it(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    first = await apps.start()
+    table, _users, group = await open_table(tg, redis_factory.client())
+    state = await to_discard(table)
+    for seat in (0, 1):  # two of the four discards happen before the restart
+        await table.act(seat, mus.legal_actions(state, seat)[0], "button")
+    await tg.settle()
+    doc_before = await table.doc()
+    await apps.stop(first)
+
+    # A new process on the same Redis: nothing was lost, and it finishes the hand.
+    await apps.start()
+    state = await table.state()
+    assert state.phase == "discard" and set(state.to_act) == {2, 3}
+    assert (await table.doc())["table_msg"] == doc_before["table_msg"]
+    state = await play_hand(table, random.Random(3))
+    assert state.hand_number == 2
+    await tg.settle()
+    assert any(
+        t(LANG, "event.hand_over", hand=1, a="", b="").split(".")[0] in m.text
+        for m in group.bot_messages()
+    )
+    await table.assert_dms_show_hands()
+
+
+# ---- two processes ------------------------------------------------------------------------
+
+
+async def test_same_updates_to_two_processes_apply_once(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    await apps.start()
+    await apps.start(token=SECOND)
+    table, _users, group = await open_table(tg, redis_factory.client())
+    state = await table.state()
+    doc = await table.doc()
+
+    # The same button press reaches both processes.
+    seat = state.to_act[0]
+    action = next(a for a in mus.legal_actions(state, seat) if a.kind == "mus")
+    msg, data = await tg.wait_for(lambda: table.button_for(doc, action), what="the Mus button")
+    table.seat_user(doc, seat).press(msg, data, deliver_to="all")
+    await tg.settle()
+    after = await table.doc()
+    assert after["turn"] == doc["turn"] + 1
+    state = await table.state()
+
+    # The same command reaches both processes.
+    seat = state.to_act[0]
+    replies = len(group.bot_messages())
+    table.seat_user(after, seat).send(group, "/mus", deliver_to="all")
+    await tg.settle()
+    again = await table.doc()
+    assert again["turn"] == after["turn"] + 1
+    assert len(group.bot_messages()) == replies, "a command handled twice (or a refusal)"
+    tokens = {c.token for c in tg.calls if c.method == "editMessageText"}
+    assert tokens <= {tg.tokens[0], SECOND}
+
+
+async def test_burst_of_discards_across_two_processes(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    await apps.start()
+    await apps.start(token=SECOND)
+    table, _users, _group = await open_table(tg, redis_factory.client())
+    state = await to_discard(table)
+    doc = await table.doc()
+    before = hands_of(state)
+
+    # Four players toggle a card at the same moment, spread over the two processes.
+    chosen = []
+    for seat in range(4):
+        user = table.seat_user(doc, seat)
+        msg = await tg.wait_for(
+            lambda u=user: table.hand_message(u).buttons() and table.hand_message(u),
+            what="discard toggles",
+        )
+        card = before[seat][seat % 4]
+        chosen.append(card)
+        label = next(b["text"] for b in msg.buttons() if b["text"].endswith(_name(card)))
+        user.press(msg, label, deliver_to="round_robin")
+    await tg.settle()
+    doc = await table.doc()
+    assert doc.get("discards") == {str(s): [chosen[s]] for s in range(4)}, "a toggle was lost"
+
+    # Then all confirm at once; seat 0 double-taps, one tap to each process.
+    confirm = t(LANG, "button.discard", n=1)
+    for seat in range(4):
+        user = table.seat_user(doc, seat)
+        msg = await tg.wait_for(
+            lambda u=user: (
+                confirm in table.hand_message(u).button_texts() and table.hand_message(u)
+            ),
+            what="the confirm button",
+        )
+        if seat == 0:
+            user.press(msg, confirm, deliver_to=tg.tokens[0])
+            user.press(msg, confirm, deliver_to=SECOND)
+        else:
+            user.press(msg, confirm, deliver_to="round_robin")
+    await tg.settle()
+    state = await table.state()
+    assert state.phase == "mus", "a discard was lost"
+    after = hands_of(state)
+    for seat in range(4):
+        kept = [c for c in before[seat] if c in after[seat]]
+        assert len(kept) == 3 and chosen[seat] not in after[seat], (seat, before, after)
+    doc = await table.doc()
+    log = [e for e in doc.get("log", []) if e["kind"] == "discarded"]
+    assert sorted(e["data"]["seat"] for e in log) == [0, 1, 2, 3], "a discard applied twice"
+    await table.assert_dms_show_hands()
+
+
+def _name(card: str) -> str:
+    from driver import card_name
+
+    return card_name(card)
+
+
+# ---- turn timers --------------------------------------------------------------------------
+
+
+async def test_timeout_plays_the_default_and_three_cancel_the_table(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    redis = redis_factory.client()
+    await apps.start(turn_timeout=60.0)
+    table, _users, group = await open_table(tg, redis)
+    await tg.settle()
+    # Restart with a short timer: the deadline written at the start is long, so act once first.
+    await apps.stop_all()
+    await apps.start(turn_timeout=0.4, timer_tick=0.05)
+    state = await table.state()
+    doc = await table.doc()
+    mano = state.to_act[0]
+    table.seat_user(doc, mano).send(group, "/mus")  # a move: the next timer is 0.4 s
+    doc = await table.wait_turn_after(doc.get("turn", 0))
+    state = await table.state()
+    waiting = state.to_act[0]
+    expected = mus.default_action(state, waiting)
+    doc = await table.wait_turn_after(doc["turn"], timeout=5)
+    name = doc["players"][waiting]["name"]
+    line = t(
+        LANG,
+        "event.timeout",
+        name=name,
+        action=t(LANG, f"action.{expected.kind}"),
+    )
+    await tg.wait_for(
+        lambda: (
+            line in table.table_message(doc).text
+            or any(line in m.text for m in group.bot_messages())
+        ),
+        what=f"the timeout announced ({line!r})",
+    )
+    assert doc.get("timeouts") == 1
+    # Nobody answers: two more timeouts in a row cancel the table.
+    found = await tg.wait_for(
+        lambda: _status(redis, group.id, "cancelled"), timeout=8, what="the table cancelled"
+    )
+    assert found
+    cancelled = t(LANG, "msg.cancelled_timeouts")
+    await tg.wait_for(
+        lambda: any(cancelled in m.text for m in group.bot_messages()), what="the cancel message"
+    )
+
+
+async def _status(redis: Any, chat_id: int, status: str) -> bool:
+    found = await read_doc(redis, chat_id)
+    return found is not None and found[1].get("status") == status
+
+
+async def test_timer_fires_after_a_restart(tg: FakeTelegram, apps: Any, redis_factory: Any) -> None:
+    redis = redis_factory.client()
+    first = await apps.start(turn_timeout=60.0)
+    table, _users, group = await open_table(tg, redis)
+    await apps.stop(first)
+    await apps.start(turn_timeout=0.5, timer_tick=0.05)
+    doc = await table.doc()
+    state = await table.state()
+    table.seat_user(doc, state.to_act[0]).send(group, "/mus")
+    doc = await table.wait_turn_after(doc.get("turn", 0))
+    await tg.settle()
+    second = apps.running[-1]
+    await apps.stop(second)  # the timer is pending in Redis while no process runs
+    await asyncio.sleep(0.6)
+    before = (await table.doc())["turn"]
+    assert before == doc["turn"], "the timer fired although no process was running"
+    await apps.start(turn_timeout=0.5, timer_tick=0.05)
+    after = await table.wait_turn_after(before, timeout=5)
+    assert after.get("timeouts") == 1
+
+
+# ---- start-up -----------------------------------------------------------------------------
+
+
+async def test_start_up_survives_a_refused_set_my_commands(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    tg.fail["setmycommands"] = (400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
+    await apps.start()
+    assert tg.calls_to("setMyCommands"), "setMyCommands was not even tried"
+    assert all(not c.ok for c in tg.calls_to("setMyCommands"))
+    ana = tg.user("Ana")
+    group = tg.group("Mesa", members=[ana])
+    ana.send(group, "/ayuda")
+    await tg.settle()
+    assert group.bot_messages(), "the bot does not answer after a refused setMyCommands"
+    ana.send(group, f"/nueva@{tg.bot_username} mus")
+    await tg.settle()
+    found = await read_doc(redis_factory.client(), group.id)
+    assert found is not None and found[1].get("status", "lobby") == "lobby"
