@@ -29,10 +29,12 @@ Tables
 
     Each store keeps the last version it saw of each table (a bounded in-process cache). With a
     cached copy, ``update_table`` runs ``fn`` on it and sends the CAS write directly: one round
-    trip. If ``fn`` decides not to write (or raises), one version check (``HGET``) confirms the
-    copy was current. Only when another process wrote in between does it cost more (the failed
-    attempt, then load + CAS). So an update handled by the process that last wrote its table
-    costs two round trips with the update-id de-duplication, three on a cache miss.
+    trip. If ``fn`` decides not to write (or raises), a version check (a tiny script) confirms
+    the copy was current: one round trip. When another process wrote in between, the refused
+    CAS or check returns the current table in the same reply, and ``fn`` runs again on it: one
+    more round trip, never a separate load. So a table update costs 1 round trip (2 with the
+    update-id de-duplication) when this process saw the table last, and 2 (3) otherwise; each
+    lost race costs one more.
 
 Timers
     A sorted set holds one member per table with a pending turn timer (score = due unix time).
@@ -73,6 +75,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 __all__ = [
     "Loaded",
     "MemoryStore",
+    "Outcome",
     "RedisStore",
     "Store",
     "StoreBase",
@@ -215,10 +218,24 @@ class Store(Protocol):
         ...
 
 
+class Outcome(NamedTuple):
+    """What a compare-and-set or a version check found (one round trip, atomically).
+
+    ``ok``: it succeeded (``version`` is the new one, 0 after a delete). Otherwise ``current`` is
+    the table as it is now (``None`` if there is none), read in the same step as the refusal.
+    """
+
+    ok: bool
+    version: int = 0
+    current: Loaded | None = None
+
+
 class StoreBase(Store):
     """Round-trip counting, the cache of last-seen tables and ``update_table`` for both stores.
 
-    Implementations provide ``_load``, ``_cas`` and ``_version`` (one round trip each).
+    Implementations provide ``_load``, ``_cas``, ``_check`` and ``_version`` (one round trip
+    each). A refused ``_cas`` or ``_check`` returns the current table with the refusal, so a
+    stale cached copy costs no extra load.
     """
 
     #: How many tables' last-seen versions a store remembers.
@@ -257,8 +274,12 @@ class StoreBase(Store):
         doc: str | None,
         timer_at: float | None,
         ttl: int | None,
-    ) -> int | None:
-        """Write ``doc`` (``None``: delete) if at ``expected_version``; new version or None."""
+    ) -> Outcome:
+        """Write ``doc`` (``None``: delete) if the table is at ``expected_version``."""
+        raise NotImplementedError
+
+    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
+        """``ok`` if the table is at ``expected_version``, else the current table."""
         raise NotImplementedError
 
     async def _version(self, chat_id: int) -> int:
@@ -270,6 +291,23 @@ class StoreBase(Store):
         self._remember(chat_id, table)
         return table
 
+    async def _write(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str | None,
+        timer_at: float | None = None,
+        ttl: int | None = None,
+    ) -> Outcome:
+        self._count("delete" if doc is None else "save")
+        ttl = None if ttl is None else _positive_ttl(ttl)
+        outcome = await self._cas(chat_id, expected_version, doc, timer_at, ttl)
+        if outcome.ok:
+            self._remember(chat_id, None if doc is None else Loaded(outcome.version, doc))
+        else:
+            self._remember(chat_id, outcome.current)
+        return outcome
+
     async def save(
         self,
         chat_id: int,
@@ -279,25 +317,13 @@ class StoreBase(Store):
         timer_at: float | None = None,
         ttl: int | None = None,
     ) -> int | None:
-        self._count("save")
-        ttl = None if ttl is None else _positive_ttl(ttl)
-        version = await self._cas(chat_id, expected_version, doc, timer_at, ttl)
-        if version is None:
-            self._known.pop(chat_id, None)
-        else:
-            self._remember(chat_id, Loaded(version, doc))
-        return version
+        outcome = await self._write(chat_id, expected_version, doc, timer_at, ttl)
+        return outcome.version if outcome.ok else None
 
     async def delete(self, chat_id: int, expected_version: int) -> bool:
         if expected_version <= 0:
             return False
-        self._count("delete")
-        deleted = await self._cas(chat_id, expected_version, None, None, None) is not None
-        if deleted:
-            self._remember(chat_id, None)
-        else:
-            self._known.pop(chat_id, None)
-        return deleted
+        return (await self._write(chat_id, expected_version, None)).ok
 
     async def version_of(self, chat_id: int) -> int:
         self._count("version")
@@ -305,47 +331,58 @@ class StoreBase(Store):
 
     async def update_table(self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30) -> T:
         if chat_id in self._known:
-            done, result = await self._attempt(chat_id, self._known[chat_id], fn, checked=False)
-            if done:
-                return result
+            current, checked = self._known[chat_id], False
+        else:
+            current, checked = await self.load(chat_id), True
         for attempt in range(retries):
-            current = await self.load(chat_id)
-            done, result = await self._attempt(chat_id, current, fn, checked=True)
+            done, result, now = await self._attempt(chat_id, current, fn, checked=checked)
             if done:
                 return result
-            # Lost the race: back off a little (randomly, so racers spread out) and retry.
-            await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
+            # The table moved; ``now`` is how it is (read with the refusal): try again on it.
+            # Back off a little (randomly, so racers spread out) when it is real contention.
+            if checked:
+                await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
+            current, checked = now, True
         raise TableConflict(f"table {chat_id}: gave up after {retries} conflicting writes")
 
     async def _attempt(
         self, chat_id: int, current: Loaded | None, fn: UpdateFn[T], *, checked: bool
-    ) -> tuple[bool, T]:
-        """One try of ``fn`` on ``current``: (True, result) if it stands, else (False, _).
+    ) -> tuple[bool, T, Loaded | None]:
+        """One try of ``fn`` on ``current``: ``(True, result, _)`` if it stands, else
+        ``(False, _, table as it is now)``.
 
-        ``checked`` says ``current`` was just loaded; otherwise it is the cached copy, and a
-        decision not to write (or an exception) stands only if the version has not moved.
+        ``checked`` says ``current`` was just read from the store; otherwise it is the cached
+        copy, and a decision not to write (or an exception) stands only if the version has not
+        moved.
         """
         version = current.version if current is not None else 0
+        no_result = cast(T, None)
         try:
             decided = fn(current)
         except Exception:
-            if checked or await self.version_of(chat_id) == version:
+            if checked:
                 raise
-            self._known.pop(chat_id, None)
-            return False, cast(T, None)
+            outcome = await self._checked(chat_id, version)
+            if outcome.ok:
+                raise
+            return False, no_result, outcome.current
         write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
         if write.delete and current is not None:
-            done = await self.delete(chat_id, version)
+            outcome = await self._write(chat_id, version, None)
         elif write.delete or write.doc is None:  # nothing to write (or to delete)
-            done = checked or await self.version_of(chat_id) == version
-            if not done:
-                self._known.pop(chat_id, None)
+            if checked:
+                return True, write.result, None
+            outcome = await self._checked(chat_id, version)
         else:
-            saved = await self.save(
-                chat_id, version, write.doc, timer_at=write.timer_at, ttl=write.ttl
-            )
-            done = saved is not None
-        return done, write.result
+            outcome = await self._write(chat_id, version, write.doc, write.timer_at, write.ttl)
+        return outcome.ok, write.result, outcome.current
+
+    async def _checked(self, chat_id: int, expected_version: int) -> Outcome:
+        self._count("check")
+        outcome = await self._check(chat_id, expected_version)
+        if not outcome.ok:
+            self._remember(chat_id, outcome.current)
+        return outcome
 
 
 def _decode(value: Any) -> str:
@@ -354,16 +391,19 @@ def _decode(value: Any) -> str:
 
 # KEYS: table hash, timers zset. ARGV: expected version, mode ("save"|"delete"), doc,
 # timer_at ("" clears), ttl ("" persists), chat id (timer member).
-# Returns the new version (0 after a delete), or nil when the version moved. A new table's
-# version is the server clock in microseconds (built as text: Lua numbers are doubles).
+# Returns {1, new version} ({1, 0} after a delete), or {0, current version, current document}
+# when the version moved ({0, '0', ''}: no table). A new table's version is the server clock in
+# microseconds (built as text: Lua numbers are doubles).
 _CAS = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
-if current ~= ARGV[1] then return false end
+if current ~= ARGV[1] then
+  return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
+end
 if ARGV[2] == 'delete' then
   redis.call('DEL', KEYS[1])
   redis.call('ZREM', KEYS[2], ARGV[6])
-  return 0
+  return {1, 0}
 end
 local version
 if current == '0' then
@@ -384,8 +424,24 @@ if ARGV[5] == '' then
 else
   redis.call('EXPIRE', KEYS[1], ARGV[5])
 end
-return version
+return {1, version}
 """
+
+# KEYS: table hash. ARGV: expected version. Returns {1}, or {0, version, document} as _CAS.
+_CHECK = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if current == false then current = '0' end
+if current == ARGV[1] then return {1} end
+return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
+"""
+
+
+def _outcome(reply: Any) -> Outcome:
+    if int(reply[0]) == 1:
+        return Outcome(True, int(reply[1]) if len(reply) > 1 else 0)
+    version = int(reply[1])
+    return Outcome(False, 0, Loaded(version, _decode(reply[2])) if version else None)
+
 
 # KEYS: timers zset. ARGV: now, lease-until, limit, table key prefix.
 # Returns the claimed chat ids; members whose table no longer exists are dropped.
@@ -434,6 +490,7 @@ class RedisStore(StoreBase):
         self._owns_client = owns_client
         self._timers = f"{prefix}:timers"
         self._cas_script = redis.register_script(_CAS)
+        self._check_script = redis.register_script(_CHECK)
         self._claim = redis.register_script(_CLAIM)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
 
@@ -466,7 +523,7 @@ class RedisStore(StoreBase):
         doc: str | None,
         timer_at: float | None,
         ttl: int | None,
-    ) -> int | None:
+    ) -> Outcome:
         args = [
             str(expected_version),
             "delete" if doc is None else "save",
@@ -475,8 +532,12 @@ class RedisStore(StoreBase):
             "" if ttl is None else str(ttl),
             str(chat_id),
         ]
-        result = await self._cas_script(keys=[self.table_key(chat_id), self._timers], args=args)
-        return None if result is None else int(result)
+        reply = await self._cas_script(keys=[self.table_key(chat_id), self._timers], args=args)
+        return _outcome(reply)
+
+    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
+        reply = await self._check_script(keys=[self.table_key(chat_id)], args=[expected_version])
+        return _outcome(reply)
 
     async def first_time(self, update_id: int) -> bool:
         self._count("first_time")
@@ -621,15 +682,15 @@ class MemoryStore(StoreBase):
         doc: str | None,
         timer_at: float | None,
         ttl: int | None,
-    ) -> int | None:
+    ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
         if (entry.version if entry is not None else 0) != expected_version:
-            return None
+            return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
         if doc is None:
             del self._data.tables[chat_id]
             self._data.timers.pop(chat_id, None)
-            return 0
+            return Outcome(True, 0)
         if entry is None:
             version = max(int(self._clock() * 1_000_000), self._data.last_first_version + 1)
             self._data.last_first_version = version
@@ -641,7 +702,14 @@ class MemoryStore(StoreBase):
             self._data.timers.pop(chat_id, None)
         else:
             self._data.timers[chat_id] = float(timer_at)
-        return version
+        return Outcome(True, version)
+
+    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
+        await self._pause()
+        entry = self._live(chat_id)
+        if (entry.version if entry is not None else 0) == expected_version:
+            return Outcome(True)
+        return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
 
     async def first_time(self, update_id: int) -> bool:
         await self._trip("first_time")

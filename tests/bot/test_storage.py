@@ -20,6 +20,7 @@ import redis.asyncio
 from bot.storage import (
     Loaded,
     MemoryStore,
+    Outcome,
     RedisStore,
     Store,
     StoreBase,
@@ -196,39 +197,42 @@ async def test_update_table_delete(store: Store) -> None:
 
 async def test_update_table_retries_after_a_conflict(store: Store) -> None:
     v = await store.create(1, doc(n=0))
-    assert v is not None
+    assert v is not None and isinstance(store, StoreBase)
     store.forget(1)  # start from a load, as another process would
     calls: list[int] = []
 
-    def sneaky(current: Loaded | None) -> Write[int]:
-        # The first time, simulate another process writing between our load and our save.
+    def spy(current: Loaded | None) -> Write[int]:
         assert current is not None
         calls.append(current.version)
         return increment(current)
 
-    real_save = store.save
+    real_cas = store._cas
     raced = False
 
-    async def racing_save(*args: Any, **kwargs: Any) -> int | None:
+    async def racing_cas(*args: Any, **kwargs: Any) -> Outcome:
+        # Another process writes between our load and our compare-and-set.
         nonlocal raced
         if not raced:
             raced = True
-            await real_save(1, v, doc(n=10))
-        return await real_save(*args, **kwargs)
+            await real_cas(1, v, doc(n=10), None, None)
+        return await real_cas(*args, **kwargs)
 
-    store.save = racing_save  # type: ignore[method-assign]
-    assert await store.update_table(1, sneaky) == 11
+    store._cas = racing_cas  # type: ignore[method-assign]
+    n = store.round_trips
+    assert await store.update_table(1, spy) == 11
     assert calls == [v, v + 1]
+    assert store.round_trips - n == 3  # load, refused CAS (returning the table), CAS
     assert await store.load(1) == (v + 2, doc(n=11))
 
 
 async def test_update_table_gives_up_after_retries(store: Store) -> None:
-    await store.create(1, doc(n=0))
+    v = await store.create(1, doc(n=0))
+    assert v is not None and isinstance(store, StoreBase)
 
-    async def always_conflict(*args: Any, **kwargs: Any) -> int | None:
-        return None
+    async def always_conflict(*args: Any, **kwargs: Any) -> Outcome:
+        return Outcome(False, 0, Loaded(v, doc(n=0)))
 
-    store.save = always_conflict  # type: ignore[method-assign]
+    store._cas = always_conflict  # type: ignore[method-assign]
     with pytest.raises(TableConflict):
         await store.update_table(1, increment, retries=3)
 
@@ -479,7 +483,7 @@ async def test_round_trips_per_operation(store: Store) -> None:
     await store.claim_due(0.0)
     assert loaded is not None and await store.delete(1, loaded.version)
     assert trips_of(n) == 3
-    assert store.ops["load"] == 2 and store.ops["save"] == 2 and store.ops["version"] == 1
+    assert store.ops["load"] == 2 and store.ops["save"] == 2 and store.ops["check"] == 1
 
 
 # --- the cache of last-seen tables: never trusted without a check ---------------------------
@@ -491,7 +495,7 @@ async def test_stale_cache_costs_a_retry_but_never_a_lost_write(backend: Backend
     await other.update_table(1, increment)  # another process writes: mine's copy is stale
     n = mine.round_trips
     assert await mine.update_table(1, increment) == 3
-    assert mine.round_trips - n == 3  # failed CAS + load + CAS
+    assert mine.round_trips - n == 2  # refused CAS (which returns the table) + CAS
     loaded = await other.load(1)
     assert loaded is not None and loaded.doc == doc(n=3)
 
@@ -513,7 +517,9 @@ async def test_stale_cache_is_not_trusted_for_decisions_without_a_write(backend:
     loaded = await other.load(1)
     assert loaded is not None
     await other.save(1, loaded.version, doc(turn="bea"))
-    assert await mine.update_table(1, whose_turn) == "bea"  # checked, reloaded
+    n = mine.round_trips
+    assert await mine.update_table(1, whose_turn) == "bea"  # not "ana" from the stale copy
+    assert mine.round_trips - n == 1  # the refused check brought the current table
     await other.save(1, loaded.version + 1, doc(turn="ana"))
     await other.save(1, loaded.version + 2, doc(turn="bea"))
     assert await mine.update_table(1, illegal_unless_bea) == "played"  # not a stale refusal
