@@ -439,8 +439,8 @@ def _bet(st: MusState, seat: int, act: Action, events: list[Event]) -> MusState:
         refused = (*st.refused, seat)
         bettor = st.bettor if st.bettor is not None else seat
         left = _answerers(st, bettor, refused)
-        if left:
-            return _replace(st, refused=refused, to_act=(left[0],))
+        if left:  # M4: "no quiero" stands only when every entitled opponent has refused
+            return _replace(st, refused=refused, to_act=left)
         # M5: a first bet refused pays 1, a raise refused the amount accepted before it.
         return _close(st, "no_querido", st.accepted or 1, st.bet_pair, events)
     if st.ordago:
@@ -473,7 +473,7 @@ def _raise(
         bet_pair=seat % 2,
         bettor=seat,
         refused=(),
-        to_act=left[:1],
+        to_act=left,  # M4: either entitled opponent may answer; a quiero or raise stands at once
     )
 
 

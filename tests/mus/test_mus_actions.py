@@ -109,7 +109,7 @@ def test_m4_refusals_while_betting() -> None:
     s = apply(s, 0, "envido").state
     assert refusal(s, 2, "envido 3") == "cannot_raise_own_bet"  # the partner
     assert refusal(s, 0, "5 más") == "cannot_raise_own_bet"
-    assert refusal(s, 3, "quiero") == "not_your_turn"  # seat 1 answers first
+    assert s.to_act == (1, 3)  # either opponent may answer (M4)
     assert refusal(s, 1, "1 más") == "bet_too_small"
     s = apply(s, 1, "ordago").state
     assert refusal(s, 2, "envido") == "cannot_raise_ordago"
@@ -143,7 +143,7 @@ def test_m4_refusal_leaves_the_state_unchanged() -> None:
     s = lance_state("0: corto; 0: envido")
     before = s
     refusal(s, 2, "envido")
-    assert s == before and s.to_act == (1,)
+    assert s == before and s.to_act == (1, 3)
 
 
 def test_m4_paso_facing_a_bet_counts_as_no_quiero() -> None:

@@ -64,11 +64,21 @@ def test_m4_one_refusal_then_a_quiero_stands(play, m7_hands) -> None:
 def test_m4_answers_come_from_the_opponents_in_playing_order(play, m7_hands) -> None:
     s = new_game(seed=1, hands=m7_hands)
     s, _ = play(s, "0: corto; 0: paso; 1: envido")
-    assert s.to_act == (2,)
+    assert s.to_act == (2, 0)  # either opponent may answer, in playing order after the bettor
     s, _ = play(s, "2: no quiero")
-    assert s.to_act == (0,)
+    assert s.to_act == (0,)  # one refusal does not stand while his partner may still answer
     s, _ = play(s, "0: envido 4")  # a raise by the second answerer stands
-    assert s.to_act == (1,) and s.bet == 6 and s.accepted == 2 and s.bet_pair == 0
+    assert s.to_act == (1, 3) and s.bet == 6 and s.accepted == 2 and s.bet_pair == 0
+
+
+def test_m4_a_quiero_from_either_opponent_stands_at_once(play, m7_hands) -> None:
+    s = new_game(seed=1, hands=m7_hands)
+    s, _ = play(s, "0: corto; 0: envido")
+    assert s.to_act == (1, 3)
+    s, events = play(s, "3: quiero")  # the second opponent answers before the first
+    closed = next(e for e in events if e.kind == "lance_closed")
+    assert closed.data == {"lance": "grande", "outcome": "querido", "bet": 2, "pair": None}
+    assert s.lance == "chica"
 
 
 def test_m4_pares_first_speaker_is_the_first_entitled_player(play) -> None:
@@ -221,7 +231,7 @@ def test_m4_view_shows_bet_lances_declarations_and_only_own_cards(play) -> None:
         "cards", "bet", "bet_pair", "lances", "declarations", "revealed",
     ):  # fmt: skip
         assert key in d
-    assert d["phase"] == "lance" and d["lance"] == "chica" and d["to_act"] == [2]
+    assert d["phase"] == "lance" and d["lance"] == "chica" and d["to_act"] == [2, 0]
     assert d["bet"] == 2 and d["bet_pair"] == 1 and d["cards"] == ["12o", "12c", "7e", "4o"]
     assert d["lances"] == [{"lance": "grande", "outcome": "en_paso", "bet": None, "pair": None}]
     assert d["declarations"] == {"pares": None, "juego": None} and d["revealed"] is None
