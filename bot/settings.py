@@ -49,6 +49,13 @@ class Settings(BaseSettings):
         validation_alias=_env("redis_url", "REDIS_URL"),
         description="Redis URL; unset means an in-process store (tables lost on restart).",
     )
+    redis_prefix: str = Field(
+        default="tapete",
+        min_length=1,
+        pattern=r"^[A-Za-z0-9_.:{}-]+$",
+        validation_alias=_env("redis_prefix", "TAPETE_REDIS_PREFIX"),
+        description="Prefix of every Redis key, so several bots (or test runs) share one Redis.",
+    )
     telegram_api_url: str | None = Field(
         default=None,
         validation_alias=_env("telegram_api_url", "TELEGRAM_API_URL"),

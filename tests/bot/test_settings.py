@@ -23,6 +23,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def test_defaults() -> None:
     s = Settings(telegram_bot_token="1:x")
     assert s.redis_url is None and s.telegram_api_url is None
+    assert s.redis_prefix == "tapete"
     assert s.language == "es"
     assert s.turn_timeout == 60 and s.timer_tick == 1.0
     assert s.table_ttl > 0
@@ -35,6 +36,7 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
     env = {
         "TELEGRAM_BOT_TOKEN": " 123:abc ",
         "REDIS_URL": "redis://r:6379/1",
+        "TAPETE_REDIS_PREFIX": "tapete-2",
         "TELEGRAM_API_URL": "http://127.0.0.1:8081/bot",
         "TAPETE_LANGUAGE": "EN",
         "TAPETE_TURN_TIMEOUT": "2.5",
@@ -52,6 +54,7 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
     assert s.model_dump() == {
         "telegram_bot_token": "123:abc",
         "redis_url": "redis://r:6379/1",
+        "redis_prefix": "tapete-2",
         "telegram_api_url": "http://127.0.0.1:8081/bot",
         "language": "en",
         "turn_timeout": 2.5,
@@ -106,6 +109,8 @@ def test_token_is_required_and_not_blank() -> None:
         ("webhook_port", 70000, "TAPETE_WEBHOOK_PORT"),
         ("webhook_secret", "has space", "TAPETE_WEBHOOK_SECRET"),
         ("log_level", "LOUD", "TAPETE_LOG_LEVEL"),
+        ("redis_prefix", "has space", "TAPETE_REDIS_PREFIX"),
+        ("redis_prefix", "", "TAPETE_REDIS_PREFIX"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_name(field: str, value: object, env: str) -> None:
