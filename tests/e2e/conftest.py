@@ -33,6 +33,7 @@ def tg() -> Iterator[FakeTelegram]:
     server = FakeTelegram(
         first_group_id=-1009000000000 - rnd.randrange(10**8) * 100,
         first_user_id=5_000_000_000 + rnd.randrange(10**8) * 100,
+        first_update_id=rnd.randrange(10**9, 2 * 10**9),  # update ids are de-duplicated
     ).start()
     yield server
     server.stop()
@@ -69,20 +70,18 @@ class RedisFactory:
             return
         client = self.clients[0]
         ids = [str(c) for c in tg.chats]
-        keys = [k async for k in client.scan_iter(match="*", count=1000)]
+        updates = [f"upd:{u}" for u in tg.queued_at]
+        ids += [str(u) for u in tg.users]
+        keys = [k async for k in client.scan_iter(match="tapete:*", count=1000)]
+        doomed = []
         for key in keys:
             name = key.decode() if isinstance(key, bytes) else str(key)
-            if any(i in name for i in ids):
-                await client.delete(key)
-                continue
-            with contextlib.suppress(Exception):
-                kind = await client.type(key)
-                kind = kind.decode() if isinstance(kind, bytes) else kind
-                if kind == "zset":
-                    for member in await client.zrange(key, 0, -1):
-                        text = member.decode() if isinstance(member, bytes) else str(member)
-                        if any(i in text for i in ids):
-                            await client.zrem(key, member)
+            if any(i in name for i in ids) or any(name.endswith(u) for u in updates):
+                doomed.append(key)
+        if doomed:
+            await client.delete(*doomed)
+        if ids:
+            await client.zrem("tapete:timers", *ids)
         for c in self.clients:
             with contextlib.suppress(Exception):
                 await c.aclose()
