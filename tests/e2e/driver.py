@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -217,8 +217,12 @@ class MusTable:
         if action.kind == "descarto":
             await self.discard(seat, [str(c) for c in action.cards], deliver_to=deliver_to)
         elif via == "button":
+
+            async def find() -> tuple[Message, str] | None:
+                return self.button_for(await self.doc(), action)
+
             msg, data = await self.tg.wait_for(
-                lambda: self.button_for(doc, action), timeout=3, what=f"a button for {action}"
+                find, timeout=3, what=f"a button for {action}", interval=self.poll
             )
             user.press(msg, data, deliver_to=deliver_to)
         else:
@@ -227,6 +231,8 @@ class MusTable:
 
     def button_for(self, doc: dict[str, Any], action: Action) -> tuple[Message, str] | None:
         """The table message and callback data of the current button for ``action``."""
+        if doc.get("table_msg") is None:
+            return None  # a new hand's table message is being posted
         msg = self.table_message(doc)
         labels = [action_label(action), action_label(action, raising=True)]
         turn = str(doc.get("turn", 0))
@@ -382,8 +388,21 @@ async def open_table(
     return MusTable(tg, group, users, redis), users, group
 
 
-async def play_hand(table: MusTable, rng: random.Random, *, first_via: str = "button") -> Any:
-    """Play until the hand number changes (or the game ends); returns the last state."""
+async def play_hand(
+    table: MusTable,
+    rng: random.Random,
+    *,
+    first_via: str = "button",
+    mus_rounds_wanted: int = 1,
+    lance_policy: Callable[[Any, int, int], Action] | None = None,
+) -> Any:
+    """Play until the hand number changes (or the game ends); returns the last state.
+
+    ``mus_rounds_wanted`` rounds of mus (with private discards) come first, then the mano cuts;
+    lances follow ``lance_policy(state, seat, step)`` (default: :func:`choose`). Commands and
+    buttons alternate, starting with ``first_via``.
+    """
+    policy = lance_policy or choose
     state = await table.state()
     hand = state.hand_number
     mus_rounds = 0
@@ -392,7 +411,7 @@ async def play_hand(table: MusTable, rng: random.Random, *, first_via: str = "bu
     while state.hand_number == hand and not state.is_over:
         if state.phase == "mus":
             seat = state.to_act[0]
-            want = "mus" if mus_rounds == 0 else "corto"
+            want = "mus" if mus_rounds < mus_rounds_wanted else "corto"
             action = next(a for a in mus.legal_actions(state, seat) if a.kind == want)
         elif state.phase == "discard":
             seat = state.to_act[0]
@@ -400,7 +419,7 @@ async def play_hand(table: MusTable, rng: random.Random, *, first_via: str = "bu
             action = next(a for a in mus.legal_actions(state, seat) if len(a.cards) == size)
         else:
             seat = state.to_act[0]
-            action = choose(state, seat, step)
+            action = policy(state, seat, step)
         via = first_via if step % 2 == 0 else ("command" if first_via == "button" else "button")
         previous = state
         await table.act(seat, action, via)
@@ -422,3 +441,12 @@ def choose(state: Any, seat: int, step: int) -> Action:
             if action.kind == kind and (kind != "envido" or action.amount in (None, 5)):
                 return action
     return next(a for a in legal if a.kind != "ordago")
+
+
+def ordago_policy(state: Any, seat: int, step: int) -> Action:
+    """Órdago when nobody bet, accept it when facing one: one lance decides the juego."""
+    legal = {a.kind: a for a in mus.legal_actions(state, seat)}
+    for kind in ("ordago", "quiero", "paso"):
+        if kind in legal and (kind != "ordago" or state.bet_pair is None):
+            return legal[kind]
+    return next(iter(legal.values()))

@@ -10,8 +10,10 @@ import random
 from typing import Any
 
 import pytest
-from driver import LANG, open_table, play_hand, t
+from driver import LANG, card_mentions, open_table, ordago_policy, play_hand, t
 from fake_telegram import FakeTelegram
+
+import engine.mus as mus
 
 pytestmark = pytest.mark.e2e
 
@@ -41,3 +43,97 @@ async def test_four_players_play_a_whole_hand(
     assert len(tg.group_calls(chat=group)) - groups_before <= 3
     # The next hand was dealt and sent in private.
     await table.assert_dms_show_hands()
+
+
+async def test_whole_vaca_with_ordagos_fixed_seed(
+    tg: FakeTelegram, apps: Any, redis_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole vaca (two juegos) where every juego is decided by an accepted órdago: the cards
+    are shown only at those showdowns, the game end is announced and the table expires."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 20261130)  # the bot's deal seed
+    redis = redis_factory.client()
+    await apps.start()
+    table, _users, group = await open_table(tg, redis)
+    state = await table.state()
+    assert state.seed == 20261130
+    vaca_won = t(LANG, "event.vaca_won", pair="").split("{")[0].strip("! ").split("¡")[-1]
+    hands = 0
+    while not state.is_over:
+        hands += 1
+        assert hands <= 6, "an accepted órdago should end each juego"
+        state = await play_hand(
+            table,
+            random.Random(hands),
+            first_via="command" if hands % 2 else "button",
+            mus_rounds_wanted=0,
+            lance_policy=ordago_policy,
+        )
+    await tg.settle()
+    table.check.check(state)
+    doc = await table.doc()
+    assert doc["status"] == "over"
+    texts = [m.text for m in group.bot_messages()]
+    assert any(t(LANG, "msg.game_over") in x for x in texts)
+    assert any(vaca_won in x for x in texts), texts[-2:]
+    # No game button is left in the group, and the finished table expires.
+    live = [b for m in group.bot_messages() for b in m.buttons() if b["callback_data"][:2] == "a:"]
+    assert live == [], live
+    assert await redis.ttl(f"tapete:t:{group.id}") > 0
+    # A late action gets a polite refusal and changes nothing.
+    before = await redis.hmget(f"tapete:t:{group.id}", ["v", "d"])
+    replies = len(group.bot_messages())
+    table.seat_user(doc, 0).send(group, "/paso")
+    await tg.settle()
+    assert [m.text for m in group.bot_messages()[replies:]] == [t(LANG, "error.no_table")]
+    assert await redis.hmget(f"tapete:t:{group.id}", ["v", "d"]) == before
+
+
+async def test_my_cards_button_answers_privately(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    redis = redis_factory.client()
+    await apps.start()
+    table, _users, group = await open_table(tg, redis)
+    doc = await table.doc()
+    state = await table.state()
+    label = t(LANG, "button.cards")
+    msg = await tg.wait_for(
+        lambda: label in table.table_message(doc).button_texts() and table.table_message(doc)
+    )
+    before = sum(len(m.history) for m in group.bot_messages())
+    for seat in range(4):
+        query = table.seat_user(doc, seat).press(msg, label)
+        answer = await tg.wait_answer(query)
+        cards = mus.view(state, seat).to_dict()["cards"]
+        assert answer["show_alert"] is True
+        assert sorted(card_mentions(answer["text"], cards)) == sorted(cards), answer
+    outsider = tg.user("Eva")
+    answer = await tg.wait_answer(outsider.press(msg, label))
+    assert answer["text"] == t(LANG, "error.not_seated")
+    await tg.settle()
+    assert sum(len(m.history) for m in group.bot_messages()) == before, "the group saw something"
+
+
+async def test_cancel_by_creator_or_admin_only(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    redis = redis_factory.client()
+    await apps.start()
+    table, users, group = await open_table(tg, redis)
+    boss = tg.user("Jefa")
+    group.admins.add(boss.id)
+    before = await redis.hmget(f"tapete:t:{group.id}", ["v", "d"])
+    users[1].send(group, "/cancelar")
+    await tg.settle()
+    assert group.last_bot_message().text == t(LANG, "error.not_creator")
+    assert await redis.hmget(f"tapete:t:{group.id}", ["v", "d"]) == before
+    boss.send(group, f"/cancel@{tg.bot_username}")
+    await tg.settle()
+    doc = await table.doc()
+    assert doc["status"] == "cancelled"
+    assert table.table_message(doc).buttons() == []
+    users[0].send(group, "/nueva mus")  # a new table may be opened now
+    await tg.settle()
+    assert (await table.doc()).get("status", "lobby") == "lobby"
