@@ -130,7 +130,7 @@ class Bench:
         for user in users:
             user.started = True  # they opened the private chat before
         table = MusTable(tg, group, users, self.reader)
-        table.poll = 0.02
+        table.poll = self.args.poll
         users[0].send(group, "/nueva mus")
         join = t(LANG, "button.join")
         lobby = await tg.wait_for(
@@ -170,7 +170,6 @@ class Bench:
             self.doc_sizes.append(int(size))
             if state.is_over:
                 break
-        await tg.settle(quiet=0.05, timeout=10)
 
     async def _players(self, chat_id: int) -> list[Any]:
         found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
@@ -255,6 +254,9 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=60.0, help="stop starting tables after")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--poll", type=float, default=0.02, help="seconds between the players' reads of Redis"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     return asyncio.run(Bench(args).run())

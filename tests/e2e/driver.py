@@ -185,11 +185,12 @@ class MusTable:
         raise AssertionError(f"{user.first_name} has no hand message")
 
     async def assert_dms_show_hands(self, timeout: float = 3.0) -> None:
-        """Every seat's private hand message shows exactly that seat's current cards (waits for
-        the bot to finish publishing, up to ``timeout``)."""
+        """Every seat's private hand message shows exactly that seat's current cards and no card
+        of another seat (waits for the bot to finish publishing, up to ``timeout``)."""
         state = await self.state()
         doc = await self.doc()
         wrong: list[Any] = []
+        hands = [mus.view(state, s).to_dict()["cards"] for s in range(4)]
 
         def shown() -> bool:
             wrong.clear()
@@ -197,7 +198,10 @@ class MusTable:
                 cards = mus.view(state, seat).to_dict()["cards"]
                 user = self.seat_user(doc, seat)
                 text = self.hand_message(user).text
-                if sorted(card_mentions(text, cards)) != sorted(cards):
+                others = [c for s in range(4) if s != seat for c in hands[s]]
+                if sorted(card_mentions(text, cards)) != sorted(cards) or card_mentions(
+                    text, others
+                ):
                     wrong.append((user, cards, text))
             return not wrong
 
