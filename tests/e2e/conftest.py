@@ -38,6 +38,27 @@ def tg() -> Iterator[FakeTelegram]:
     yield server
     server.stop()
     assert not server.unknown_methods, f"the bot called unknown methods {server.unknown_methods}"
+    if not server.expect_bad_requests:
+        bad = [
+            f"{c.method}: {c.error}"
+            for c in server.calls
+            if not c.ok and any(m in (c.error or "") for m in BOT_BUG_ERRORS)
+        ]
+        assert not bad, f"the Bot API refused calls that a correct bot never makes: {bad}"
+
+
+#: Bot API refusals that always mean a bug in the bot (bad HTML, too long, bad buttons...).
+BOT_BUG_ERRORS = (
+    "can't parse entities",
+    "BUTTON_DATA_INVALID",
+    "BUTTON_URL_INVALID",
+    "message is too long",
+    "message text is empty",
+    "chat not found",
+    "query is too old",
+    "MESSAGE_TOO_LONG",
+    "inline keyboard",
+)
 
 
 class RedisFactory:

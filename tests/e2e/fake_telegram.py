@@ -419,6 +419,7 @@ class FakeTelegram:
         self.chats: dict[int, Chat] = {}
         self.calls: list[Call] = []
         self.unknown_methods: list[str] = []
+        self.expect_bad_requests = False  # set by tests that provoke API errors on purpose
         self.answers: dict[str, dict[str, Any]] = {}  # callback query id -> answer
         self.callbacks: dict[str, dict[str, Any]] = {}  # callback query id -> the query
         self.commands: dict[str, Any] = {}

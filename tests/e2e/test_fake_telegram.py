@@ -84,6 +84,7 @@ async def test_private_message_needs_a_started_chat(tg: FakeTelegram, bare_app: 
 
 
 async def test_errors_like_the_real_api(tg: FakeTelegram, bare_app: Any) -> None:
+    tg.expect_bad_requests = True
     bot = bare_app.bot
     group = tg.group("Mesa")
     msg = await bot.send_message(group.id, "a")
