@@ -23,7 +23,7 @@ async def test_four_players_play_a_whole_hand(
 ) -> None:
     redis = redis_factory.client()
     await apps.start()
-    table, _users, group = await open_table(tg, redis)
+    table, users, group = await open_table(tg, redis)
     await table.assert_dms_show_hands()
     doc = await table.doc()
     assert "Bea &lt;b&gt;" in table.table_message(doc).raw  # names are escaped
@@ -41,6 +41,11 @@ async def test_four_players_play_a_whole_hand(
     assert any(str(score[0]) in x and str(score[1]) in x for x in texts if result in x)
     # At most three new group messages per hand (result, next table, ... ).
     assert len(tg.group_calls(chat=group)) - groups_before <= 3
+    # Each player's hand lived in one private message, edited as it changed.
+    title = t(LANG, "hand.title", game="Mus", title=group.title, hand=1)
+    for user in users:
+        hand_msgs = [m for m in user.private.bot_messages() if m.text.startswith(title)]
+        assert len(hand_msgs) == 1, [m.text for m in hand_msgs]
     # The next hand was dealt and sent in private.
     await table.assert_dms_show_hands()
 

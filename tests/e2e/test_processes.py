@@ -253,3 +253,27 @@ async def test_start_up_survives_a_refused_set_my_commands(
     await tg.settle()
     found = await read_doc(redis_factory.client(), group.id)
     assert found is not None and found[1].get("status", "lobby") == "lobby"
+
+
+async def test_two_processes_fire_a_timer_once(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    redis = redis_factory.client()
+    first = await apps.start(turn_timeout=60.0)
+    table, _users, group = await open_table(tg, redis)
+    await apps.stop(first)
+    await apps.start(turn_timeout=0.5, timer_tick=0.02)
+    await apps.start(token=SECOND, turn_timeout=0.5, timer_tick=0.02)
+    doc = await table.doc()
+    state = await table.state()
+    table.seat_user(doc, state.to_act[0]).send(group, "/mus")
+    doc = await table.wait_turn_after(doc.get("turn", 0))
+    doc = await table.wait_turn_after(doc["turn"], timeout=5)  # the timer fired
+    await apps.stop_all()  # no further expiry (one more may fire while stopping)
+    doc = await table.doc()
+    # One default move per expiry, never two: one timeout note each, and after the mano's
+    # "mus" the waiting seat's "corto" exactly once.
+    notes = [e for e in doc.get("log", []) if e["kind"] == "timeout"]
+    spoke = [e["data"]["action"] for e in doc.get("log", []) if e["kind"] == "spoke"]
+    assert len(notes) == doc.get("timeouts") >= 1, doc.get("log")
+    assert spoke[:2] == ["mus", "corto"] and spoke.count("corto") == 1, spoke
