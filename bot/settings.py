@@ -2,9 +2,9 @@
 
 Every field can also be given as a keyword argument, which is what tests do:
 
->>> s = Settings(telegram_bot_token="123:abc", turn_timeout=5)
->>> (s.language, s.turn_timeout, s.redis_url)
-('es', 5.0, None)
+>>> s = Settings(telegram_bot_token="123:abc", turn_timeout=5, redis_url=None)
+>>> (s.turn_timeout, s.redis_url)
+(5.0, None)
 >>> "123:abc" in repr(s)
 False
 """
@@ -169,7 +169,6 @@ ENV_NAMES: dict[str, str] = {
 def describe_error(error: ValidationError) -> str:
     """One line naming each bad environment variable, for ``python -m bot``.
 
-    >>> import os
     >>> try:
     ...     Settings(telegram_bot_token="t", turn_timeout=0)
     ... except ValidationError as e:

@@ -164,3 +164,9 @@ def test_escape_and_languages() -> None:
     assert escape(12) == "12"
     assert DEFAULT_LANGUAGE == "es" and LANGUAGES == ("es", "en")
     assert catalog("xx") is catalog("es")
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    assert doctest.testmod(locales).failed == 0

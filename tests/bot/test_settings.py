@@ -130,3 +130,14 @@ def test_settings_are_frozen() -> None:
     s = Settings(telegram_bot_token="1:x")
     with pytest.raises(ValidationError):
         s.language = "en"  # type: ignore[misc]
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import bot.settings
+    import bot.storage
+
+    for module in (bot.settings, bot.storage):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
