@@ -38,7 +38,8 @@ Tables
 
 Timers
     A sorted set holds one member per table with a pending turn timer (score = due unix time).
-    It is written only by the CAS script, so it always mirrors the latest document's deadline.
+    Only the CAS script (and the claim below) writes it, so it mirrors the latest document's
+    deadline.
     :meth:`Store.claim_due` atomically takes the due tables and leases them (moves their score
     ``lease`` seconds ahead): two processes sweeping at once never get the same table, and if the
     process that claimed a table dies before firing, the lease runs out and another process fires
@@ -55,8 +56,10 @@ Expiry
 De-duplication
     ``first_time(update_id)`` is ``SET NX EX``: true only the first time an update id is seen.
 
-``round_trips`` counts the calls made to Redis (one per method call; a script is sent in full only
-the first time a server sees it, which is not counted).
+``round_trips`` counts the calls made to Redis (one per method call) and ``ops`` splits them by
+operation. Scripts go as EVALSHA; a server that does not know one yet gets it once more in
+full, which is not counted. Keys are not cluster-safe (a table and the timer set live in
+different slots): use one Redis server, or a hash-tagged prefix such as ``{tapete}``.
 """
 
 from __future__ import annotations
