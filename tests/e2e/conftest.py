@@ -21,8 +21,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fake_telegram import FakeTelegram
 
-pytestmark = pytest.mark.e2e
-
 POLL_TIMEOUT = 1  # seconds of long polling: short so that stopping an Application is quick
 
 

@@ -210,6 +210,39 @@ class MusTable:
         except AssertionError:
             raise AssertionError(f"private hand messages do not show the hands: {wrong}") from None
 
+    async def assert_messages_current(self, timeout: float = 3.0) -> None:
+        """The lobby and table messages show the stored table as it is now (the last edit was
+        not made from an older copy of the table by a slower process)."""
+        from bot import render
+        from bot.table import Table
+
+        diff: list[tuple[str, str | None]] = []
+
+        async def current() -> bool:
+            found = await read_doc(self.redis, self.group.id)
+            assert found is not None
+            table = Table.model_validate(found[1])
+            diff.clear()
+            pairs = []
+            if table.lobby_msg is not None:
+                pairs.append((self._message(table.lobby_msg), render.lobby_text(table)))
+            if table.table_msg is not None and table.state is not None:
+                pairs.append((self._message(table.table_msg), render.table_text(table)))
+            for msg, expected in pairs:
+                if msg is None or msg.raw != expected:
+                    diff.append((expected, msg.raw if msg else None))
+            return not diff
+
+        try:
+            await self.tg.wait_for(current, timeout=timeout, what="messages showing the table")
+        except AssertionError:
+            raise AssertionError(
+                f"a message shows an older table: (expected, shown) {diff}"
+            ) from None
+
+    def _message(self, message_id: int) -> Message | None:
+        return next((m for m in self.group.bot_messages() if m.message_id == message_id), None)
+
     # ---- acting -----------------------------------------------------------------------------
     async def act(
         self, seat: int, action: Action, via: str, *, deliver_to: str | None = None

@@ -424,6 +424,8 @@ class FakeTelegram:
         self.callbacks: dict[str, dict[str, Any]] = {}  # callback query id -> the query
         self.commands: dict[str, Any] = {}
         self.fail: dict[str, tuple[int, str]] = {}  # method (lower case) -> forced error
+        #: (token, method in lower case) -> seconds the answer is held back (a slow network)
+        self.delay: dict[tuple[str, str], float] = {}
         self.queues: dict[str, list[tuple[int, dict[str, Any]]]] = {t: [] for t in self.tokens}
         self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
         self.queued_at: dict[int, float] = {}
@@ -757,6 +759,9 @@ class FakeTelegram:
             raise ApiError(code, description)
         if low == "getupdates":
             return self._get_updates(token, params)
+        pause = self.delay.get((token, low))
+        if pause:
+            time.sleep(pause)  # before the call takes effect, like a slow request
         with self._lock:
             func = getattr(self, f"_m_{low}", None)
             if func is None:
