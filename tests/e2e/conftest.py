@@ -178,6 +178,20 @@ async def apps(tg: FakeTelegram, redis_factory: RedisFactory) -> AsyncIterator[A
 
 
 @pytest.fixture(autouse=True)
-def _quiet_logs(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="bot")
+def _bot_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """The bot logs no error (a handler that raised is a bug) and never a card."""
+    caplog.set_level(logging.DEBUG, logger="bot")
     caplog.set_level(logging.WARNING, logger="httpx")
+    yield
+    from driver import card_mentions
+
+    deck = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    errors, cards = [], []
+    for record in caplog.get_records("call"):
+        text = record.getMessage() + (record.exc_text or "")
+        if record.levelno >= logging.ERROR and record.name.startswith(("bot", "telegram")):
+            errors.append(f"{record.name}: {text[:500]}")
+        if record.name.startswith("bot") and card_mentions(text, deck):
+            cards.append(f"{record.name}: {text[:300]}")
+    assert not errors, f"the bot logged errors: {errors}"
+    assert not cards, f"the bot logged cards: {cards}"

@@ -91,6 +91,10 @@ async def read_raw(redis: Any, chat_id: int) -> tuple[Any, Any]:
     return tuple(await redis.hmget(f"{PREFIX}:t:{chat_id}", ["v", "d"]))
 
 
+#: Locale texts with example cards in them (the same for everybody, so they reveal nothing).
+EXAMPLE_TEXTS = ("error.discard_in_private", "msg.help")
+
+
 @dataclass
 class HiddenCardCheck:
     """Asserts that no group text shows a card that is still hidden.
@@ -124,7 +128,10 @@ class HiddenCardCheck:
             t(LANG, "event.hand_over", hand=hand - 1, a="", b="").split(".")[0],
             t(LANG, "table.closed_title", game="").split("·")[-1].strip(),
         ]
+        examples = {t(LANG, key) for key in EXAMPLE_TEXTS}
         for text in self._new_texts():
+            if text in examples:
+                continue  # fixed help texts whose example cards ("12o 3c") reveal nothing
             allowed = self.previous if any(m in text for m in result_marks) else set()
             shown = card_mentions(text, sorted(hidden - allowed))
             assert not shown, f"group message shows hidden cards {shown}: {text!r}"

@@ -123,3 +123,30 @@ async def test_join_by_command_without_a_private_chat_gets_a_deep_link(
     # The lobby shows her seat.
     lobby = next(m for m in group.bot_messages() if t(LANG, "button.join") in m.button_texts())
     assert "Bea" in lobby.text
+
+
+async def test_discard_by_typed_command_in_private(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """``/descarto`` in private discards like the buttons; in the group it is refused (the
+    cards one throws are private) and changes nothing."""
+    await apps.start()
+    table, _users, group = await open_table(tg, redis_factory.client())
+    state = await table.state()
+    while state.phase == "mus":
+        await table.act(state.to_act[0], mus.parse_action("mus"), "command")
+        state = await table.state()
+    doc = await table.doc()
+    user = table.seat_user(doc, 1)
+    cards = mus.view(state, 1).to_dict()["cards"][:2]
+    before = await redis_factory.client().hmget(f"tapete:t:{group.id}", ["v", "d"])
+    user.send(group, f"/descarto {cards[0]}")
+    await tg.settle()
+    assert group.last_bot_message().text == t(LANG, "error.discard_in_private")
+    assert await redis_factory.client().hmget(f"tapete:t:{group.id}", ["v", "d"]) == before
+    user.send(user.private, f"/discard {' '.join(cards)}")
+    await table.wait_turn_after(doc["turn"])
+    state = await table.state()
+    assert 1 not in state.to_act and state.phase == "discard"
+    await table.tg.settle()
+    table.check.check(state)
