@@ -85,6 +85,7 @@ class Bench:
         store = app.bot_data["tapete"].store
         try:
             trips0 = store.round_trips
+            ops0 = dict(getattr(store, "ops", {}))
             calls0 = self.tg.mark()
             updates0 = len(self.tg.queued_at)
             started = time.monotonic()
@@ -99,6 +100,7 @@ class Bench:
             await self.tg.settle(quiet=0.2, timeout=10)
             elapsed = time.monotonic() - started
             trips = store.round_trips - trips0
+            ops = {k: v - ops0.get(k, 0) for k, v in getattr(store, "ops", {}).items()}
         finally:
             await app.updater.stop()
             await app.stop()
@@ -110,7 +112,7 @@ class Bench:
             await self.cleanup()
             await bot_redis.aclose()
             self.tg.stop()
-        self.report(elapsed, trips, calls0, updates0)
+        self.report(elapsed, trips, calls0, updates0, ops)
         return 1 if self.errors and not self.tables_done else 0
 
     async def worker(self, queue: asyncio.Queue[int], number: int) -> None:
@@ -206,7 +208,9 @@ class Bench:
         await self.reader.zrem(f"{PREFIX}:timers", *ids)
         await self.reader.aclose()
 
-    def report(self, elapsed: float, trips: int, calls0: int, updates0: int) -> None:
+    def report(
+        self, elapsed: float, trips: int, calls0: int, updates0: int, ops: dict[str, int]
+    ) -> None:
         tg = self.tg
         updates = len(tg.queued_at) - updates0
         calls = [c for c in tg.calls[calls0:] if c.method.lower() != "getupdates"]
@@ -235,6 +239,12 @@ class Bench:
             f"Redis round trips      {trips / max(updates, 1):.2f} per update "
             f"(target <= {TARGET_ROUND_TRIPS}; includes timer sweeps)"
         )
+        if ops:
+            per = ", ".join(
+                f"{k} {v / max(updates, 1):.2f}"
+                for k, v in sorted(ops.items(), key=lambda x: -x[1])
+            )
+            print(f"  by operation         {per}")
         if self.doc_sizes:
             print(
                 f"bytes stored per table mean {statistics.mean(self.doc_sizes):.0f}, "
