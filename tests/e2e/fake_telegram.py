@@ -324,6 +324,7 @@ class User:
         self.first_name = first_name
         self.username = username
         self.started = False  # has opened a private chat with the bot
+        self.blocked = False  # has blocked the bot
         self.private = Chat(server, user_id, "private", user=self)
 
     def to_json(self) -> dict[str, Any]:
@@ -812,6 +813,8 @@ class FakeTelegram:
         if "inline_message_id" in params:
             raise ApiError(400, "Bad Request: inline messages are not used by Tapete")
         chat = self._chat(params)
+        if chat.user is not None and chat.user.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
         message_id = int(params.get("message_id") or 0)
         for msg in chat.messages:
             if msg.message_id == message_id and not msg.deleted:
@@ -908,6 +911,8 @@ class FakeTelegram:
             user = self.users.get(int(chat_id))
             if user is None:
                 raise ApiError(400, "Bad Request: chat not found")
+            if user.blocked:
+                raise ApiError(403, "Forbidden: bot was blocked by the user")
             if not user.started:
                 raise ApiError(403, FORBIDDEN_DM)
         chat = self._chat(params)

@@ -150,3 +150,32 @@ async def test_discard_by_typed_command_in_private(
     assert 1 not in state.to_act and state.phase == "discard"
     await table.tg.settle()
     table.check.check(state)
+
+
+async def test_a_player_who_blocks_the_bot_does_not_break_the_table(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Private messages to a player who blocked the bot fail (403): the others still play, and
+    /cartas tells him to open the chat again."""
+    await apps.start()
+    table, _users, group = await open_table(tg, redis_factory.client())
+    doc = await table.doc()
+    blocker = table.seat_user(doc, 3)
+    blocker.blocked = True
+    state = await table.state()
+    while state.phase == "mus":
+        await table.act(state.to_act[0], mus.parse_action("mus"), "command")
+        state = await table.state()
+    for seat in (0, 1, 2):
+        await table.act(seat, mus.legal_actions(state, seat)[0], "button")
+    state = await table.state()
+    assert state.phase == "discard" and state.to_act == (3,)
+    blocker.send(group, "/cartas")
+    await tg.settle()
+    assert group.last_bot_message().text == t(LANG, "msg.cards_dm_failed")
+    blocker.blocked = False
+    blocker.send(group, "/cartas")
+    await tg.settle()
+    assert group.last_bot_message().text == t(LANG, "msg.cards_sent")
+    await table.act(3, mus.legal_actions(state, 3)[0], "button")
+    assert (await table.state()).phase == "mus"
