@@ -101,7 +101,7 @@ def build_application(
         builder.post_init(_post_init).post_stop(_stop_sweeper).post_shutdown(_post_shutdown).build()
     )
     if store is None:
-        store = open_store(redis, settings.redis_url)
+        store = open_store(redis, settings.redis_url, settings.redis_prefix)
     app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
 
     app.add_handler(TypeHandler(Update, _dedupe), group=-1)

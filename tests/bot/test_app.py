@@ -42,7 +42,8 @@ ENGLISH_LIST = [*ENGLISH.split(), "discard"]
 
 
 def settings(**kw: Any) -> Settings:
-    return Settings(telegram_bot_token="123:abc", **kw)
+    """Settings for a test; ``REDIS_URL`` from the environment (CI sets it) is ignored."""
+    return Settings(**{"telegram_bot_token": "123:abc", "redis_url": None, **kw})
 
 
 def test_every_command_is_wired_in_both_languages() -> None:
