@@ -6,6 +6,7 @@ uses its own chat and user ids (random), and the keys it created are deleted aft
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fake_telegram import FakeTelegram
 
 POLL_TIMEOUT = 1  # seconds of long polling: short so that stopping an Application is quick
+STOP_TIMEOUT = 15.0  # seconds an Application may take to start or stop before the test fails
 
 
 @pytest.fixture
@@ -142,19 +144,30 @@ class AppRunner:
             self.tg.add_token(token)
         client = redis if redis is not None else self.redis_factory.client()
         app = build_application(make_settings(self.tg, token, **settings), redis=client)
+        await asyncio.wait_for(self._start(app), STOP_TIMEOUT)
+        self.running.append(app)
+        return app
+
+    @staticmethod
+    async def _start(app: Any) -> None:
         await app.initialize()
         if app.post_init:
             await app.post_init(app)
         await app.start()
         assert app.updater is not None
         await app.updater.start_polling(poll_interval=0, timeout=POLL_TIMEOUT)
-        self.running.append(app)
-        return app
 
     async def stop(self, app: Any) -> None:
         if app not in self.running:
             return
         self.running.remove(app)
+        try:
+            await asyncio.wait_for(self._stop(app), STOP_TIMEOUT)
+        except TimeoutError:
+            raise AssertionError(f"the Application did not stop within {STOP_TIMEOUT} s") from None
+
+    @staticmethod
+    async def _stop(app: Any) -> None:
         if app.updater and app.updater.running:
             await app.updater.stop()
         if app.running:

@@ -32,11 +32,6 @@ async def test_language_of_the_group(tg: FakeTelegram, apps: Any, redis_factory:
     assert await read_doc(redis_factory.client(), group.id) is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot bug: Services.langs caches each chat's language per process and never "
-    "revalidates it, so another process keeps answering in the old language",
-)
 async def test_language_change_is_seen_by_every_process(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:

@@ -323,12 +323,6 @@ async def test_joins_and_starts_at_once_on_two_processes(
     assert len([m for m in tables if any(b["callback_data"][:2] == "a:" for b in m.buttons())]) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot bug: a process edits the lobby/table message with the table it saved; when "
-    "another process saved and edited a newer table meanwhile, the late edit shows the older "
-    "one for good (fix: after editing, re-read the table and edit again if its version moved)",
-)
 async def test_a_slow_edit_does_not_leave_an_old_lobby(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
@@ -357,12 +351,6 @@ async def test_a_slow_edit_does_not_leave_an_old_lobby(
     await MusTable(tg, group, [ana, bea], redis).assert_messages_current(timeout=1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot bug: a process edits the lobby/table message with the table it saved; when "
-    "another process saved and edited a newer table meanwhile, the late edit shows the older "
-    "one for good (fix: after editing, re-read the table and edit again if its version moved)",
-)
 async def test_a_slow_edit_does_not_leave_an_old_table_message(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
