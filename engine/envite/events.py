@@ -27,14 +27,19 @@ All events are public (``to is None``) except ``dealt``. Seats are table seats; 
   flagged here (nobody at a real table knows yet): the engine keeps it until someone calls it.
 - ``trick_won`` {trick: 1..3, seat, team, card, tricks: [a, b]} -- E4: ``tricks`` = tricks won
   by each team so far this round.
-- ``renuncio_called`` {seat, team, offender} -- E4 modo renuncio: ``seat`` (of ``team``) called
-  it on ``offender``, who had made an illegal play; the round ends.
+- ``renuncio_called`` {seat, team, offender: seat|null, valid: bool} -- E4 modo renuncio:
+  ``seat`` (of ``team``) called renuncio after an opponent was seen not to follow suit (or not
+  to trump an arrastre). ``valid``: an opponent really had played illegally (``offender``, the
+  first one); else the call was false (``offender`` null) and the caller's team loses the round.
+  The round ends either way; no card is revealed.
 - ``round_scored`` {round, team, points, why, score: [a, b]} -- E5/E6: ``team`` scores
   ``points`` (already capped at 11); ``why`` is "tricks" (won the round), "no_quiero" (a bet
   refused), "no_tumbo" (the team at 11 declined to play), "tumbo" (the team at 11 played and
-  lost: +3), "renuncio". ``points`` may be 0 when the team was already capped. Not emitted when
+  lost: +3), "renuncio" (a true call: stake + 2), "false_renuncio" (the other team called it
+  falsely: stake + 2). ``points`` may be 0 when the team was already capped. Not emitted when
   the round decides the chico (``chico_won`` instead).
-- ``chico_won`` {team, chicos: [a, b], why: "tumbo"|"both_at_11"|"chico_fuera"|"renuncio"} --
+- ``chico_won`` {team, chicos: [a, b], why: "tumbo"|"both_at_11"|"chico_fuera"|"renuncio"|
+  "false_renuncio"} -- a round that decides the chico won by its tricks or by a renuncio call;
   E6: the scores go back to 0.
 - ``game_won`` {team, chicos: [a, b]} -- E6: ``team`` reached the chicos option.
 

@@ -274,21 +274,46 @@ def _bets_open(state: EnviteState) -> bool:
     return not state.bet_closed and not any(state.en_tumbo)
 
 
-def _renuncio_offender(state: EnviteState, seat: int) -> int | None:
-    """The first opponent of ``seat`` who renounced this round, if ``seat`` may call it (E4)."""
-    if not state.options.renuncio or state.phase not in ("play", "bet") or seat == state.ghost:
-        return None
-    for offender in state.renuncios:
-        if offender % 2 != seat % 2:
-            return offender
-    return None
+def _suspects(state: EnviteState, team: int) -> list[int]:
+    """Seats of ``team`` seen not to follow this round (E4): public, whatever their hands were.
+
+    A card not of the suit led (or not a trump at an arrastre) may be a renuncio or lawful (no
+    card of that suit, the top card kept); the table only learns which when someone calls it.
+    """
+    n, vira, k = state.players, state.vira, state.k
+    seen = [(t.leader, t.cards) for t in state.tricks]
+    if state.trick:
+        seen.append((state.leader, state.trick))
+    suspects: list[int] = []
+    for leader, cards in seen:
+        led = suit_of(cards[0], vira, k)
+        for i, card in enumerate(cards[1:], 1):
+            seat = (leader + i) % n
+            if seat % 2 == team and suit_of(card, vira, k) != led and seat not in suspects:
+                suspects.append(seat)
+    return suspects
+
+
+def _may_call_renuncio(state: EnviteState, seat: int) -> bool:
+    """E4 modo renuncio: any player, in or out of turn, once an opponent was seen not to follow.
+
+    Decided only from what the whole table saw, so the offer never tells whether a renuncio
+    really happened.
+    """
+    return (
+        state.options.renuncio
+        and state.phase in ("play", "bet")
+        and seat != state.ghost
+        and bool(_suspects(state, 1 - seat % 2))
+    )
 
 
 def legal_actions(state: EnviteState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; card plays are listed one by one.
 
     In modo renuncio every card in hand is playable and ``renuncio`` is listed (even out of turn)
-    for a seat whose opponents made an illegal play this round.
+    for every player once an opponent was seen not to follow suit or trump this round: whether
+    that play was really illegal stays hidden until someone calls it.
 
     >>> s = new_game(players=4, dealer=3, hands=[["12c", "1o", "2o"], ["3c", "7o", "12b"],
     ...     ["4o", "5o", "6o"], ["4b", "5b", "6b"]], vira="4c")
@@ -314,7 +339,7 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
             actions = [Action("tiro", cards=(c,)) for c in cards]
             if _bets_open(state):
                 actions.append(Action("envido"))
-    if _renuncio_offender(state, seat) is not None:
+    if _may_call_renuncio(state, seat):
         actions.append(Action("renuncio"))
     return actions
 
@@ -515,13 +540,22 @@ def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransiti
 
 
 def _call_renuncio(state: EnviteState, seat: int) -> EnviteTransition:
+    """E4 modo renuncio: ``seat`` says an opponent broke follow-suit or arrastre this round.
+
+    A true call wins the round for the caller's team (stake + 2). A false one (every suspected
+    play was lawful) is the caller's foul: the accused team wins the round with stake + 2. The
+    rules are silent on false calls; this keeps a call from being a free look at the hands.
+    """
     if not state.options.renuncio:
         raise IllegalAction("renuncio_off")
-    offender = _renuncio_offender(state, seat)
-    if offender is None:
+    if not _may_call_renuncio(state, seat):
         raise IllegalAction("no_renuncio")
     team = seat % 2
-    event = Event("renuncio_called", {"seat": seat, "team": team, "offender": offender})
+    offender = next((s for s in state.renuncios if s % 2 != team), None)
+    data = {"seat": seat, "team": team, "offender": offender, "valid": offender is not None}
+    event = Event("renuncio_called", data)
+    if offender is None:
+        return _round_won(state, 1 - team, "false_renuncio", (event,))
     return _round_won(state, team, "renuncio", (event,))
 
 
@@ -531,17 +565,19 @@ def _call_renuncio(state: EnviteState, seat: int) -> EnviteTransition:
 def _round_won(
     state: EnviteState, team: int, why: str, events: tuple[Event, ...]
 ) -> EnviteTransition:
-    """``team`` won the round (by tricks, or by calling a renuncio): score it (E5, E6, E4)."""
-    extra = RENUNCIO_EXTRA if why == "renuncio" else 0
+    """``team`` won the round: by its tricks (``why="tricks"``), or by a renuncio call, true
+    (``"renuncio"``) or false (``"false_renuncio"``), which adds 2 to the stake (E4, E5, E6)."""
+    foul = why != "tricks"
+    extra = RENUNCIO_EXTRA if foul else 0
     if state.step == CHICO_FUERA:
-        return _win_chico(state, team, "renuncio" if extra else "chico_fuera", events)
+        return _win_chico(state, team, why if foul else "chico_fuera", events)
     if state.tumbo:
         at = state.en_tumbo
         if at[0] and at[1]:
-            return _win_chico(state, team, "renuncio" if extra else "both_at_11", events)
+            return _win_chico(state, team, why if foul else "both_at_11", events)
         if at[team]:
-            return _win_chico(state, team, "renuncio" if extra else "tumbo", events)
-        return _score_round(state, team, TUMBO_LOSS + extra, why if extra else "tumbo", events)
+            return _win_chico(state, team, why if foul else "tumbo", events)
+        return _score_round(state, team, TUMBO_LOSS + extra, why if foul else "tumbo", events)
     return _score_round(state, team, state.stake + extra, why, events)
 
 

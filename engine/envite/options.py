@@ -25,5 +25,6 @@ class Options(BaseModel):
     three cards its mandador plays. Without it the player count must be even (a missing player can
     still be a computer player seated by the bot)."""
     renuncio: bool = False
-    """Modo renuncio (E4): card plays that break follow-suit/arrastre are accepted and the other
-    team may call ``renuncio`` before the round ends (stake + 2)."""
+    """Modo renuncio (E4): card plays that break follow-suit/arrastre are accepted; once a player
+    was seen not to follow, any opponent may call ``renuncio`` before the round ends: a true call
+    scores stake + 2 for the caller's team, a false one stake + 2 for the accused team."""

@@ -81,7 +81,8 @@ class EnviteState:
     tumbo: bool
     """This round is played at tumbo (a team at 11 chose to play, or both are at 11)."""
     renuncios: tuple[int, ...]
-    """Seats that made an illegal card play this round (modo renuncio, E4)."""
+    """Seats that made an illegal card play this round (modo renuncio, E4). Hidden: never in a
+    view or event until a call reveals the first offender."""
     score: tuple[int, int]
     """Stones of team 0 and team 1 in the current chico."""
     chicos: tuple[int, int]

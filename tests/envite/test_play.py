@@ -193,7 +193,7 @@ def test_e4_modo_renuncio_accepts_illegal_plays_and_the_other_team_calls_it() ->
     t = apply(s, 0, "renuncio")
     kinds = [e.kind for e in t.events]
     assert kinds[:2] == ["renuncio_called", "round_scored"]
-    assert t.events[0].data == {"seat": 0, "team": 0, "offender": 1}
+    assert t.events[0].data == {"seat": 0, "team": 0, "offender": 1, "valid": True}
     assert t.events[1].data["points"] == 4 and t.events[1].data["why"] == "renuncio"
     assert t.state.score == (4, 0) and t.state.round == 2
 
@@ -201,7 +201,7 @@ def test_e4_modo_renuncio_accepts_illegal_plays_and_the_other_team_calls_it() ->
 def test_e4_modo_renuncio_after_an_accepted_bet_pays_stake_plus_two() -> None:
     """E4: the renuncio pays the round's stake (here an accepted envido, 4) + 2."""
     s = deal(["5e 1o 2o", "6e 7o 12b", "4o 5o 6o", "4b 5b 6b"], "4c", renuncio=True)
-    s = play(s, "0 envido", "1 quiero", "0 tiro 5e", "1 tiro 12b", "2 tiro 4o")
+    s = play(s, "0 envido", "1 quiero", "0 tiro 5e", "1 tiro 12b")
     assert refusal(s, 1, "renuncio").reason == "no_renuncio"
     t = apply(s, 2, "renuncio")
     assert t.state.score == (6, 0)

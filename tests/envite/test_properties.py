@@ -49,6 +49,20 @@ def hand_texts(state: EnviteState, seats: range | list[int]) -> set[str]:
     return {str(c) for seat in seats for c in state.hands[seat]}
 
 
+def seen_not_following(public: dict[str, Any], team: int) -> bool:
+    """E4: from the public view only, whether a seat of ``team`` failed to follow this round."""
+    vira, k, n = Card.parse(public["vira"]), public["k"], public["players"]
+    plays = [(t["leader"], t["cards"]) for t in public["tricks"]]
+    if public["trick"]:
+        plays.append((public["trick"][0][0], [card for _, card in public["trick"]]))
+    for leader, cards in plays:
+        led = suit_of(Card.parse(cards[0]), vira, k)
+        for i, card in enumerate(cards[1:], 1):
+            if (leader + i) % n % 2 == team and suit_of(Card.parse(card), vira, k) != led:
+                return True
+    return False
+
+
 def check_state(state: EnviteState) -> None:
     assert envite.from_json(envite.to_json(state)) == state
     assert all(0 <= x <= 11 for x in state.score)
@@ -66,6 +80,17 @@ def check_state(state: EnviteState) -> None:
             assert envite.default_action(state, seat) in actions
         else:
             assert all(a.kind == "renuncio" for a in actions)
+    # E4 modo renuncio: the offer to call depends on public play only, never on hidden hands.
+    public = envite.view(state).to_dict()
+    for seat in seats:
+        offered = Action("renuncio") in envite.legal_actions(state, seat)
+        expected = (
+            state.options.renuncio
+            and public["phase"] in ("play", "bet")
+            and seat != state.ghost
+            and seen_not_following(public, 1 - seat % 2)
+        )
+        assert offered == expected, (seat, offered)
     everyone = hand_texts(state, seats)
     assert not cards_in(envite.view(state).to_dict()) & everyone
     for seat in seats:
@@ -122,6 +147,12 @@ class Tracker:
             assert not cards_in(dict(event.data)) & hidden, f"{event} leaks a hidden card"
             if event.kind == "trick_won":
                 self.check_trick(old, event)
+            if event.kind == "renuncio_called":
+                # E4: a call is true exactly when an opponent of the caller really renounced.
+                team = event.data["team"]
+                offenders = [s for s in old.renuncios if s % 2 != team]
+                assert event.data["valid"] == bool(offenders)
+                assert event.data["offender"] == (offenders[0] if offenders else None)
         if new.chicos == old.chicos:
             assert new.score[0] >= old.score[0] and new.score[1] >= old.score[1]
         else:
@@ -149,7 +180,7 @@ def play_random_game(state: EnviteState, rng: random.Random) -> EnviteState:
             return state
         seat = state.to_act[0]
         action = rng.choice(envite.legal_actions(state, seat))
-        if state.options.renuncio and rng.random() < 0.5:
+        if state.options.renuncio and rng.random() < 0.25:
             callers = [
                 s for s in range(state.players)
                 if Action("renuncio") in envite.legal_actions(state, s)
