@@ -321,7 +321,7 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 1)], legal_actions(s, 2)
     (['tiro 3c', 'envido'], [])
     """
-    if state.phase == "over":
+    if state.phase == "over" or not 0 <= seat < state.players:
         return []
     actions: list[Action] = []
     if seat in state.to_act:

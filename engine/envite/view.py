@@ -35,11 +35,16 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     options, winner; with a seat: ``cards`` (its hand) and ``mocho_cards`` (the mocho's hand, for
     its mandador only, else null).
 
+    A seat off the table, or the mocho's (nobody sits there: its mandador sees its cards), is a
+    ``ValueError``.
+
     >>> from engine.envite.game import new_game
     >>> v = view(new_game(players=4, seed=2), 0).to_dict()
     >>> len(v["cards"]), v["stake"], v["score"]
     (3, 2, [0, 0])
     """
+    if seat is not None and (not 0 <= seat < state.players or seat == state.ghost):
+        raise ValueError(f"no view for seat {seat}: not a player's seat")
     n = state.players
     trick = [[(state.leader + i) % n, str(c)] for i, c in enumerate(state.trick)]
     data: dict[str, Any] = {
@@ -77,6 +82,8 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     if seat is not None:
         data["cards"] = [str(c) for c in state.hands[seat]]
         ghost = state.ghost
-        mine = ghost is not None and state.mandadores[ghost % 2] == seat
-        data["mocho_cards"] = [str(c) for c in state.hands[ghost]] if mine and ghost else None
+        if ghost is not None and state.mandadores[ghost % 2] == seat:
+            data["mocho_cards"] = [str(c) for c in state.hands[ghost]]
+        else:
+            data["mocho_cards"] = None
     return EnviteView(seat, data)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from engine.envite import EnviteState, apply, default_action, new_game, view
+import pytest
+
+from engine.envite import EnviteState, Options, apply, default_action, legal_actions, new_game, view
 
 HANDS = [["2c", "12c", "11c"], ["4e", "5e", "6e"], ["4o", "5o", "6o"], ["4b", "5b", "6b"]]
 
@@ -60,3 +62,20 @@ def test_e5_e6_timeouts_refuse_bets_and_decline_the_tumbo() -> None:
     assert str(default_action(s, 1)) == "no quiero"
     t = new_game(players=4, dealer=3, hands=HANDS, vira="3c", score=(0, 11))
     assert str(default_action(t, 1)) == "no tumbo"
+
+
+def test_e1_e2_no_view_for_the_mocho_seat_or_a_seat_off_the_table() -> None:
+    """E1/E2: the mocho's cards reach its mandador only: nobody sits at the mocho's seat, and a
+    seat off the table (a negative index would read another seat's hand) is an error."""
+    hands = [["4e", "5e", "6e"], ["4o", "5o", "6o"], ["2c", "12c", "11c"],
+             ["4b", "5b", "6b"], ["7e", "7o", "7b"], ["1e", "1o", "1b"]]  # fmt: skip
+    s = new_game(players=5, options=Options(mocho=True), dealer=5, hands=hands, vira="3c")
+    for seat in (5, -1, 6):
+        with pytest.raises(ValueError):
+            view(s, seat)
+        assert legal_actions(s, seat) == []
+    assert view(s, 1).to_dict()["mocho_cards"] == ["1e", "1o", "1b"]
+    r = new_game(players=4, options=Options(renuncio=True), dealer=3, hands=HANDS, vira="3c")
+    r = play(r, "0 tiro 2c", "1 tiro 4e", "2 tiro 4o")
+    assert [str(a) for a in legal_actions(r, 1)] == ["renuncio"]
+    assert legal_actions(r, -1) == [] and legal_actions(r, 5) == []
