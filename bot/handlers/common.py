@@ -13,7 +13,7 @@ import secrets
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -43,8 +43,6 @@ class Services:
     settings: Settings
     store: Store
     clock: Callable[[], float] = time.time
-    langs: dict[int, tuple[str, float]] = field(default_factory=dict)
-    """A short-lived cache of chat languages (the store's prefs are the truth)."""
 
 
 def services(context: Context) -> Services:
@@ -58,28 +56,19 @@ def new_tid() -> str:
     return secrets.token_hex(3)
 
 
-LANG_CACHE_SECONDS = 30.0
-"""Another process's ``/idioma`` reaches this one's error replies within this time (tables
-carry their own language, so table messages change at once)."""
-
-
 async def chat_lang(svc: Services, chat_id: int) -> str:
-    """The chat's language (``/idioma``), else the default from the settings."""
-    cached = svc.langs.get(chat_id)
-    at = svc.clock()
-    if cached is not None and cached[1] > at:
-        return cached[0]
+    """The chat's language (``/idioma``), else the default from the settings.
+
+    Read from the store every time (no per-process cache: another process may have changed
+    it). Handlers ask only when they must answer without a table at hand (refusals, help);
+    table messages use the table's own ``lang``, loaded with the table.
+    """
     prefs = await svc.store.get_prefs(f"chat:{chat_id}")
-    lang = prefs.get("lang") or svc.settings.language
-    if len(svc.langs) > 10_000:
-        svc.langs.clear()
-    svc.langs[chat_id] = (lang, at + LANG_CACHE_SECONDS)
-    return lang
+    return prefs.get("lang") or svc.settings.language
 
 
 async def set_chat_lang(svc: Services, chat_id: int, lang: str) -> None:
     await svc.store.set_prefs(f"chat:{chat_id}", {"lang": lang})
-    svc.langs[chat_id] = (lang, svc.clock() + LANG_CACHE_SECONDS)
 
 
 # ---- table documents ------------------------------------------------------------------------
@@ -283,21 +272,90 @@ def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
     return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
 
 
-async def show_table(bot: Bot, table: Table, *, repost: bool = False) -> int | None:
+def table_view(table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The table message's text and buttons for this table."""
+    markup = keyboards.table_keyboard(table) if table.status == "playing" else None
+    return render.table_text(table), markup
+
+
+def lobby_view(table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The lobby message's text and buttons (none once the game started or was cancelled)."""
+    markup = keyboards.lobby_keyboard(table) if table.status == "lobby" else None
+    return render.lobby_text(table), markup
+
+
+def _same(
+    a: tuple[str, InlineKeyboardMarkup | None], b: tuple[str, InlineKeyboardMarkup | None]
+) -> bool:
+    def plain(m: InlineKeyboardMarkup | None) -> object:
+        return None if m is None else m.to_dict()
+
+    return a[0] == b[0] and plain(a[1]) == plain(b[1])
+
+
+MAX_CATCH_UP = 3
+"""How many times a process re-edits a message that a newer table made out of date."""
+
+
+async def catch_up(
+    bot: Bot,
+    svc: Services,
+    table: Table,
+    message_id: int,
+    shown: tuple[str, InlineKeyboardMarkup | None],
+    *,
+    lobby: bool = False,
+) -> None:
+    """After editing the lobby or table message from the table this process saved, re-read the
+    table: if another process saved a newer one meanwhile (and maybe edited first), edit again,
+    so a late edit from an older table never stays.
+    """
+    for _ in range(MAX_CATCH_UP):
+        fresh = await read_table(svc, table.chat_id)
+        if fresh is None or fresh.tid != table.tid:
+            return
+        if (fresh.lobby_msg if lobby else fresh.table_msg) != message_id:
+            return  # a newer message took over (next hand, /mesa): it is edited by its owner
+        if not lobby and fresh.state is None:
+            return
+        wanted = lobby_view(fresh) if lobby else table_view(fresh)
+        if _same(wanted, shown):
+            return
+        if not await edit(bot, table.chat_id, message_id, *wanted):
+            return
+        shown = wanted
+
+
+async def refresh_lobby(bot: Bot, svc: Services, table: Table) -> None:
+    """Edit the lobby message to show this table (and keep it current, see :func:`catch_up`)."""
+    if table.lobby_msg is None:
+        return
+    shown = lobby_view(table)
+    if await edit(bot, table.chat_id, table.lobby_msg, *shown):
+        await catch_up(bot, svc, table, table.lobby_msg, shown, lobby=True)
+
+
+async def show_table(
+    bot: Bot, table: Table, *, repost: bool = False, svc: Services | None = None
+) -> int | None:
     """Edit the table message in place (or post it when there is none, or on ``/mesa``).
 
-    Returns the id of a newly posted message, for the caller to record.
+    Returns the id of a newly posted message, for the caller to record. With ``svc``, an edit in
+    place is followed by :func:`catch_up`.
     """
     if table.status not in ("playing", "over", "cancelled") or table.state is None:
         return None
-    text = render.table_text(table)
-    markup = keyboards.table_keyboard(table) if table.status == "playing" else None
+    shown = table_view(table)
     if table.table_msg is not None and not repost:
-        if await edit(bot, table.chat_id, table.table_msg, text, markup):
+        if await edit(bot, table.chat_id, table.table_msg, *shown):
+            if svc is not None:
+                await catch_up(bot, svc, table, table.table_msg, shown)
             return None
     elif table.table_msg is not None:
-        await edit(bot, table.chat_id, table.table_msg, text, None)  # the old copy loses buttons
-    message = await send(bot, table.chat_id, text, markup)
+        await edit(
+            bot, table.chat_id, table.table_msg, shown[0], None
+        )  # the old copy loses buttons
+    message = await send(bot, table.chat_id, *shown)
     return None if message is None else message.message_id
 
 
@@ -330,11 +388,11 @@ async def publish(
             new_ids[seat] = msg_id
     table_msg: int | None = None
     if table.status != "playing":
-        table_msg = await show_table(bot, table)  # the last table message loses its buttons
+        table_msg = await show_table(bot, table, svc=svc)  # the last one loses its buttons
     if result:
         await send(bot, table.chat_id, result)
     if table.status == "playing":
-        table_msg = await show_table(bot, table)  # edited in place, or posted for a new hand
+        table_msg = await show_table(bot, table, svc=svc)  # in place, or posted for a new hand
     await record_ids(
         svc, table.chat_id, table.tid, table_msg=table_msg, hand=table.hand, hand_msgs=new_ids
     )

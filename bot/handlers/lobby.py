@@ -23,6 +23,7 @@ from bot.handlers.common import (
     publish,
     read_table,
     record_ids,
+    refresh_lobby,
     reply,
     send,
     services,
@@ -89,13 +90,6 @@ async def post_lobby(bot: Bot, svc: Services, table: Table) -> None:
         await record_ids(svc, table.chat_id, table.tid, lobby_msg=message.message_id)
 
 
-async def refresh_lobby(bot: Bot, table: Table) -> None:
-    if table.lobby_msg is None:
-        return
-    markup = keyboards.lobby_keyboard(table) if table.status == "lobby" else None
-    await edit(bot, table.chat_id, table.lobby_msg, render.lobby_text(table), markup)
-
-
 def deep_link(bot: Bot, chat_id: int) -> str:
     return f"https://t.me/{bot.username}?start={JOIN_PREFIX}{chat_id}"
 
@@ -106,12 +100,12 @@ async def _join(update: Update, context: Context, chat_id: int, *, by_button: bo
     user = update.effective_user
     if user is None:
         return
-    lang = await chat_lang(svc, chat_id)
     name = display_name(update)
     try:
         table = await read_table(svc, chat_id)
         if table is None or not table.active:
             raise IllegalAction("no_table")
+        lang = table.lang
         table.join(user.id, name)  # a dry run on a copy: the real join is the CAS below
         if not await start_dm_ok(
             context.bot, user.id, t(lang, "msg.join_dm", title=render.esc(table.title))
@@ -127,6 +121,7 @@ async def _join(update: Update, context: Context, chat_id: int, *, by_button: bo
             return
         table = await seat_user(svc, chat_id, user.id, name)
     except IllegalAction as exc:
+        lang = await chat_lang(svc, chat_id)
         if by_button:
             await alert(update, error_text(lang, exc))
         else:
@@ -134,7 +129,7 @@ async def _join(update: Update, context: Context, chat_id: int, *, by_button: bo
         return
     if update.callback_query is not None:
         await update.callback_query.answer()
-    await refresh_lobby(context.bot, table)
+    await refresh_lobby(context.bot, svc, table)
 
 
 async def seat_user(svc: Services, chat_id: int, user_id: int, name: str) -> Table:
@@ -184,7 +179,7 @@ async def start_private(update: Update, context: Context) -> None:
         await reply(update, error_text(lang, exc))
         return
     await reply(update, t(lang, "msg.join_dm", title=render.esc(table.title)))
-    await refresh_lobby(context.bot, table)
+    await refresh_lobby(context.bot, svc, table)
 
 
 async def _leave(update: Update, context: Context, chat_id: int) -> None:
@@ -192,7 +187,6 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
     user = update.effective_user
     if user is None:
         return
-    lang = await chat_lang(svc, chat_id)
 
     def fn(table: Table | None) -> tuple[Table | None, Table]:
         if table is None or not table.active:
@@ -203,12 +197,12 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
     try:
         table = await change_table(svc, chat_id, fn)
     except IllegalAction as exc:
-        await _refuse(update, lang, exc)
+        await _refuse(update, await chat_lang(svc, chat_id), exc)
         return
     await svc.store.remove_user_table(user.id, chat_id)
     if update.callback_query is not None:
         await update.callback_query.answer()
-    await refresh_lobby(context.bot, table)
+    await refresh_lobby(context.bot, svc, table)
 
 
 async def salir(update: Update, context: Context) -> None:
@@ -222,7 +216,6 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
     user = update.effective_user
     if user is None:
         return
-    lang = await chat_lang(svc, chat_id)
     seed = secrets.randbits(31)
     at = now(svc)
 
@@ -237,11 +230,11 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
     try:
         table, step = await change_table(svc, chat_id, fn)
     except IllegalAction as exc:
-        await _refuse(update, lang, exc)
+        await _refuse(update, await chat_lang(svc, chat_id), exc)
         return
     if update.callback_query is not None:
         await update.callback_query.answer()
-    await refresh_lobby(context.bot, table)
+    await refresh_lobby(context.bot, svc, table)
     await publish(context.bot, svc, table, step, dm_seats=range(len(table.players)))
 
 
@@ -279,7 +272,7 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         return
     if update.callback_query is not None:
         await update.callback_query.answer()
-    await refresh_lobby(context.bot, table)
+    await refresh_lobby(context.bot, svc, table)
     if table.table_msg is not None and table.state is not None:
         await edit(context.bot, chat_id, table.table_msg, render.table_text(table), None)
     await send(

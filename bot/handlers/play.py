@@ -95,12 +95,11 @@ async def action_command(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    lang = await chat_lang(svc, chat.id)
     text = action_text(update, list(context.args or []))
     try:
         table, step, _seat = await play(svc, chat.id, user.id, text)
     except IllegalAction as exc:
-        await reply(update, error_text(lang, exc))
+        await reply(update, error_text(await chat_lang(svc, chat.id), exc))
         return
     await publish(context.bot, svc, table, step)
 
@@ -116,9 +115,8 @@ async def table_button(update: Update, context: Context) -> None:
         await query.answer()
         return
     svc = services(context)
-    lang = await chat_lang(svc, cb.chat_id)
     if cb.kind == "h":
-        await my_cards_alert(update, svc, cb.chat_id, cb.tid, lang)
+        await my_cards_alert(update, svc, cb.chat_id, cb.tid)
         return
     if not cb.args:
         await query.answer()
@@ -126,7 +124,7 @@ async def table_button(update: Update, context: Context) -> None:
     try:
         table, step, _seat = await play(svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid)
     except IllegalAction as exc:
-        await alert(update, error_text(lang, exc))
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         if exc.reason == "stale" and query.message is not None:
             await heal(update, context, cb.chat_id, cb.tid, query.message.message_id)
         return
@@ -144,15 +142,15 @@ async def heal(update: Update, context: Context, chat_id: int, tid: str, msg_id:
         await show_table(context.bot, table)
 
 
-async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str, lang: str) -> None:
+async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) -> None:
     user = update.effective_user
     table = await read_table(svc, chat_id)
     if table is None or table.tid != tid or table.state is None or user is None:
-        await alert(update, error_text(lang, IllegalAction("stale")))
+        await alert(update, error_text(await chat_lang(svc, chat_id), IllegalAction("stale")))
         return
     seat = table.seat_of(user.id)
     if seat is None:
-        await alert(update, error_text(lang, IllegalAction("not_seated")))
+        await alert(update, error_text(table.lang, IllegalAction("not_seated")))
         return
     await alert(update, render.cards_alert(table, seat))
 
@@ -168,7 +166,6 @@ async def discard_button(update: Update, context: Context) -> None:
         await query.answer()
         return
     svc = services(context)
-    lang = await chat_lang(svc, cb.chat_id)
     at = now(svc)
     round_ = cb.token
 
@@ -188,7 +185,7 @@ async def discard_button(update: Update, context: Context) -> None:
     try:
         table, step, seat = await change_table(svc, cb.chat_id, toggle)
     except IllegalAction as exc:
-        await alert(update, error_text(lang, exc))
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         return
     await query.answer()
     if step is None:
@@ -206,10 +203,9 @@ async def mesa(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    lang = await chat_lang(svc, chat.id)
     table = await read_table(svc, chat.id)
     if table is None or table.status != "playing":
-        await reply(update, t(lang, "error.no_table"))
+        await reply(update, t(await chat_lang(svc, chat.id), "error.no_table"))
         return
     msg_id = await show_table(context.bot, table, repost=True)
     await record_ids(svc, chat.id, table.tid, table_msg=msg_id, hand=table.hand)
