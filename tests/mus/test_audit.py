@@ -888,3 +888,122 @@ def test_m3_m4_m5_engine_agrees_with_an_independent_oracle(chunk: int) -> None:
         won = [e.data["pair"] for e in events if e.kind == "juego_won"]
         assert won == ([] if oracle.won is None else [oracle.won]), ctx
         assert ("showdown" in kinds(events)) == oracle.showdown, ctx
+
+
+def _all_hands() -> list[list[Card]]:
+    """One real hand per multiset of the ten printed ranks (715), suits assigned in order."""
+    from itertools import combinations_with_replacement
+
+    hands = []
+    for ranks in combinations_with_replacement([1, 2, 3, 4, 5, 6, 7, 10, 11, 12], 4):
+        seen: Counter[int] = Counter()
+        hand = []
+        for r in ranks:
+            hand.append(Card.parse(f"{r}{'oceb'[seen[r]]}"))
+            seen[r] += 1
+        hands.append(hand)
+    return hands
+
+
+@pytest.mark.parametrize(
+    "opts", [Options(), Options(reyes=4), Options(real=True), Options(reyes=4, real=True)]
+)
+def test_m3_every_hand_ranks_exactly_as_the_rules_text(opts: Options) -> None:
+    """All 715 rank multisets, all five lances: the engine's order (ties included) is the
+    oracle's order, and ``pares``/``points``/``juego`` agree."""
+    hands = _all_hands()
+    for h in hands:
+        v = evaluate(h, opts)
+        kind = o_key("pares", h, opts)
+        assert v.pares == (None if not kind else ["par", "medias", "duples"][kind[0] - 1]), h
+        assert v.points == o_points(h, opts.reyes) and v.juego == (v.points >= 31), h
+    for lance in ("grande", "chica", "pares", "juego", "punto"):
+        ranked = sorted(hands, key=lambda h: o_key(lance, h, opts))
+        prev_o: tuple[int, ...] | None = None
+        prev_e = -1
+        for h in ranked:
+            ko, ke = o_key(lance, h, opts), evaluate(h, opts).key(lance)  # type: ignore[arg-type]
+            if not ko:
+                assert ke == 0, (lance, h)
+                continue
+            if ko == prev_o:
+                assert ke == prev_e, (lance, h)
+            else:
+                assert ke > prev_e and ke > 0, (lance, h)
+            prev_o, prev_e = ko, ke
+
+
+def test_m1_m2_whole_vacas_follow_the_rules_hand_after_hand() -> None:
+    """Whole vacas with mus rounds: mano rotation, postre, deal order of the mus phase,
+    discards and draws (never one's own discards), every lance against the oracle, juego
+    and vaca transitions, score reset, no card in any public event or other seat's view."""
+    rng = random.Random(77)
+    for v in range(10):
+        opts = Options(
+            reyes=rng.choice([8, 4]), target=rng.choice([40, 30]), juegos=rng.choice([1, 2, 3])
+        )
+        s = new_game(seed=rng.randrange(10**6), options=opts)
+        mano, score, juegos, hand_no = 0, (0, 0), (0, 0), 1
+        while not s.is_over:
+            assert (s.mano, s.postre, s.score, s.juegos, s.hand_number) == (
+                mano, (mano - 1) % 4, score, juegos, hand_no
+            )  # fmt: skip
+            # mus phase: a random number of mus rounds
+            while s.phase != "lance":
+                assert s.phase == "mus" and s.to_act == (mano,)
+                cut_at = rng.choice([None, None, 0, 1, 2, 3])
+                for i in range(4):
+                    seat = (mano + i) % 4
+                    assert s.to_act == (seat,)
+                    s = apply(s, seat, "corto" if i == cut_at else "mus").state
+                    if i == cut_at:
+                        break
+                if cut_at is not None:
+                    break
+                assert s.phase == "discard" and s.to_act == tuple((mano + i) % 4 for i in range(4))
+                before = s.hands
+                out = {}
+                for seat in rng.sample(range(4), 4):
+                    out[seat] = tuple(rng.sample(before[seat], rng.randint(1, 4)))
+                    s = apply(s, seat, Action("descarto", cards=out[seat])).state
+                for seat in range(4):
+                    assert not set(s.hands[seat]) & set(out[seat])
+                    assert set(before[seat]) - set(out[seat]) <= set(s.hands[seat])
+            assert s.lance == "grande" and s.to_act == (mano,)
+            oracle = Oracle(list(s.hands), mano, score, opts)
+            events: list[Event] = []
+            while s.hand_number == hand_no and not s.is_over:
+                assert set(s.to_act) == oracle.to_act()
+                seat = rng.choice(sorted(s.to_act))
+                a = o_choose(rng, s, seat)
+                tr = apply(s, seat, a)
+                for e in tr.events:
+                    if e.to is None and e.kind != "showdown":
+                        assert not card_texts(e.data), e
+                events.extend(tr.events)
+                s = tr.state
+                oracle.act(seat, a)
+                if not s.is_over and s.hand_number == hand_no:
+                    for other in range(4):
+                        assert card_texts(view(s, other).to_dict()) == {
+                            str(c) for c in s.hands[other]
+                        }
+            assert scored(events) == oracle.items
+            final = tuple(oracle.score)
+            over = next(e for e in events if e.kind == "hand_over")
+            assert tuple(over.data["score"]) == final
+            if oracle.won is None:
+                score = final  # type: ignore[assignment]
+            else:
+                juegos = (juegos[0] + (oracle.won == 0), juegos[1] + (oracle.won == 1))
+                score = (0, 0)
+            assert tuple(over.data["juegos"]) == juegos
+            if max(juegos) >= opts.juegos:
+                assert s.is_over and s.winner == juegos.index(max(juegos)) and s.to_act == ()
+                assert kinds(events)[-1] == "vaca_won"
+                break
+            mano, hand_no = (mano + 1) % 4, hand_no + 1
+            assert kinds(events)[-6:] == ["hand_over", "hand_started"] + ["dealt"] * 4 or kinds(
+                events
+            )[-7:-5] == ["hand_over", "juego_won"]
+        assert s.is_over, v
