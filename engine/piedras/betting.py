@@ -7,7 +7,9 @@ into the lance's deposit; a refused raise gives the whole deposit to the refuser
 
 An órdago moves no stone when it is called or accepted: when it is settled the worst hand takes
 the lance's deposit and the whole piles of the other players in it (P4.4). So an órdago is not
-bounded by the cap, which limits numbered bets only.
+bounded by the cap, which limits numbered bets only; but once a player still in the lance has
+an empty pile (he bet all he had), nobody may raise any more, órdago included (P4 "caps the
+others").
 """
 
 from __future__ import annotations
@@ -41,6 +43,16 @@ def ordered(t: Table, start: int, direction: int, members: Collection[int]) -> l
 def cap(t: Table, b: Betting, seats: tuple[int, ...] | list[int]) -> int:
     """P4: the highest level anyone may bet to: the smallest stake the players in can reach."""
     return min(b.put[s] + t.piles[s] for s in seats)
+
+
+def all_in(t: Table, b: Betting) -> bool:
+    """P4: a player still in the lance has bet all he had: nobody may raise, not even an órdago.
+
+    "A bet of all I have left caps the others": the seed's all-in "sin plantear un órdago"
+    leaves the others nothing above it, so an empty pile in the lance blocks the órdago too
+    (as it blocks every bet when a lance opens with such a player entitled).
+    """
+    return any(t.piles[s] == 0 for s in b.in_lance)
 
 
 # -- lances -------------------------------------------------------------------------------------
@@ -89,7 +101,7 @@ def _open_lance(t: Table, slot: int) -> None:
     if len(entitled) == 1:
         _close(t, lance, "en_paso", entitled, entitled[0])
         return
-    if min(t.piles[s] for s in entitled) < 1:  # nobody may bet: the lance is en paso (P4)
+    if min(t.piles[s] for s in entitled) < 1:  # all in: nobody may bet, the lance is en paso (P4)
         _close(t, lance, "en_paso", entitled, None)
         return
     t.betting = Betting(
@@ -121,9 +133,11 @@ def legal(t: Table, seat: int) -> list[Action]:
     facing = b.level - b.put[seat]
     top = cap(t, b, b.in_lance)
     raises = [Action("envido", n) for n in range(1, top - b.level + 1)]
+    if not all_in(t, b):
+        raises.append(Action("ordago"))
     if facing:
-        return [Action("quiero"), *raises, Action("ordago"), Action("no_quiero")]
-    return [Action("paso"), *raises, Action("ordago")]
+        return [Action("quiero"), *raises, Action("no_quiero")]
+    return [Action("paso"), *raises]
 
 
 def act(t: Table, seat: int, action: Action) -> None:
@@ -303,6 +317,8 @@ def _act_reenvite(t: Table, seat: int, action: Action, b: Betting) -> None:
         t.with_betting(queue=queue, put=tuple(put), level=level, raised=True, last_raiser=seat)
         _spoke(t, seat, f"{more} más")
     elif action.kind == "ordago":
+        if all_in(t, b):
+            raise IllegalAction("bet_above_cap", cap=b.level, more=0)
         t.with_betting(queue=queue, ordago=seat, accepted=(), last_raiser=seat)
         _spoke(t, seat, "ordago")
     elif action.kind == "no_quiero":

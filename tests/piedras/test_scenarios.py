@@ -254,14 +254,41 @@ def test_p4_all_in_cap() -> None:
     state, _ = play(state, [(0, "paso"), (1, "envido 3"), (2, "quiero"), (0, "quiero")])
     assert state.score == (5, 0, 5)
     assert state.to_act == (0,)
-    assert [a.kind for a in piedras.legal_actions(state, 0)] == ["paso", "ordago"]
+    assert [a.kind for a in piedras.legal_actions(state, 0)] == ["paso"]
     with pytest.raises(IllegalAction) as err:
         piedras.apply(state, 0, "1 más")
     assert err.value.reason == "bet_above_cap" and err.value.params["cap"] == 3
     state, events = play(state, [(0, "paso"), (2, "paso"), (1, "paso")])
     assert kinds(events, "lance_closed")[0]["outcome"] == "equal"
-    # the next lance: seat 1 has nothing left, so nobody can bet: chica is en paso at once
-    assert state.lance == "pares" or state.lance is None
+    # seat 1 has nothing left and is entitled to every later lance: nobody can bet, so chica,
+    # pares (everyone holds them) and punto close en paso without a word; the hand is settled
+    closed = [(d["lance"], d["outcome"]) for d in kinds(events, "lance_closed")]
+    assert closed[1:] == [("chica", "en_paso"), ("pares", "en_paso"), ("punto", "en_paso")]
+    assert not [d for d in kinds(events, "spoke") if d["lance"] != "grande"]
+    assert state.hand_number == 2 and state.phase == "discard"
+
+
+def test_p4_all_in_blocks_the_ordago_too() -> None:
+    """P4: "a bet of all I have left caps the others": once a player still in the lance has
+    an empty pile, no raise is possible, not even an órdago (as when a lance opens with him)."""
+    state = with_piles(deal(TRIO, TRIO_EXTRA), (8, 3, 8))
+    state, _ = play(state, [(0, "paso"), (1, "envido 3"), (2, "quiero"), (0, "quiero")])
+    for seat, words in ((0, "ordago"), (0, "allin")):
+        assert seat in state.to_act
+        with pytest.raises(IllegalAction) as err:
+            piedras.apply(state, seat, words)
+        assert err.value.reason == "bet_above_cap" and err.value.params["cap"] == 3
+    state, _ = play(state, [(0, "paso")])
+    assert [str(a) for a in piedras.legal_actions(state, 2)] == ["paso"]
+    state, _ = play(state, [(2, "paso")])
+    assert state.to_act == (1,)  # the all-in player himself may not call an órdago either
+    assert [str(a) for a in piedras.legal_actions(state, 1)] == ["paso"]
+    with pytest.raises(IllegalAction) as err:
+        piedras.apply(state, 1, "ordago")
+    assert err.value.reason == "bet_above_cap"
+    # a pile of 1 is no all-in: the cap forbids every envido (N >= 2) but not the órdago
+    state = with_piles(deal(TRIO, TRIO_EXTRA), (8, 1, 8))
+    assert [str(a) for a in piedras.legal_actions(state, 0)] == ["paso", "ordago"]
 
 
 def test_p4_cap_after_a_player_leaves_grows() -> None:
