@@ -18,10 +18,13 @@ import engine.envite as envite
 Figure = tuple[str, float, str]
 
 
-def rounds_per_second(players: int, seconds: float = 1.0) -> float:
-    """Play random games back to back for about ``seconds``; count the rounds finished."""
+def rounds_per_second(players: int, seconds: float = 1.0, *, renuncio: bool = False) -> float:
+    """Play random games back to back for about ``seconds``; count the rounds finished.
+
+    With ``renuncio`` (modo renuncio) every card is playable and calls are legal actions too.
+    """
     rng = random.Random(players)
-    options = envite.Options(chicos=4)
+    options = envite.Options(chicos=4, renuncio=renuncio)
     rounds = 0
     game = 0
     start = time.perf_counter()
@@ -46,6 +49,13 @@ def run() -> list[Figure]:
         figures.append(
             (f"random envite rounds, {players} players", rounds_per_second(players), "rounds/s")
         )
+    figures.append(
+        (
+            "random envite rounds, 12 players, modo renuncio",
+            rounds_per_second(12, renuncio=True),
+            "rounds/s",
+        )
+    )
     return figures
 
 

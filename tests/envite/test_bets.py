@@ -181,3 +181,24 @@ def test_e5_refusal_pays_capped_at_eleven() -> None:
     """E5/E6: a refused 9 pays 7, but never past 11."""
     s = play(deal(score=(6, 0)), "0 envido", "1 siete", "0 nueve", "1 no quiero")
     assert s.score == (11, 0)
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        ("0 envido", "1 quiero"),
+        ("0 envido", "1 siete", "0 quiero"),
+        ("0 envido", "1 siete", "0 nueve", "1 quiero"),
+        ("0 envido", "1 siete", "0 nueve", "1 chico fuera", "0 quiero"),
+    ],
+)
+def test_e5_one_betting_sequence_per_round_whatever_step_was_accepted(moves: tuple[str]) -> None:
+    """E5: once any step is accepted, neither team may bet again that round, in any trick."""
+    s = play(deal(), *moves)
+    s = play(s, "0 tiro 11c")
+    for seat in (1, 2, 3):
+        assert s.turn == seat and "envido" not in texts(s, seat)
+        assert refusal(s, seat, "envido").reason == "bet_already_settled"
+        s = play(s, f"{seat} tiro {s.hands[seat][0]}")
+    assert s.tricks_won == (1, 0) and s.turn == 0
+    assert "envido" not in texts(s, 0) and refusal(s, 0, "envido").reason == "bet_already_settled"
