@@ -175,6 +175,23 @@ def evaluate(hand: Iterable[Card | str] | str, options: CardRules | None = None)
     return _table(rules.reyes, rules.real)[key]
 
 
+def sort_for_display(
+    hand: Iterable[Card | str] | str, options: CardRules | None = None
+) -> list[Card]:
+    """The cards high to low as a Mus player holds them (grande order, M3): with 8 reyes a 3
+    sits with the reyes and a 2 with the ases (after the real rey or as).
+
+    >>> [str(c) for c in sort_for_display("1b 3c 7e 12o")]
+    ['12o', '3c', '7e', '1b']
+    >>> [str(c) for c in sort_for_display("2b 1o 4c 3e", DEFAULT_RULES)]
+    ['3e', '4c', '1o', '2b']
+    """
+    rules = options or DEFAULT_RULES
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(Card.parse(c) for c in hand)
+    eff = _effective_maps(rules.reyes)
+    return sorted(cards, key=lambda c: (_INDEX[eff[c]], eff[c] == c.rank), reverse=True)
+
+
 def hand_value(cards: Sequence[Card], options: CardRules | None = None) -> HandValue:
     """Fast :func:`evaluate` for four :class:`Card` objects (no parsing), used by the state machine.
 

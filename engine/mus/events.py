@@ -19,7 +19,9 @@ cards as text. The only public event that carries cards is ``showdown``.
 - ``lance_closed`` {lance, outcome: "en_paso" | "querido" | "no_querido" | "ordago",
   bet: int | null, pair: int | null}: ``bet`` is the accepted amount (querido) or what the
   refusal pays (no_querido); ``pair`` collected the refusal or won the órdago.
-- ``showdown`` {hands: [[...] x 4]}: every hand shown (end of the hand, or an órdago accepted).
+- ``showdown`` {hands: [[...] x 4], pares: [null | "par" | "medias" | "duples" x 4],
+  points: [int x 4]}: every hand shown (end of the hand, or an órdago accepted), with what
+  each is worth: its pares kind and its juego/punto total (M3).
 - ``scored`` {pair, points, lance, why}: ``why`` is "no_querido", "en_paso", "envite", "pares",
   "juego", "punto" or "ordago" (an accepted órdago: ``points`` brings the pair to the target).
 - ``hand_over`` {hand, score: [a, b], juegos: [a, b]}: the hand is scored (score as reached).

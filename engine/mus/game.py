@@ -517,7 +517,7 @@ def _ordago_accepted(st: MusState, seat: int, events: list[Event]) -> MusState:
     events.append(
         Event("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair})
     )
-    events.append(Event("showdown", {"hands": [_card_texts(h) for h in st.hands]}))
+    events.append(_showdown(st))
     points = max(0, st.options.target - st.score[pair])
     events.append(
         Event("scored", {"pair": pair, "points": points, "lance": lance, "why": "ordago"})
@@ -578,8 +578,21 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
     return items
 
 
+def _showdown(st: MusState) -> Event:
+    """Every hand shown, with what each is worth (pares kind and juego/punto total)."""
+    vals = values(st)
+    return Event(
+        "showdown",
+        {
+            "hands": [_card_texts(h) for h in st.hands],
+            "pares": [v.pares for v in vals],
+            "points": [v.points for v in vals],
+        },
+    )
+
+
 def _end_hand(st: MusState, events: list[Event]) -> MusState:
-    events.append(Event("showdown", {"hands": [_card_texts(h) for h in st.hands]}))
+    events.append(_showdown(st))
     score = st.score
     target = st.options.target
     for pair, points, lance, why in hand_scores(st):
