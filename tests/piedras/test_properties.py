@@ -68,8 +68,17 @@ def _check_state(state: PiedrasState) -> None:
         assert piedras.legal_actions(state, seat)
     if not state.is_over:
         assert state.to_act
+        assert set(state.to_act) <= set(state.in_hand)
         assert len(state.in_hand) >= 2
         assert all(state.piles[s] == 0 for s in state.free)
+        assert all(state.piles[s] == 0 for s in range(state.players) if s not in state.seated)
+        if state.phase == "discard":  # P5: every deposit is settled before a new hand
+            assert not any(state.deposits) and not state.lances
+    b = state.betting
+    if b is not None and b.stage != "open" and any(state.piles[s] == 0 for s in b.in_lance):
+        for seat in state.to_act:  # P4: an empty pile in the lance caps every raise
+            kinds = {a.kind for a in piedras.legal_actions(state, seat)}
+            assert not kinds & {"envido", "ordago"}, kinds
 
 
 @given(

@@ -570,3 +570,59 @@ def test_p4_ordago_with_everyone_in_the_last_lance_is_settled_at_once() -> None:
     assert over["piles"] == [0, 0, 24] and over["plate"] == 0
     assert kinds(events, "juego_lost") == [{"seat": 2, "juego": 1, "losses": 1}]
     assert not kinds(events, "lance_won")  # nothing else was settled
+
+
+def test_p1_p2_player_at_zero_after_the_hand_is_free_and_sits_out() -> None:
+    """P1: a player with 0 stones at the end of a hand is free: he is dealt no cards for the rest
+    of the juego and the mano skips him. P2: the next deal goes one card at a time from the new
+    mano, among the players still in."""
+    import random
+
+    from engine.cards import DECK
+
+    state = with_piles(deal(TRIO, TRIO_EXTRA, seed=21), (1, 8, 8))
+    state, events = play(state, everyone_passes(state) * 4)  # grande, chica, pares, punto
+    plate = [(d["seat"], d["count"], d["lance"]) for d in kinds(events, "to_plate")]
+    # seat 0 wins grande (puts his last stone), chica and pares with nothing left; punto: 2
+    assert plate == [(0, 1, "grande"), (2, 1, "punto")]
+    assert kinds(events, "freed") == [{"seat": 0}]
+    assert not kinds(events, "juego_lost")
+    assert state.free == (0,) and state.score == (0, 8, 7)
+    assert state.hand_number == 2 and state.mano == 1 and state.in_hand == (1, 2)
+    assert state.hands[0] == () and state.to_act == (1, 2)
+    deck = list(DECK)
+    random.Random("21/2").shuffle(deck)
+    assert state.hands[1] == tuple(deck[0:10:2]) and state.hands[2] == tuple(deck[1:10:2])
+    started = kinds(events, "hand_started")[0]
+    assert started["mano"] == 1 and started["dealer"] == 2 and started["players"] == [1, 2]
+    with pytest.raises(IllegalAction) as err:
+        piedras.apply(state, 0, f"descarto {deck[0]}")
+    assert err.value.reason == "not_in_hand"
+    # the hand after: the mano moves right from 1 to 2, then back to 1, never to 0
+    for seat in (1, 2):
+        state = piedras.apply(state, seat, piedras.default_action(state, seat)).state
+    while state.hand_number == 2 and state.juego == 1:
+        seat = state.to_act[0]
+        state = piedras.apply(state, seat, piedras.default_action(state, seat)).state
+    assert state.juego == 1 and state.hand_number == 3
+    assert state.mano == 2 and state.in_hand == (2, 1)
+
+
+def test_p4_first_envite_refusers_are_out_of_the_reenvites() -> None:
+    """P4.3: the ones who did not take part in the first envite are out of the re-envites."""
+    state = deal(M7, M7_EXTRA)
+    state, _ = play(state, [(0, "paso"), (1, "envido 2"), (2, "no quiero"), (3, "quiero")])
+    state, _ = play(state, [(0, "quiero")])
+    assert state.betting is not None and state.betting.in_lance == (0, 1, 3)
+    # first re-envite round: to the left from the bettor (1), ending with him: 0, 3, 1
+    assert state.to_act == (0,)
+    with pytest.raises(IllegalAction) as err:
+        piedras.apply(state, 2, "3 más")
+    assert err.value.reason == "not_in_lance"
+    state, _ = play(state, [(0, "3 más"), (3, "quiero"), (1, "quiero")])
+    # a raise: a new round to the right ending with the raiser (0); seat 2 is never asked
+    assert state.to_act == (1,)
+    state, events = play(state, [(1, "paso"), (3, "paso"), (0, "paso")])
+    closed = kinds(events, "lance_closed")[0]
+    assert closed["outcome"] == "equal" and closed["players"] == [0, 1, 3]
+    assert closed["deposit"] == 15
