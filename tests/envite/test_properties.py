@@ -153,11 +153,43 @@ class Tracker:
                 offenders = [s for s in old.renuncios if s % 2 != team]
                 assert event.data["valid"] == bool(offenders)
                 assert event.data["offender"] == (offenders[0] if offenders else None)
+        self.check_round_result(old, events)
         if new.chicos == old.chicos:
             assert new.score[0] >= old.score[0] and new.score[1] >= old.score[1]
         else:
             assert sum(new.chicos) == sum(old.chicos) + 1
             assert new.is_over or new.score == (0, 0)
+
+    @staticmethod
+    def check_round_result(old: EnviteState, events: tuple[Event, ...]) -> None:
+        """E4-E6 read from the rules: what a finished round pays, and when it takes the chico."""
+        kinds = [e.kind for e in events]
+        if "round_scored" not in kinds and "chico_won" not in kinds:
+            return
+        by_kind = {e.kind: e.data for e in events}
+        at = old.en_tumbo
+        if "bet_refused" in by_kind:
+            team, owed = by_kind["bet_refused"]["to_team"], (2, 4, 7, 9)[old.raised - 1]  # type: ignore[operator]
+        elif "tumbo_decided" in by_kind and not by_kind["tumbo_decided"]["play"]:
+            team, owed = 1 - by_kind["tumbo_decided"]["team"], 1
+        else:
+            call = by_kind.get("renuncio_called")
+            if call is not None:
+                team = call["team"] if call["valid"] else 1 - call["team"]
+                extra = 2
+            else:
+                team, extra = by_kind["trick_won"]["team"], 0
+            chico = old.step == 4 or (old.tumbo and (at[team] or all(at)))
+            assert ("chico_won" in kinds) == chico
+            if chico:
+                assert by_kind["chico_won"]["team"] == team
+                return
+            owed = (3 if old.tumbo else (2, 4, 7, 9)[old.step]) + extra
+        assert "chico_won" not in kinds
+        scored = by_kind["round_scored"]
+        assert scored["team"] == team
+        assert scored["points"] == min(11, old.score[team] + owed) - old.score[team]
+        assert scored["score"][1 - team] == old.score[1 - team]
 
     def check_trick(self, state: EnviteState, event: Event) -> None:
         """Every trick has all seats' cards and exactly one highest card: its winner's."""
