@@ -1007,3 +1007,66 @@ def test_m1_m2_whole_vacas_follow_the_rules_hand_after_hand() -> None:
                 events
             )[-7:-5] == ["hand_over", "juego_won"]
         assert s.is_over, v
+
+
+# ------------------------------------------------------------------------ more documented edges
+
+
+def test_m5_ordago_raise_refused_after_two_raises_pays_the_last_total() -> None:
+    _, events = run(game(M7), "0: corto; 0: envido; 1: 2 más; 2: ordago; 1: paso; 3: no quiero")
+    assert scored(events) == [(0, 4, "grande", "no_querido")]  # "paso" facing it is a refusal
+    closed = next(e for e in events if e.kind == "lance_closed")
+    assert closed.data == {"lance": "grande", "outcome": "no_querido", "bet": 4, "pair": 0}
+
+
+def test_m2_draw_deals_each_seat_its_whole_new_hand_privately() -> None:
+    s, _ = run(game(M7), "0: mus; 1: mus; 2: mus; 3: mus")
+    events: list[Event] = []
+    for seat, cards in ((2, "12o 11c"), (0, "5b"), (3, "10o 7c 6e 5o"), (1, "7o 6c 5e")):
+        t = apply(s, seat, f"descarto {cards}")
+        s = t.state
+        events.extend(t.events)
+    assert [e.data for e in events if e.kind == "discarded"] == [
+        {"seat": 2, "count": 2},
+        {"seat": 0, "count": 1},
+        {"seat": 3, "count": 4},
+        {"seat": 1, "count": 3},
+    ]
+    dealt = {e.data["seat"]: e for e in events if e.kind == "dealt"}
+    for seat in range(4):
+        assert dealt[seat].to == frozenset({seat})
+        assert dealt[seat].data["cards"] == [str(c) for c in s.hands[seat]]
+    assert [str(c) for c in s.hands[0]][:3] == ["1o", "2c", "4e"]
+    assert not {str(c) for c in s.hands[3]} & {"10o", "7c", "6e", "5o"}
+
+
+def test_m1_options_outside_the_rules_are_refused() -> None:
+    for bad in ({"target": 35}, {"reyes": 6}, {"juegos": 0}):
+        with pytest.raises(ValueError):
+            Options(**bad)  # type: ignore[arg-type]
+
+
+def test_m1_json_round_trip_in_every_phase_and_version_check() -> None:
+    s, _ = run(game(M7), "0: mus; 1: mus; 2: mus; 3: mus; 1: descarto 7o")
+    assert s.phase == "discard" and s.discarding[1] is not None
+    assert from_json(to_json(s)) == s
+    s, _ = run(s, "0: descarto 1o; 2: descarto 4o; 3: descarto 5o; 0: corto; 0: envido 3")
+    assert from_json(to_json(s)) == s and from_json(to_json(s)).bet == 3
+    over, _ = run(game(M7, options=Options(juegos=1)), "0: corto; 0: ordago; 1: quiero")
+    assert over.is_over and from_json(to_json(over)) == over
+    with pytest.raises(ValueError):
+        from_json(to_json(over).replace('"v":1', '"v":99'))
+
+
+def test_m4_a_bet_in_pares_with_three_entitled_players() -> None:
+    """Seats 0, 1, 3 hold pares (seat 2 does not): a raise by seat 3 is answered by seat 0 only."""
+    hands = ["4o 4c 6e 1b", "12o 12c 5e 1e", "5o 7c 1o 11o", "10c 10b 6c 5b"]
+    s, _ = run(game(hands), f"0: corto; {PASS_ALL}; {PASS_ALL}")
+    assert s.players == (0, 1, 3)
+    s, _ = run(s, "0: envido")
+    assert set(s.to_act) == {1, 3}
+    s, _ = run(s, "1: no quiero; 3: envido 3")
+    assert s.to_act == (0,) and s.bet == 5
+    assert refusal(s, 2, "quiero") == "not_in_lance"
+    s, events = run(s, "0: no quiero")
+    assert (1, 2, "pares", "no_querido") in scored(events)
