@@ -15,7 +15,14 @@ leave open, decided here:
 - First envite: only ``quiero``/``no quiero``. Re-envites: ``paso`` and ``quiero`` both stay
   (matching a raise); ``envido N`` and ``N más`` both raise by N (at least 1; plain envido 2);
   ``no quiero`` only facing a raise; facing an órdago only ``quiero``/``no quiero``.
-- If a player entitled to a lance has no stone in his pile nobody can bet: the lance is en paso.
+- The cap (P4) bounds numbered bets and raises: the level may not pass the smallest
+  ``put + pile`` among the players still in the lance. An órdago is not bounded by it, but a
+  player still in the lance with an empty pile (he bet all he had) caps the others completely:
+  no raise and no órdago any more. So if a player entitled to a lance has no stone in his pile
+  nobody can bet: the lance is en paso at once.
+- Seat numbers grow to the right: the mano, the deal and the first envite go right (+1); the
+  first re-envite round goes left. A round "ending with" a player lets him speak last, and he
+  may raise again (the seed: the first bettor, last to speak, "puede iniciar una nueva ronda").
 - En paso winners are found at the end of the hand among the players still in it.
 - The juego ends as soon as only one player still has stones in his pile or a claim on an
   unsettled deposit (a place in a lance with equal bets or a pending órdago).

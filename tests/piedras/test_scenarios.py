@@ -626,3 +626,21 @@ def test_p4_first_envite_refusers_are_out_of_the_reenvites() -> None:
     closed = kinds(events, "lance_closed")[0]
     assert closed["outcome"] == "equal" and closed["players"] == [0, 1, 3]
     assert closed["deposit"] == 15
+
+
+def test_p4_first_envite_ordago_nobody_accepts_pays_one() -> None:
+    """P4.2: an órdago nobody accepts is a refused first envite: 1 stone to the plate at once,
+    the lance won by refusal, no card shown (P5: in juego/punto the value too at the end)."""
+    state = deal(TRIO, TRIO_EXTRA)
+    state, events = play(state, everyone_passes(state) * 3)  # grande, chica, pares en paso
+    assert state.lance == "punto"
+    state, events = play(state, [(0, "paso"), (1, "ordago"), (2, "no quiero"), (0, "no quiero")])
+    order = [e.kind for e in events]
+    assert order.count("showdown") == 1  # only the end of the hand shows the cards
+    assert order.index("showdown") > order.index("lance_closed")
+    refusal = [d for d in kinds(events, "to_plate") if d["why"] == "refusal"]
+    assert refusal == [{"seat": 1, "count": 1, "lance": "punto", "why": "refusal"}]
+    closed = kinds(events, "lance_closed")[0]
+    assert closed["outcome"] == "refused" and closed["winner"] == 1
+    value = [d for d in kinds(events, "to_plate") if d["lance"] == "punto" and d["why"] == "value"]
+    assert value == [{"seat": 1, "count": 1, "lance": "punto", "why": "value"}]
