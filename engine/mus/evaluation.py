@@ -280,12 +280,14 @@ def lance_winner(
 ) -> int | None:
     """The seat that wins ``lance`` among ``hands`` (in seat order), or ``None`` if nobody plays it.
 
-    Pares and juego count only hands that have them; punto only if nobody has juego... callers
-    that want that rule apply it; here punto compares every hand's total.
+    Pares and juego count only hands that have them; punto is played only when nobody has juego
+    (M3), so it is ``None`` as soon as one hand has juego.
 
     >>> lance_winner("chica", ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"])
     0
+    >>> lance_winner("punto", ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"])
     """
     values = [evaluate(h, options) for h in hands]
-    keys = [v.points if lance == "punto" else v.key(lance) for v in values]
-    return best_seat(keys, mano)
+    if lance == "punto" and any(v.juego for v in values):
+        return None
+    return best_seat([v.key(lance) for v in values], mano)

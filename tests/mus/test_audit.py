@@ -315,11 +315,6 @@ def test_m3_la_real_wins_the_juego_lance_in_play() -> None:
         assert (pair, 3, "juego", "juego") in scored(events)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="M3/DESIGN: punto is played only when nobody has juego, but lance_winner('punto') "
-    "compares every total (even 33-40) and never returns None",
-)
 def test_m3_punto_winner_is_none_when_somebody_has_juego() -> None:
     hands = ["12o 11c 10e 3b", "12c 11o 7o 1b", "4o 5c 6e 7b", "4c 5o 6o 7c"]  # seat 0: 40
     assert lance_winner("punto", hands) is None
