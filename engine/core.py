@@ -104,6 +104,24 @@ _CANONICAL_KINDS = (
     "siete", "nueve", "chico_fuera", "tumbo", "no_tumbo", "renuncio", "timeout",
 )  # fmt: skip
 
+MUS_BETTING_PHRASES: dict[str, str] = {
+    "descarto": "descarto",
+    "paso": "paso",
+    "envido": "envido",
+    "quiero": "quiero",
+    "no quiero": "no_quiero",
+    "ordago": "ordago",
+    "discard": "descarto",
+    "pass": "paso",
+    "bet": "envido",
+    "raise": "envido",
+    "accept": "quiero",
+    "fold": "no_quiero",
+    "allin": "ordago",
+    "all in": "ordago",
+}
+"""The words both Mus games share (rules/mus.md M6, rules/piedras.md P6), normalized, to kinds."""
+
 _AMOUNT_RE = re.compile(r"^[+-]?\d+$")
 
 

@@ -8,29 +8,14 @@ True
 
 from __future__ import annotations
 
-from engine.core import Action, parse_words
+from engine.core import MUS_BETTING_PHRASES, Action, parse_words
 
 PHRASES: dict[str, str] = {
-    # Spanish (M6)
+    **MUS_BETTING_PHRASES,
     "mus": "mus",
     "no hay mus": "corto",
     "corto": "corto",
-    "descarto": "descarto",
-    "paso": "paso",
-    "envido": "envido",
-    "quiero": "quiero",
-    "no quiero": "no_quiero",
-    "ordago": "ordago",
-    # English aliases (M6)
     "cut": "corto",
-    "discard": "descarto",
-    "pass": "paso",
-    "bet": "envido",
-    "raise": "envido",
-    "accept": "quiero",
-    "fold": "no_quiero",
-    "allin": "ordago",
-    "all in": "ordago",
 }
 """Normalized words (no accents, lower case) to action kinds."""
 

@@ -6,24 +6,9 @@
 
 from __future__ import annotations
 
-from engine.core import Action, parse_words
+from engine.core import MUS_BETTING_PHRASES, Action, parse_words
 
-PHRASES: dict[str, str] = {
-    "descarto": "descarto",
-    "paso": "paso",
-    "envido": "envido",
-    "quiero": "quiero",
-    "no quiero": "no_quiero",
-    "ordago": "ordago",
-    "discard": "descarto",
-    "pass": "paso",
-    "bet": "envido",
-    "raise": "envido",
-    "accept": "quiero",
-    "fold": "no_quiero",
-    "allin": "ordago",
-    "all in": "ordago",
-}
+PHRASES: dict[str, str] = MUS_BETTING_PHRASES
 
 
 def parse_action(text: str) -> Action:
