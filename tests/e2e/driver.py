@@ -343,10 +343,10 @@ def command_for(action: Action) -> str:
 
 
 def action_label(action: Action, *, raising: bool = False) -> str:
-    """The label the bot gives the button of an action (locales, as bot/render.py does)."""
-    if action.kind == "envido" and action.amount is not None:
-        return t(LANG, "action.raise" if raising else "action.envido_n", n=action.amount)
-    return t(LANG, f"action.{action.kind}")
+    """The label the bot gives the button of an action (the bot's own renderer)."""
+    from bot import render
+
+    return str(render.action_label(LANG, action, raising=raising))
 
 
 def random_action(state: Any, rng: random.Random) -> tuple[int, Action]:
