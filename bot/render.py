@@ -15,8 +15,7 @@ names are escaped.
 from __future__ import annotations
 
 import html
-import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.table import LogEntry, Table
@@ -55,6 +54,23 @@ def cards_text(lang: str, cards: Iterable[str]) -> str:
     return ", ".join(card_name(lang, str(c)) for c in cards)
 
 
+def ranks_text(lang: str, cards: Iterable[str]) -> str:
+    """``["12o", "3c"]`` → ``rey, tres`` (suits do not matter in mus)."""
+    return ", ".join(t(lang, f"rank.{str(c)[:-1]}") for c in cards)
+
+
+def join_words(lang: str, words: Sequence[str], *, either: bool = False) -> str:
+    """``Ana, Bea y Cris`` (or ``Bea o Dani`` with ``either``).
+
+    >>> join_words("es", ["Ana", "Bea", "Cris"]), join_words("en", ["Bea", "Dani"], either=True)
+    ('Ana, Bea y Cris', 'Bea or Dani')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    key = "list.or" if either else "list.and"
+    return t(lang, key, a=", ".join(words[:-1]), b=words[-1])
+
+
 def seat_name(names: Sequence[str], seat: object) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return f"<b>{esc(names[seat])}</b>"
@@ -82,16 +98,26 @@ def action_text(lang: str, text: str) -> str:
 
 
 def _spoken(lang: str, text: str, bet: object) -> str:
-    """A spoken action; a bet also shows the total at stake (``5 más → 7``)."""
+    """A spoken action as mus players say it: ``envido 5``, ``envido (van 2)`` when opening,
+    ``2 más (van 4)`` when raising, a loud órdago.
+
+    >>> _spoken("es", "envido 2", 4), _spoken("es", "envido", 2), _spoken("es", "envido 5", 5)
+    ('2 más (van 4)', 'envido (van 2)', 'envido 5')
+    """
     try:
         action = Action.parse_text(text)
     except Exception:
         return esc(text)
-    if action.kind != "envido" or not isinstance(bet, int):
+    if action.kind == "envido" and isinstance(bet, int):
+        step = action.amount if action.amount is not None else 2
+        if bet > step:
+            return t(lang, "said.raise", n=step, total=bet)
+        if action.amount is None:
+            return t(lang, "said.envido", total=bet)
+        return t(lang, "said.envido_n", n=step)
+    if action.kind == "envido":
         return action_label(lang, action)
-    raising = action.amount is not None and action.amount != bet
-    label = action_label(lang, action, raising=raising)
-    return t(lang, "event.bet_total", action=label, n=bet)
+    return t(lang, f"said.{action.kind}")
 
 
 def action_label(lang: str, action: Action, *, raising: bool = False) -> str:
@@ -103,11 +129,11 @@ def action_label(lang: str, action: Action, *, raising: bool = False) -> str:
     return t(lang, f"action.{action.kind}")
 
 
-def deadline_text(lang: str, deadline: float | None) -> str:
-    if deadline is None:
+def deadline_text(lang: str, table: Table) -> str:
+    """How long each player has to answer (a clock time would mean nothing to most players)."""
+    if table.deadline is None or table.turn_seconds <= 0:
         return ""
-    clock = time.strftime("%H:%M:%S", time.gmtime(deadline))
-    return t(lang, "table.deadline", time=clock)
+    return t(lang, "table.deadline", s=table.turn_seconds)
 
 
 # ---- events ---------------------------------------------------------------------------------
@@ -135,12 +161,12 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
         return t(lang, "event.lance_started", lance=lance_name(lang, d.get("lance")))
     if kind == "declared":
         has = d.get("has") or []
-        parts = [
-            t(lang, "event.declared_yes" if h else "event.declared_no", name=seat_name(names, s))
-            for s, h in enumerate(has)
-        ]
+        who = [seat_name(names, seat) for seat, h in enumerate(has) if h]
         return t(
-            lang, "event.declared", lance=lance_name(lang, d.get("lance")), who=", ".join(parts)
+            lang,
+            "event.declared",
+            lance=lance_name(lang, d.get("lance")),
+            who=join_words(lang, who) if who else t(lang, "event.declared_nobody"),
         )
     if kind == "lance_skipped":
         reason = d.get("reason")
@@ -163,23 +189,17 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
             pair=pair_name(lang, names, d.get("pair")),
         )
     if kind == "showdown":
-        hands = d.get("hands") or []
-        return "\n".join(
-            [t(lang, "event.showdown_title")]
-            + [
-                t(lang, "event.showdown", name=seat_name(names, s), cards=cards_text(lang, h))
-                for s, h in enumerate(hands)
-            ]
-        )
+        return "\n".join(showdown_lines(lang, d, names))
     if kind == "scored":
-        why = d.get("why")
+        why = str(d.get("why"))
+        lance = d.get("lance")
         return t(
             lang,
             "event.scored",
             pair=pair_name(lang, names, d.get("pair")),
             points=d.get("points"),
-            lance=lance_name(lang, d.get("lance")),
-            why=t(lang, f"why.{why}"),
+            lance=lance_name(lang, lance),
+            why="" if why == lance else t(lang, f"why.{why}"),
         )
     if kind == "hand_over":
         score = list(d.get("score") or [0, 0])
@@ -187,8 +207,18 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
             lang,
             "event.hand_over",
             hand=d.get("hand"),
-            a=amarracos(lang, int(score[0])),
-            b=amarracos(lang, int(score[1])),
+            a=t(
+                lang,
+                "score.pair",
+                pair=pair_name(lang, names, 0),
+                score=amarracos(lang, int(score[0])),
+            ),
+            b=t(
+                lang,
+                "score.pair",
+                pair=pair_name(lang, names, 1),
+                score=amarracos(lang, int(score[1])),
+            ),
         )
     if kind == "juego_won":
         juegos = list(d.get("juegos") or [0, 0])
@@ -211,13 +241,102 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
     return None
 
 
-def event_lines(lang: str, events: Iterable[Event | LogEntry], names: Sequence[str]) -> list[str]:
+def showdown_lines(
+    lang: str,
+    data: Mapping[str, Any],
+    names: Sequence[str],
+    order: Callable[[list[str]], list[str]] | None = None,
+) -> list[str]:
+    """Each hand shown (ranks only, high to low, as the engine orders them) with what it is
+    worth: its pares and, when it counts, its juego or punto (from the ``showdown`` event)."""
+    hands = list(data.get("hands") or [])
+    pares = list(data.get("pares") or [None] * len(hands))
+    points = list(data.get("points") or [None] * len(hands))
+    juego = any(isinstance(p, int) and p >= JUEGO for p in points)
     lines = []
-    for event in events:
-        line = event_line(lang, event.kind, event.data, names)
+    for seat, hand in enumerate(hands):
+        worth = []
+        if seat < len(pares) and pares[seat]:
+            worth.append(t(lang, f"pares.{pares[seat]}"))
+        pts = points[seat] if seat < len(points) else None
+        if isinstance(pts, int) and pts >= JUEGO:
+            worth.append(t(lang, "worth.juego", n=pts))
+        elif isinstance(pts, int) and not juego:
+            worth.append(t(lang, "worth.punto", n=pts))
+        cards = order(list(hand)) if order is not None else list(hand)
+        line = t(lang, "event.showdown", name=seat_name(names, seat), cards=ranks_text(lang, cards))
+        lines.append(f"{line} · {' · '.join(worth)}" if worth else line)
+    return lines
+
+
+JUEGO = 31
+"""The juego threshold (rules/mus.md M3), only to word the engine's points (juego or punto)."""
+
+
+def event_lines(lang: str, events: Iterable[Event | LogEntry], names: Sequence[str]) -> list[str]:
+    """Public events as lines, compacted for a phone: a run of "mus" is one line, a round of
+    discards one line, and a move played by the clock one line (the ⏱ note)."""
+    items = list(events)
+    lines: list[str] = []
+    i = 0
+    while i < len(items):
+        kind, data = items[i].kind, items[i].data
+        if kind == "timeout" and i + 1 < len(items):
+            nxt = items[i + 1]
+            if nxt.kind in ("spoke", "discarded") and nxt.data.get("seat") == data.get("seat"):
+                # The note already says what the clock played for that seat.
+                lines.append(event_line(lang, kind, data, names) or "")
+                i += 2
+                continue
+        run = _run(items, i, kind, data)
+        if len(run) > 1 and kind == "spoke":
+            who = [seat_name(names, e.data.get("seat")) for e in run]
+            lines.append(t(lang, "event.mus_run", names=join_words(lang, who)))
+            i += len(run)
+            continue
+        if run and kind == "discarded":
+            parts = [
+                t(
+                    lang,
+                    "event.discard_part",
+                    name=seat_name(names, e.data.get("seat")),
+                    n=e.data.get("count"),
+                )
+                for e in run
+            ]
+            lines.append(t(lang, "event.discards", who=", ".join(parts)))
+            i += len(run)
+            continue
+        line = event_line(lang, kind, data, names)
         if line:
             lines.append(line)
+        i += 1
     return lines
+
+
+def _run(
+    items: Sequence[Event | LogEntry], start: int, kind: str, data: Mapping[str, Any]
+) -> list[Event | LogEntry]:
+    """The consecutive "mus" (or discard) entries from ``start``."""
+    if kind == "discarded":
+        same = [e for e in _takewhile(items[start:], lambda e: e.kind == "discarded")]
+        return same
+    if kind == "spoke" and data.get("action") == "mus":
+        return _takewhile(
+            items[start:], lambda e: e.kind == "spoke" and e.data.get("action") == "mus"
+        )
+    return []
+
+
+def _takewhile(
+    items: Sequence[Event | LogEntry], keep: Callable[[Event | LogEntry], bool]
+) -> list[Event | LogEntry]:
+    out = []
+    for e in items:
+        if not keep(e):
+            break
+        out.append(e)
+    return out
 
 
 # ---- whole messages -------------------------------------------------------------------------
@@ -277,19 +396,68 @@ def lobby_text(table: Table) -> str:
         lines.append(t(lang, "lobby.cancelled"))
     elif table.status != "lobby":
         lines.append(t(lang, "lobby.started"))
+    elif len(table.players) < need:
+        lines.append(t(lang, "lobby.join_hint"))
+    else:
+        lines.append(t(lang, "lobby.full"))
     return "\n".join(lines)
+
+
+def _current_log(entries: Sequence[LogEntry]) -> list[LogEntry]:
+    """What the table message shows of the log: the lance being played (its earlier lances are
+    in the header), or the mus rounds before the first lance."""
+    starts = [i for i, e in enumerate(entries) if e.kind == "lance_started"]
+    if not starts:
+        return list(entries)
+    shown = [
+        e for e in entries[starts[-1] + 1 :] if e.kind not in ("lance_closed", "lance_skipped")
+    ]
+    if len(starts) == 1:  # in grande, who cut the mus (and whether by the clock) still shows
+        cut = [i for i in range(starts[0]) if _is_cut(entries[i])]
+        if cut:
+            i = cut[-1]
+            timed = i > 0 and entries[i - 1].kind == "timeout"
+            shown = [*entries[i - 1 : i + 1], *shown] if timed else [entries[i], *shown]
+    return shown
+
+
+def _is_cut(entry: LogEntry) -> bool:
+    return entry.kind == "spoke" and entry.data.get("action") == "corto"
+
+
+def _closed_lances(lang: str, names: Sequence[str], entries: Sequence[LogEntry]) -> str:
+    results = [
+        {
+            "lance": e.data.get("lance"),
+            "outcome": e.data.get("outcome") or e.data.get("reason"),
+            "bet": e.data.get("bet"),
+            "pair": e.data.get("pair"),
+        }
+        for e in entries
+        if e.kind in ("lance_closed", "lance_skipped")
+        and not (
+            e.kind == "lance_skipped"
+            and e.data.get("lance") == "juego"
+            and e.data.get("reason") == "nobody"
+        )
+    ]
+    return _lances_text(lang, names, results)
 
 
 def table_text(table: Table, *, closed: Sequence[LogEntry] | None = None) -> str:
     """The group's table message for the current hand (public view only).
 
-    With ``closed`` (the log of a finished hand) it renders that hand's final, closed form.
+    With ``closed`` (the log of a finished hand) it renders that hand's final, closed form: the
+    lances as they went (the result message with the cards and points follows it).
     """
     lang = table.lang
     names = table.names()
     if closed is not None:
         lines = [t(lang, "table.closed_title", game=t(lang, f"game.{table.game}"))]
-        lines += event_lines(lang, closed, names)[-MAX_LOG_LINES:]
+        lances = _closed_lances(lang, names, closed)
+        if lances:
+            lines.append(lances)
+        lines += event_lines(lang, _current_log(closed), names)[-MAX_LOG_LINES:]
         return "\n".join(lines)
     view = table.adapter.view(table.engine_state(), None)
     score = list(view.get("score") or [0, 0])
@@ -333,28 +501,54 @@ def table_text(table: Table, *, closed: Sequence[LogEntry] | None = None) -> str
         if has:
             line = event_line(lang, "declared", {"lance": lance, "has": has}, names)
             lines.append(line or "")
-    log = event_lines(lang, table.log, names)[-MAX_LOG_LINES:]
+    log = event_lines(lang, _current_log(table.log), names)[-MAX_LOG_LINES:]
     if log:
         lines.append("")
         lines += log
     if table.status == "playing":
-        to_act = [seat_name(names, s) for s in view.get("to_act") or table.to_act()]
-        if to_act:
+        turn = _to_act_text(lang, names, view, phase, list(view.get("to_act") or table.to_act()))
+        if turn:
             lines.append("")
-            turn = t(lang, "table.to_act", names=", ".join(to_act))
-            clock = deadline_text(lang, table.deadline)
-            lines.append(f"{turn} {clock}".strip())
+            clock = deadline_text(lang, table)
+            lines.append(f"{turn} · {clock}" if clock else turn)
     elif table.status == "cancelled":
         lines.append(t(lang, "table.cancelled"))
     return "\n".join(lines)
 
 
+def _to_act_text(
+    lang: str, names: Sequence[str], view: Mapping[str, Any], phase: object, to_act: list[int]
+) -> str:
+    """Whose turn: one player, either of two opponents answering a bet (M4), or the players
+    still to discard."""
+    if not to_act:
+        return ""
+    who = [seat_name(names, s) for s in to_act]
+    if phase == "discard":
+        return t(lang, "table.to_discard", names=join_words(lang, who))
+    if len(who) > 1:
+        return t(lang, "table.to_answer", names=join_words(lang, who, either=True))
+    return t(lang, "table.to_act", names=who[0])
+
+
 def result_text(table: Table, events: Iterable[Event]) -> str | None:
-    """The hand result message: showdown, points scored, the score, juego and vaca won."""
+    """The hand result message: the score first, then the cards shown with what each hand is
+    worth, the points scored lance by lance, and the juego and vaca won."""
     shown = [e for e in events if e.public and e.kind in _RESULT_KINDS]
     if not shown:
         return None
-    lines = event_lines(table.lang, shown, table.names())
+    lang, names = table.lang, table.names()
+    first = [e for e in shown if e.kind == "hand_over"]
+    lines = event_lines(lang, first, names)
+    for event in shown:
+        if event.kind == "showdown":
+
+            def order(cards: list[str]) -> list[str]:
+                return table.adapter.display_order(cards, table.options)
+
+            lines += showdown_lines(lang, event.data, names, order)
+        elif event.kind != "hand_over":
+            lines += event_lines(lang, [event], names)
     return "\n".join(lines) if lines else None
 
 
@@ -362,11 +556,11 @@ _RESULT_KINDS = frozenset({"showdown", "scored", "hand_over", "juego_won", "vaca
 
 
 def hand_text(table: Table, seat: int) -> str:
-    """A player's private hand message (only this seat's own cards)."""
+    """A player's private hand message (only this seat's own cards, high to low)."""
     lang = table.lang
     state = table.engine_state()
     view = table.adapter.view(state, seat)
-    cards = [str(c) for c in view.get("cards") or []]
+    cards = own_cards(table, view)
     lines = [
         t(
             lang,
@@ -388,8 +582,14 @@ def hand_text(table: Table, seat: int) -> str:
     return "\n".join(lines)
 
 
+def own_cards(table: Table, view: Mapping[str, Any]) -> list[str]:
+    """A seat's cards from its view, in the order a player holds them (the game decides)."""
+    cards = [str(c) for c in view.get("cards") or []]
+    return table.adapter.display_order(cards, table.options)
+
+
 def cards_alert(table: Table, seat: int) -> str:
     """The "Mis cartas" private alert (plain text, at most 200 characters)."""
     view = table.adapter.view(table.engine_state(), seat)
-    cards = [str(c) for c in view.get("cards") or []]
+    cards = own_cards(table, view)
     return t(table.lang, "alert.cards", cards=cards_text(table.lang, cards))[:200]

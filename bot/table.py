@@ -18,7 +18,6 @@ so one code path turns any of them into a localized reply (``error.<reason>``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -28,8 +27,10 @@ from bot.games import GameAdapter, get_game
 from engine.core import Action, Event, IllegalAction
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
-MAX_LOG = 12
+MAX_LOG = 16
 """Public events of the current hand kept for the table message (keeps the document small)."""
+SUMMARY_KINDS = frozenset({"lance_closed", "lance_skipped", "timeout"})
+"""Log entries kept for the whole hand; other entries only for the lance being played."""
 MAX_TIMEOUTS = 3
 """Consecutive timer expiries after which the table is cancelled."""
 
@@ -101,6 +102,8 @@ class Table(BaseModel):
     timeouts: int = 0
     deadline: float | None = None
     """Unix time at which the turn timer fires (``None``: no timer)."""
+    turn_seconds: int = 0
+    """The turn timer's length when it was set (shown as the time each player has)."""
     log: list[LogEntry] = Field(default_factory=list)
 
     # ---- reading -------------------------------------------------------------------------
@@ -211,14 +214,18 @@ class Table(BaseModel):
                 continue
             action = adapter.default_action(state, seat)
             transition = adapter.apply(state, seat, action)
-            notes.append(LogEntry(kind="timeout", data={"seat": seat, "action": str(action)}))
+            note = LogEntry(kind="timeout", data={"seat": seat, "action": str(action)})
+            notes.append(note)
+            # The note goes in the log right before what the default move did (rendered as one
+            # line), so the closing hand keeps it too.
+            events.append(Event("timeout", dict(note.data)))
             state = transition.state
             events.extend(transition.events)
             if adapter.is_over(state):
                 break
         self.timeouts += 1
-        # _advance logs the notes with the events, so the closing hand keeps them too.
-        step = self._advance(state, events, now, timeout, notes=notes)
+        step = self._advance(state, events, now, timeout)
+        step.notes = notes
         if self.timeouts >= MAX_TIMEOUTS and self.status == "playing":
             self.cancel()
             step.cancelled = True
@@ -262,12 +269,11 @@ class Table(BaseModel):
         events: list[Event],
         now: float,
         timeout: float,
-        notes: Sequence[LogEntry] = (),
     ) -> Step:
         adapter = self.adapter
         was_discard = self.state is not None and adapter.in_discard(self.engine_state())
-        step = Step(events=events, notes=list(notes))
-        log = list(self.log) + list(notes)
+        step = Step(events=events)
+        log = list(self.log)
         for event in events:
             if event.kind == "hand_started":
                 step.closed_hand_log = log
@@ -277,7 +283,7 @@ class Table(BaseModel):
                 self.hand_msgs = {}
             if event.public and event.kind not in _NOT_LOGGED:
                 log.append(LogEntry(kind=event.kind, data=dict(event.data)))
-        self.log = log[-MAX_LOG:]
+        self.log = _prune(log)
         if step.closed_hand_log is not None or not adapter.in_discard(state):
             self.discards = {}
         if adapter.in_discard(state) and not was_discard:
@@ -295,11 +301,28 @@ class Table(BaseModel):
         self.state = self.adapter.to_json(state)
         self.turn += 1
         self.deadline = None if self.adapter.is_over(state) else now + timeout
+        self.turn_seconds = round(timeout)
+
+
+def _summary(entry: LogEntry) -> bool:
+    """Kept for the whole hand: lance results, timeouts and who cut the mus."""
+    if entry.kind == "spoke":
+        return entry.data.get("action") == "corto"
+    return entry.kind in SUMMARY_KINDS
+
+
+def _prune(log: list[LogEntry]) -> list[LogEntry]:
+    """Keep the lance being played in full, and only the summaries of the earlier ones."""
+    starts = [i for i, e in enumerate(log) if e.kind == "lance_started"]
+    if starts:
+        last = starts[-1]
+        log = [e for e in log[:last] if _summary(e)] + log[last:]
+    return log[-MAX_LOG:]
 
 
 _NOT_LOGGED = frozenset(
     {
-        "hand_started", "declared", "lance_closed", "lance_skipped",  # in the table's header
+        "hand_started", "declared",  # in the table's header
         "showdown", "scored", "hand_over", "juego_won", "vaca_won",  # in the result message
     }
 )  # fmt: skip

@@ -68,6 +68,10 @@ class GameAdapter(Protocol):
         """``view(state, seat).to_dict()``: JSON-plain; ``seat=None`` is the public view."""
         ...
 
+    def display_order(self, cards: Sequence[str], options: Mapping[str, Any]) -> list[str]:
+        """Card texts in the order a player of this game holds them (best first)."""
+        ...
+
     def discard_action(self, cards: Sequence[str]) -> Action:
         """The action that discards ``cards`` (card texts)."""
         ...

@@ -16,6 +16,7 @@ import engine.mus as mus
 from bot.games.base import OptionError
 from engine.cards import parse_cards
 from engine.core import Action, Transition, normalize
+from engine.mus.evaluation import sort_for_display
 
 _JUEGOS_RE = re.compile(r"^juegos=([1-9])$")
 _MAX_JUEGOS = 9
@@ -95,6 +96,14 @@ class MusAdapter:
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         data: dict[str, Any] = mus.view(state, seat).to_dict()
         return data
+
+    def display_order(self, cards: Sequence[str], options: Mapping[str, Any]) -> list[str]:
+        """High to low as the engine ranks them for grande (M3: with 8 reyes 3s are reyes).
+
+        >>> MUS.display_order(["1b", "3c", "7e", "12o"], {"reyes": 8})
+        ['12o', '3c', '7e', '1b']
+        """
+        return [str(c) for c in sort_for_display(list(cards), mus.Options(**options))]
 
     def discard_action(self, cards: Sequence[str]) -> Action:
         return Action("descarto", cards=parse_cards(list(cards)))

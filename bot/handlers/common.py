@@ -268,7 +268,7 @@ def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
     state = table.engine_state()
     if not table.adapter.in_discard(state) or seat not in table.adapter.to_act(state):
         return None
-    cards = [str(c) for c in table.adapter.view(state, seat).get("cards") or []]
+    cards = render.own_cards(table, table.adapter.view(state, seat))
     return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
 
 

@@ -58,3 +58,11 @@ def test_every_reason_has_a_locale_string(lang: str, reason: str) -> None:
 def test_user_text_in_a_refusal_is_escaped() -> None:
     text = error_text("es", IllegalAction("unknown_action", text="<b>hola</b>"))
     assert "&lt;b&gt;hola&lt;/b&gt;" in text and "<b>" not in text
+
+
+def test_every_mus_reason_is_localized() -> None:
+    """M4: the Mus engine's own refusals (e.g. ``cannot_raise_ordago``) all have a sentence."""
+    mus_reasons = raised_reasons("engine/mus")
+    assert "cannot_raise_ordago" in mus_reasons
+    for lang in LANGUAGES:
+        assert {f"error.{r}" for r in mus_reasons} <= set(catalog(lang)), lang

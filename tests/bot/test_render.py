@@ -114,7 +114,8 @@ def test_every_public_event_kind_has_a_line() -> None:
             assert line, kind
             assert "{" not in line and "event." not in line, (kind, line)
     assert render.event_line("es", "hand_over", data["hand_over"], NAMES) == (
-        "Fin de la mano 1. Tanteo: 17 (3 amarracos y 2) a 5 (1 amarraco)."
+        "🏁 Fin de la mano 1. Ana y Cris &amp; Co 17 (3 amarracos y 2) · "
+        "Bea &lt;b&gt; y Dani 5 (1 amarraco)"
     )
     assert "5 más" not in render.event_line("es", "spoke", data["spoke"], NAMES)  # type: ignore[operator]
 
@@ -133,3 +134,74 @@ def test_every_lance_outcome_and_reason_has_a_line() -> None:
             d3 = {"lance": lance, "reason": reason, "pair": 1}
             line = render.event_line(lang, "lance_skipped", d3, NAMES)
             assert line and "event." not in line
+
+
+def test_raises_read_as_players_say_them() -> None:
+    line = render.event_line
+    assert line("es", "spoke", {"seat": 1, "action": "envido 2", "bet": 4}, NAMES) == (
+        "<b>Bea &lt;b&gt;</b>: 2 más (van 4)"
+    )
+    assert line("es", "spoke", {"seat": 0, "action": "envido", "bet": 2}, NAMES).endswith(
+        ": envido (van 2)"
+    )
+    assert line("es", "spoke", {"seat": 0, "action": "envido 5", "bet": 5}, NAMES).endswith(
+        ": envido 5"
+    )
+    assert "<b>¡ÓRDAGO!</b>" in line("es", "spoke", {"seat": 0, "action": "ordago"}, NAMES)
+    assert line("en", "spoke", {"seat": 2, "action": "envido", "bet": 7}, NAMES).endswith(
+        ": 2 more (7 on the table)"
+    )
+
+
+def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
+    table = seated_table()
+    table.start(9, 0.0, 60)
+    table.play(table.to_act()[0], "corto", 1.0, 60)
+    table.play(table.to_act()[0], "envido", 2.0, 60)
+    first, second = table.to_act()
+    text = render.table_text(table)
+    names = [render.seat_name(NAMES, s) for s in (first, second)]
+    assert f"▶ Responden {names[0]} o {names[1]} · ⏱ 60 s" in text
+    table.lang = "en"
+    assert f"▶ {names[0]} or {names[1]} to answer · ⏱ 60 s" in render.table_text(table)
+
+
+def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
+    table = seated_table()
+    table.start(9, 0.0, 60)
+    data = {
+        "hands": [["1b", "3c", "7e", "12o"], ["4o", "5o", "6o", "7o"], ["11o"] * 4, ["2c"] * 4],
+        "pares": [None, None, "duples", "duples"],
+        "points": [31, 22, 40, 8],
+    }
+    from engine.core import Event
+
+    text = render.result_text(table, [Event("showdown", data)]) or ""
+    lines = text.splitlines()
+    assert lines[0] == "<b>Ana</b>: rey, tres, siete, as · 31"  # 8 reyes: the 3 is a rey
+    assert lines[1] == "<b>Bea &lt;b&gt;</b>: siete, seis, cinco, cuatro"  # no juego, no pares
+    assert lines[2].endswith("· duples · 40")
+    data["points"] = [28, 22, 30, 8]
+    text = render.result_text(table, [Event("showdown", data)]) or ""
+    assert text.splitlines()[0].endswith("· 28 al punto")  # nobody has juego: punto counts
+
+
+def test_lobby_hint_only_while_seats_are_free() -> None:
+    table = seated_table()
+    assert "Pulsa Unirme" not in render.lobby_text(table)
+    assert t("es", "lobby.full") in render.lobby_text(table)
+    table.start(1, 0.0, 60)
+    text = render.lobby_text(table)
+    assert "Pulsa Unirme" not in text and t("es", "lobby.started") in text
+    table.players.pop()
+    table.status = "lobby"
+    assert t("es", "lobby.join_hint") in render.lobby_text(table)
+
+
+def test_private_hand_is_sorted_high_to_low() -> None:
+    table = seated_table()
+    table.start(9, 0.0, 60)
+    cards = table.adapter.view(table.engine_state(), 0)["cards"]
+    order = table.adapter.display_order([str(c) for c in cards], table.options)
+    text = render.hand_text(table, 0)
+    assert t("es", "hand.cards", cards=render.cards_text("es", order)) in text

@@ -112,6 +112,7 @@ def test_timer_plays_the_default_and_three_timeouts_cancel() -> None:
     assert step is not None
     assert [n.data for n in step.notes] == [{"seat": 0, "action": "corto"}]
     assert table.log[0].kind == "timeout" and table.timeouts == 1 and table.deadline == 120.0
+    assert table.turn_seconds == 60
     table.play(table.to_act()[0], "paso", 100.0, 60)  # a person acts: the count restarts
     assert table.timeouts == 0
     for _i in range(MAX_TIMEOUTS):
@@ -144,3 +145,46 @@ def test_timers_alone_finish_or_cancel_a_table() -> None:
         assert table.deadline is not None
         table.fire_timer(table.deadline, 60)
     assert table.status == "cancelled" and table.timeouts == MAX_TIMEOUTS
+
+
+def _to_bet(table: Table) -> None:
+    """Start, cut the mus and open grande with an envido: both opponents may answer (M4)."""
+    table.start(9, 0.0, 60)
+    mano = table.to_act()[0]
+    table.play(mano, "corto", 1.0, 60)
+    table.play(table.to_act()[0], "envido", 2.0, 60)
+
+
+def test_m4_either_opponent_answers_a_bet() -> None:
+    table = seated_table()
+    _to_bet(table)
+    first, second = table.to_act()
+    assert (second - first) % 4 == 2  # the two partners of the other pair
+    table.play(second, "quiero", 3.0, 60)  # the second one answers: it stands at once
+    assert table.to_act() != (first, second)
+
+
+def test_m4_timer_refuses_for_each_opponent_and_the_refusal_stands_only_then() -> None:
+    table = seated_table()
+    _to_bet(table)
+    first, second = table.to_act()
+    step = table.fire_timer(table.deadline or 0, 60)
+    assert step is not None
+    assert [n.data for n in step.notes] == [
+        {"seat": first, "action": "no quiero"},
+        {"seat": second, "action": "no quiero"},
+    ]
+    spoke = [e.data for e in step.events if e.kind == "spoke"]
+    assert [d["seat"] for d in spoke] == [first, second]
+    closed = [e.data for e in step.events if e.kind == "lance_closed"]
+    assert closed and closed[0]["outcome"] == "no_querido"
+    assert table.timeouts == 1
+
+
+def test_m4_one_refusal_leaves_the_partner_to_answer() -> None:
+    table = seated_table()
+    _to_bet(table)
+    first, second = table.to_act()
+    step = table.play(first, "no quiero", 3.0, 60)
+    assert not [e for e in step.events if e.kind == "lance_closed"]
+    assert table.to_act() == (second,)
