@@ -174,3 +174,51 @@ async def test_a_player_who_blocks_the_bot_does_not_break_the_table(
     assert group.last_bot_message().text == t(LANG, "msg.cards_sent")
     await table.act(3, mus.legal_actions(state, 3)[0], "button")
     assert (await table.state()).phase == "mus"
+
+
+async def test_english_command_aliases_and_other_bots(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """/new, /join, /go, /cut, /bet N, /fold, /allin, /accept work like the Spanish commands;
+    a command addressed to another bot is not for us."""
+    await apps.start()
+    redis = redis_factory.client()
+    users = [tg.user(n) for n in ("Ana", "Bea", "Cris", "Dani")]
+    for user in users:
+        user.start_private()
+    group = tg.group("Mus", members=users, creator=users[0])
+    users[0].send(group, "/paso@OtherBot")
+    await tg.settle()
+    assert group.bot_messages() == [], "answered a command meant for another bot"
+    users[0].send(group, f"/new@{tg.bot_username} mus 30")
+    await tg.settle()
+    for user in users:
+        user.send(group, "/join")
+        await tg.settle()
+    users[0].send(group, "/go")
+    await tg.settle()
+    table = MusTable(tg, group, users, redis)
+    doc = await table.doc()
+    assert doc["status"] == "playing" and doc["options"]["target"] == 30
+    state = await table.state()
+
+    async def say(command: str) -> Any:
+        nonlocal doc, state
+        table.seat_user(doc, state.to_act[0]).send(group, command)
+        doc = await table.wait_turn_after(doc["turn"])
+        state = await table.state()
+        table.check.check(state)
+        return state
+
+    await say("/cut")
+    assert state.phase == "lance" and state.lance == "grande"
+    await say("/bet 5")
+    assert state.bet == 5
+    while state.lance == "grande":
+        await say("/fold")  # both of the other pair refuse
+    assert state.lance == "chica"
+    await say("/allin")
+    assert state.ordago
+    while state.hand_number == 1 and not state.is_over:
+        await say("/accept")
+    assert state.hand_number == 2 or state.is_over
