@@ -22,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -62,30 +63,38 @@ class Bench:
         self.errors: list[str] = []
         self.tables_done = 0
         self.deadline = 0.0
+        self.deliver: str | None = None
 
     async def run(self) -> int:
         from bot.app import build_application
         from bot.settings import Settings
 
-        settings = Settings(
-            telegram_bot_token=self.tg.tokens[0],
-            telegram_api_url=self.tg.base_url,
-            turn_timeout=600.0,
-            timer_tick=1.0,
-        )
-        bot_redis = aioredis.Redis.from_url(self.redis_url)
+        for i in range(1, self.args.processes):
+            self.tg.add_token(f"{654320 + i}:BENCH-PROCESS-{i}")
+        self.deliver = "round_robin" if self.args.processes > 1 else None
         self.reader = aioredis.Redis.from_url(self.redis_url)
-        app = build_application(settings, redis=bot_redis)
-        await app.initialize()
-        if app.post_init:
-            await app.post_init(app)
-        await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1)
-        store = app.bot_data["tapete"].store
+        apps, clients = [], []
+        for token in self.tg.tokens:
+            settings = Settings(
+                telegram_bot_token=token,
+                telegram_api_url=self.tg.base_url,
+                turn_timeout=600.0,
+                timer_tick=1.0,
+            )
+            client = aioredis.Redis.from_url(self.redis_url)
+            app = build_application(settings, redis=client)
+            await app.initialize()
+            if app.post_init:
+                await app.post_init(app)
+            await app.start()
+            assert app.updater is not None
+            await app.updater.start_polling(poll_interval=0, timeout=1)
+            apps.append(app)
+            clients.append(client)
+        stores = [app.bot_data["tapete"].store for app in apps]
         try:
-            trips0 = store.round_trips
-            ops0 = dict(getattr(store, "ops", {}))
+            trips0 = sum(store.round_trips for store in stores)
+            ops0: Counter[str] = sum((Counter(getattr(st, "ops", {})) for st in stores), Counter())
             calls0 = self.tg.mark()
             updates0 = len(self.tg.queued_at)
             started = time.monotonic()
@@ -99,18 +108,22 @@ class Bench:
             await asyncio.gather(*workers)
             await self.tg.settle(quiet=0.2, timeout=10)
             elapsed = time.monotonic() - started
-            trips = store.round_trips - trips0
-            ops = {k: v - ops0.get(k, 0) for k, v in getattr(store, "ops", {}).items()}
+            trips = sum(store.round_trips for store in stores) - trips0
+            ops1: Counter[str] = sum((Counter(getattr(st, "ops", {})) for st in stores), Counter())
+            ops = dict(ops1 - ops0)
         finally:
-            await app.updater.stop()
-            await app.stop()
-            if app.post_stop:
-                await app.post_stop(app)
-            await app.shutdown()
-            if app.post_shutdown:
-                await app.post_shutdown(app)
+            for app in apps:
+                assert app.updater is not None
+                await app.updater.stop()
+                await app.stop()
+                if app.post_stop:
+                    await app.post_stop(app)
+                await app.shutdown()
+                if app.post_shutdown:
+                    await app.post_shutdown(app)
             await self.cleanup()
-            await bot_redis.aclose()
+            for client in clients:
+                await client.aclose()
             self.tg.stop()
         self.report(elapsed, trips, calls0, updates0, ops)
         return 1 if self.errors and not self.tables_done else 0
@@ -133,7 +146,7 @@ class Bench:
             user.started = True  # they opened the private chat before
         table = MusTable(tg, group, users, self.reader)
         table.poll = self.args.poll
-        users[0].send(group, "/nueva mus")
+        users[0].send(group, "/nueva mus", deliver_to=self.deliver)
         join = t(LANG, "button.join")
         lobby = await tg.wait_for(
             lambda: next((m for m in group.bot_messages() if join in m.button_texts()), None),
@@ -142,11 +155,11 @@ class Bench:
         )
         for user in users:
             seated = len(await self._players(group.id))
-            user.press(lobby, join)
+            user.press(lobby, join, deliver_to=self.deliver)
             await tg.wait_for(
                 lambda n=seated: self._players_more_than(group.id, n), timeout=10, what="join"
             )
-        users[rng.randrange(4)].send(group, "/empezar")
+        users[rng.randrange(4)].send(group, "/empezar", deliver_to=self.deliver)
         await tg.wait_for(lambda: self._playing(group.id), timeout=10, what="start")
         await tg.wait_for(
             lambda: self._has_table_msg(group.id), timeout=10, what="the table message"
@@ -164,7 +177,7 @@ class Bench:
                 action = rng.choice(actions)
                 via = rng.choice(["button", "command"])
                 await tg.wait_for(lambda: self._has_table_msg(group.id), timeout=10, what="msg")
-                await table.act(seat, action, via)
+                await table.act(seat, action, via, deliver_to=self.deliver)
                 state = await table.state()
                 table.check.check(state)
             self.hands += 1
@@ -218,7 +231,10 @@ class Bench:
         lat = tg.latencies()
         hands = max(self.hands, 1)
         print(f"tables played          {self.tables_done} ({self.hands} hands, {updates} updates)")
-        print(f"wall time              {elapsed:.1f} s (concurrency {self.args.concurrency})")
+        print(
+            f"wall time              {elapsed:.1f} s (concurrency {self.args.concurrency}, "
+            f"{self.args.processes} bot process(es) on one Redis)"
+        )
         print(f"updates handled        {updates / elapsed:.1f} /s")
         print(
             f"handling latency       p50 {percentile(lat, 0.5) * 1000:.1f} ms, "
@@ -264,6 +280,9 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=60.0, help="stop starting tables after")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--processes", type=int, default=1, help="Applications sharing Redis (updates spread)"
+    )
     parser.add_argument(
         "--poll", type=float, default=0.02, help="seconds between the players' reads of Redis"
     )

@@ -439,6 +439,7 @@ async def play_hand(
     first_via: str = "button",
     mus_rounds_wanted: int = 1,
     lance_policy: Callable[[Any, int, int], Action] | None = None,
+    deliver_to: str | None = None,
 ) -> Any:
     """Play until the hand number changes (or the game ends); returns the last state.
 
@@ -466,7 +467,7 @@ async def play_hand(
             action = policy(state, seat, step)
         via = first_via if step % 2 == 0 else ("command" if first_via == "button" else "button")
         previous = state
-        await table.act(seat, action, via)
+        await table.act(seat, action, via, deliver_to=deliver_to)
         state = await table.state()
         if previous.phase == "discard" and state.phase != "discard":
             mus_rounds += 1

@@ -383,3 +383,26 @@ async def test_a_slow_edit_does_not_leave_an_old_table_message(
 async def _seated(redis: Any, chat_id: int, n: int) -> bool:
     found = await read_doc(redis, chat_id)
     return found is not None and len(found[1].get("players", [])) >= n
+
+
+async def test_two_processes_play_hands_in_turns(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Two processes take the updates in turns for two whole hands: every hand gets its table
+    message and its result, the private hands stay right, no card leaks."""
+    await apps.start()
+    await apps.start(token=SECOND)
+    table, _users, group = await open_table(tg, redis_factory.client())
+    for hand in (1, 2):
+        state = await play_hand(table, random.Random(hand), deliver_to="round_robin")
+        assert state.hand_number == hand + 1
+        await tg.settle()
+        table.check.check(state)
+        doc = await table.doc()
+        assert doc.get("table_msg") is not None, "the new hand has no table message"
+        title = t(LANG, "table.title", game="Mus", hand=hand + 1, options="")
+        assert table.table_message(doc).raw.startswith(title.split(" · ")[0])
+        result = t(LANG, "event.hand_over", hand=hand, a="", b="").split(".")[0]
+        assert any(result in m.text for m in group.bot_messages())
+        await table.assert_dms_show_hands()
+        await table.assert_messages_current()
