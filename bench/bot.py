@@ -185,6 +185,10 @@ class Bench:
             self.doc_sizes.append(int(size))
             if state.is_over:
                 break
+        if not state.is_over:  # the next hand's table message is posted before the table ends
+            await tg.wait_for(
+                lambda: self._has_table_msg(group.id), timeout=10, what="the next table message"
+            )
 
     async def _players(self, chat_id: int) -> list[Any]:
         found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
