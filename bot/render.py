@@ -412,7 +412,8 @@ def _current_log(entries: Sequence[LogEntry]) -> list[LogEntry]:
     shown = [
         e for e in entries[starts[-1] + 1 :] if e.kind not in ("lance_closed", "lance_skipped")
     ]
-    if len(starts) == 1:  # in grande, who cut the mus (and whether by the clock) still shows
+    first = not any(e.kind in ("lance_closed", "lance_skipped") for e in entries[: starts[-1]])
+    if first:  # in the first lance, who cut the mus (and whether by the clock) still shows
         cut = [i for i in range(starts[0]) if _is_cut(entries[i])]
         if cut:
             i = cut[-1]
@@ -457,7 +458,8 @@ def table_text(table: Table, *, closed: Sequence[LogEntry] | None = None) -> str
         lances = _closed_lances(lang, names, closed)
         if lances:
             lines.append(lances)
-        lines += event_lines(lang, _current_log(closed), names)[-MAX_LOG_LINES:]
+        last = [e for e in closed if e.kind == "lance_started"][-1:]
+        lines += event_lines(lang, last + _current_log(closed), names)[-MAX_LOG_LINES:]
         return "\n".join(lines)
     view = table.adapter.view(table.engine_state(), None)
     score = list(view.get("score") or [0, 0])
@@ -531,15 +533,18 @@ def _to_act_text(
     return t(lang, "table.to_act", names=who[0])
 
 
-def result_text(table: Table, events: Iterable[Event]) -> str | None:
+def result_text(
+    table: Table, events: Iterable[Event], hand_log: Sequence[LogEntry] = ()
+) -> str | None:
     """The hand result message: the score first, then the cards shown with what each hand is
-    worth, the points scored lance by lance, and the juego and vaca won."""
+    worth, the points lance by lance (refused bets, collected during the hand, come from
+    ``hand_log``), and the juego and vaca won. ``None`` while the hand goes on: a refused bet
+    alone is no reason for a new group message (the table message shows it)."""
     shown = [e for e in events if e.public and e.kind in _RESULT_KINDS]
-    if not shown:
+    if not any(e.kind in ("hand_over", "juego_won", "vaca_won") for e in shown):
         return None
     lang, names = table.lang, table.names()
-    first = [e for e in shown if e.kind == "hand_over"]
-    lines = event_lines(lang, first, names)
+    lines = event_lines(lang, [e for e in shown if e.kind == "hand_over"], names)
     for event in shown:
         if event.kind == "showdown":
 
@@ -547,12 +552,37 @@ def result_text(table: Table, events: Iterable[Event]) -> str | None:
                 return table.adapter.display_order(cards, table.options)
 
             lines += showdown_lines(lang, event.data, names, order)
-        elif event.kind != "hand_over":
+    scored: list[tuple[int, str]] = []
+    refusals = [e for e in hand_log if e.kind == "lance_closed"]
+    refusals += [e for e in shown if e.kind == "lance_closed"]
+    seen: set[object] = set()
+    for entry in refusals:
+        d = entry.data
+        if d.get("outcome") != "no_querido" or d.get("lance") in seen:
+            continue
+        seen.add(d.get("lance"))
+        data = {"pair": d.get("pair"), "points": d.get("bet"), "lance": d.get("lance")}
+        line = event_line(lang, "scored", {**data, "why": "no_querido"}, names)
+        scored.append((_lance_order(d.get("lance")), line or ""))
+    for event in shown:
+        if event.kind == "scored" and event.data.get("why") != "no_querido":
+            line = event_line(lang, "scored", event.data, names)
+            scored.append((_lance_order(event.data.get("lance")), line or ""))
+    lines += [line for _, line in sorted(scored, key=lambda x: x[0])]
+    for event in shown:
+        if event.kind in ("juego_won", "vaca_won"):
             lines += event_lines(lang, [event], names)
     return "\n".join(lines) if lines else None
 
 
-_RESULT_KINDS = frozenset({"showdown", "scored", "hand_over", "juego_won", "vaca_won"})
+def _lance_order(lance: object) -> int:
+    order = ("grande", "chica", "pares", "juego", "punto")
+    return order.index(lance) if lance in order else len(order)
+
+
+_RESULT_KINDS = frozenset(
+    {"showdown", "scored", "hand_over", "juego_won", "vaca_won", "lance_closed"}
+)
 
 
 def hand_text(table: Table, seat: int) -> str:

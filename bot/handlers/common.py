@@ -371,7 +371,8 @@ async def publish(
     if step.closed_hand_log is not None and step.closed_table_msg is not None:
         closed = render.table_text(table, closed=step.closed_hand_log)
         await edit(bot, table.chat_id, step.closed_table_msg, closed, None)
-    result = render.result_text(table, step.events)
+    hand_log = step.closed_hand_log if step.closed_hand_log is not None else table.log
+    result = render.result_text(table, step.events, hand_log)
     if table.status == "over":
         result = "\n\n".join(x for x in (result, t(lang, "msg.game_over")) if x)
     if step.cancelled:

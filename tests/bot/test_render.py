@@ -174,16 +174,17 @@ def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
         "pares": [None, None, "duples", "duples"],
         "points": [31, 22, 40, 8],
     }
-    from engine.core import Event
 
-    text = render.result_text(table, [Event("showdown", data)]) or ""
-    lines = text.splitlines()
+    def order(cards: list[str]) -> list[str]:
+        return table.adapter.display_order(cards, table.options)
+
+    lines = render.showdown_lines("es", data, NAMES, order)
     assert lines[0] == "<b>Ana</b>: rey, tres, siete, as · 31"  # 8 reyes: the 3 is a rey
     assert lines[1] == "<b>Bea &lt;b&gt;</b>: siete, seis, cinco, cuatro"  # no juego, no pares
     assert lines[2].endswith("· duples · 40")
     data["points"] = [28, 22, 30, 8]
-    text = render.result_text(table, [Event("showdown", data)]) or ""
-    assert text.splitlines()[0].endswith("· 28 al punto")  # nobody has juego: punto counts
+    lines = render.showdown_lines("es", data, NAMES, order)
+    assert lines[0].endswith("· 28 al punto")  # nobody has juego: punto counts
 
 
 def test_lobby_hint_only_while_seats_are_free() -> None:
@@ -205,3 +206,27 @@ def test_private_hand_is_sorted_high_to_low() -> None:
     order = table.adapter.display_order([str(c) for c in cards], table.options)
     text = render.hand_text(table, 0)
     assert t("es", "hand.cards", cards=render.cards_text("es", order)) in text
+
+
+def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
+    """M5: a refusal is collected at once; the group reads it in the hand's result."""
+    from bot.table import LogEntry
+    from engine.core import Event
+
+    table = seated_table()
+    table.start(9, 0.0, 60)
+    refused = {"lance": "pares", "outcome": "no_querido", "bet": 2, "pair": 1}
+    scored = {"pair": 1, "points": 2, "lance": "pares", "why": "no_querido"}
+    mid_hand = [Event("lance_closed", refused), Event("scored", scored)]
+    assert render.result_text(table, mid_hand) is None
+    end = [
+        Event("scored", {"pair": 0, "points": 1, "lance": "grande", "why": "en_paso"}),
+        Event("hand_over", {"hand": 1, "score": [1, 2], "juegos": [0, 0]}),
+    ]
+    text = render.result_text(table, end, [LogEntry(kind="lance_closed", data=refused)]) or ""
+    lines = text.splitlines()
+    assert lines[0].startswith("🏁 Fin de la mano 1.")
+    assert lines[1:] == [
+        "Grande: +1 para Ana y Cris &amp; Co (en paso)",
+        "Pares: +2 para Bea &lt;b&gt; y Dani (no querido)",
+    ]
