@@ -553,7 +553,7 @@ def result_text(
 
             lines += showdown_lines(lang, event.data, names, order)
     scored: list[tuple[int, str]] = []
-    refusals = [e for e in hand_log if e.kind == "lance_closed"]
+    refusals: list[Event | LogEntry] = [e for e in hand_log if e.kind == "lance_closed"]
     refusals += [e for e in shown if e.kind == "lance_closed"]
     seen: set[object] = set()
     for entry in refusals:
