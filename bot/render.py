@@ -601,9 +601,12 @@ def hand_text(table: Table, seat: int) -> str:
         ),
         t(lang, "hand.cards", cards=cards_text(lang, cards)),
     ]
+    worth = table.adapter.hand_worth(cards, table.options)
+    if worth:
+        lines.append(t(lang, "hand.worth", worth=" · ".join(t(lang, k, **p) for k, p in worth)))
     if table.status == "playing" and table.adapter.in_discard(state):
         if seat in table.adapter.to_act(state):
-            chosen = table.discards.get(str(seat), [])
+            chosen = [c for c in cards if c in table.discards.get(str(seat), [])]
             lines.append(t(lang, "hand.discard_prompt"))
             if chosen:
                 lines.append(t(lang, "hand.discard_chosen", cards=cards_text(lang, chosen)))

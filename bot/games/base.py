@@ -72,6 +72,12 @@ class GameAdapter(Protocol):
         """Card texts in the order a player of this game holds them (best first)."""
         ...
 
+    def hand_worth(
+        self, cards: Sequence[str], options: Mapping[str, Any]
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """What a hand is worth, as locale keys with params (the engine evaluates it)."""
+        ...
+
     def discard_action(self, cards: Sequence[str]) -> Action:
         """The action that discards ``cards`` (card texts)."""
         ...

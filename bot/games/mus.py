@@ -105,6 +105,23 @@ class MusAdapter:
         """
         return [str(c) for c in sort_for_display(list(cards), mus.Options(**options))]
 
+    def hand_worth(
+        self, cards: Sequence[str], options: Mapping[str, Any]
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Its pares and its juego or punto total, from the engine's evaluation (M3).
+
+        >>> MUS.hand_worth(["12o", "3c", "1b", "7e"], {})
+        [('pares.par', {}), ('worth.no_juego', {'n': 28})]
+        """
+        if len(cards) != 4:
+            return []
+        value = mus.evaluate(list(cards), mus.Options(**options))
+        worth: list[tuple[str, dict[str, Any]]] = [
+            (f"pares.{value.pares}", {}) if value.pares else ("worth.no_pares", {})
+        ]
+        worth.append(("worth.juego_of" if value.juego else "worth.no_juego", {"n": value.points}))
+        return worth
+
     def discard_action(self, cards: Sequence[str]) -> Action:
         return Action("descarto", cards=parse_cards(list(cards)))
 

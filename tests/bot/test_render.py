@@ -206,6 +206,7 @@ def test_private_hand_is_sorted_high_to_low() -> None:
     order = table.adapter.display_order([str(c) for c in cards], table.options)
     text = render.hand_text(table, 0)
     assert t("es", "hand.cards", cards=render.cards_text("es", order)) in text
+    assert "\nLlevas: " in text  # the engine's evaluation: pares, juego or punto
 
 
 def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
