@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from redis.asyncio import Redis
@@ -36,8 +37,11 @@ log = logging.getLogger("bot.app")
 
 SWEEPER_KEY = "tapete.sweeper"
 
-#: (Spanish command, English alias, handler, help key). Spanish first in the command menu.
-COMMANDS: list[tuple[str, str, Any]] = [
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+"""Every command and button handler: ``async def handler(update, context) -> None``."""
+
+#: (Spanish command, English alias, handler). Spanish first in the command menu.
+COMMANDS: list[tuple[str, str, Handler]] = [
     ("nueva", "new", lobby.nueva),
     ("unirme", "join", lobby.unirme),
     ("salir", "leave", lobby.salir),
