@@ -344,7 +344,7 @@ def _takewhile(
 
 def _bet_text(lang: str, names: Sequence[str], bet: object, view: Mapping[str, Any]) -> str:
     """The bet on the table from the view: an amount, or a dict with amount/pair/ordago."""
-    if bet is None:
+    if bet is None and not view.get("ordago"):
         return ""
     amount: object = bet
     pair: object = view.get("bet_pair")

@@ -231,3 +231,12 @@ def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
         "Grande: +1 para Ana y Cris &amp; Co (en paso)",
         "Pares: +2 para Bea &lt;b&gt; y Dani (no querido)",
     ]
+
+
+def test_an_ordago_on_the_table_stands_out_in_the_header() -> None:
+    table = seated_table()
+    table.start(9, 0.0, 60)
+    table.play(table.to_act()[0], "corto", 1.0, 60)
+    table.play(table.to_act()[0], "ordago", 2.0, 60)
+    text = render.table_text(table)
+    assert "<b>¡órdago de " in text and "<b>¡ÓRDAGO!</b>" in text
