@@ -7,6 +7,7 @@ nothing), private discards, the turn timer, and how many group messages a hand c
 
 from __future__ import annotations
 
+import html
 import itertools
 import random
 import sys
@@ -463,3 +464,25 @@ async def test_two_processes_pressing_at_once_apply_each_action_once() -> None:
         assert after.turn == table.turn + 1  # applied exactly once
         stale = [a for a in h.bot.answers()[-2:] if a.get("text") == t("es", "error.stale")]
         assert len(stale) == 1
+
+
+async def test_m4_either_opponent_answers_by_button_and_the_message_says_so() -> None:
+    """M4: facing a bet both opponents have the answer buttons; the first press stands and the
+    partner's press of the same (now stale) button is refused privately."""
+    h = Harness()
+    table = await h.open_and_start()
+    await h.act(table.to_act()[0], "corto")
+    table = await h.table()
+    await h.act(table.to_act()[0], "envido")
+    table = await h.table()
+    first, second = table.to_act()
+    text = h.bot.message(GROUP, table.table_msg)["text"]
+    names = [f"<b>{html.escape(table.players[s].name, quote=False)}</b>" for s in (first, second)]
+    assert t("es", "table.to_answer", names=" o ".join(names)) in text
+    data = keyboards.pack("a", GROUP, table.tid, table.turn, "quiero")
+    await play.table_button(*h.press(table.players[second].user_id, data))  # the second one
+    moved = await h.table()
+    assert moved.turn == table.turn + 1 and second not in moved.to_act()
+    await play.table_button(*h.press(table.players[first].user_id, data))
+    assert h.bot.answers()[-1]["text"] == t("es", "error.stale")
+    assert (await h.table()).turn == moved.turn
