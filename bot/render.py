@@ -525,12 +525,17 @@ def _to_act_text(
     still to discard."""
     if not to_act:
         return ""
+    mano = view.get("mano")
+    if isinstance(mano, int) and names:
+        to_act = sorted(to_act, key=lambda s: (s - mano) % len(names))  # in playing order
     who = [seat_name(names, s) for s in to_act]
     if phase == "discard":
         return t(lang, "table.to_discard", names=join_words(lang, who))
-    if len(who) > 1:
-        return t(lang, "table.to_answer", names=join_words(lang, who, either=True))
-    return t(lang, "table.to_act", names=who[0])
+    answering = phase == "lance" and (view.get("bet") is not None or bool(view.get("ordago")))
+    if answering:
+        key = "table.to_answer" if len(who) > 1 else "table.to_answer_one"
+        return t(lang, key, names=join_words(lang, who, either=True))
+    return t(lang, "table.to_act", names=join_words(lang, who))
 
 
 def result_text(

@@ -477,7 +477,9 @@ async def test_m4_either_opponent_answers_by_button_and_the_message_says_so() ->
     table = await h.table()
     first, second = table.to_act()
     text = h.bot.message(GROUP, table.table_msg)["text"]
-    names = [f"<b>{html.escape(table.players[s].name, quote=False)}</b>" for s in (first, second)]
+    mano = table.adapter.view(table.engine_state(), None)["mano"]
+    in_order = sorted((first, second), key=lambda s: (s - mano) % 4)  # as they sit from the mano
+    names = [f"<b>{html.escape(table.players[s].name, quote=False)}</b>" for s in in_order]
     assert t("es", "table.to_answer", names=" o ".join(names)) in text
     data = keyboards.pack("a", GROUP, table.tid, table.turn, "quiero")
     await play.table_button(*h.press(table.players[second].user_id, data))  # the second one

@@ -160,7 +160,9 @@ def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
     table.play(table.to_act()[0], "envido", 2.0, 60)
     first, second = table.to_act()
     text = render.table_text(table)
-    names = [render.seat_name(NAMES, s) for s in (first, second)]
+    mano = table.adapter.view(table.engine_state(), None)["mano"]
+    in_order = sorted((first, second), key=lambda s: (s - mano) % 4)
+    names = [render.seat_name(NAMES, s) for s in in_order]
     assert f"▶ Responden {names[0]} o {names[1]} · ⏱ 60 s" in text
     table.lang = "en"
     assert f"▶ {names[0]} or {names[1]} to answer · ⏱ 60 s" in render.table_text(table)
@@ -240,3 +242,14 @@ def test_an_ordago_on_the_table_stands_out_in_the_header() -> None:
     table.play(table.to_act()[0], "ordago", 2.0, 60)
     text = render.table_text(table)
     assert "<b>¡órdago de " in text and "<b>¡ÓRDAGO!</b>" in text
+
+
+def test_one_player_left_to_answer_a_bet() -> None:
+    table = seated_table()
+    table.start(9, 0.0, 60)
+    table.play(table.to_act()[0], "corto", 1.0, 60)
+    table.play(table.to_act()[0], "envido", 2.0, 60)
+    first, second = table.to_act()
+    table.play(first, "no quiero", 3.0, 60)
+    name = render.seat_name(NAMES, second)
+    assert f"▶ Responde {name} · ⏱ 60 s" in render.table_text(table)
