@@ -630,4 +630,9 @@ def cards_alert(table: Table, seat: int) -> str:
     """The "Mis cartas" private alert (plain text, at most 200 characters)."""
     view = table.adapter.view(table.engine_state(), seat)
     cards = own_cards(table, view)
-    return t(table.lang, "alert.cards", cards=cards_text(table.lang, cards))[:200]
+    lang = table.lang
+    text = t(lang, "alert.cards", cards=cards_text(lang, cards))
+    worth = table.adapter.hand_worth(cards, table.options)
+    if worth:
+        text += "\n" + t(lang, "hand.worth", worth=" · ".join(t(lang, k, **p) for k, p in worth))
+    return text[:200]

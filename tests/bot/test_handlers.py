@@ -281,6 +281,7 @@ async def test_my_cards_button_is_a_private_alert() -> None:
     answer = h.bot.answers()[-1]
     cards = table.adapter.view(table.engine_state(), 2)["cards"]
     assert answer["show_alert"] and all(render.card_name("es", c) in answer["text"] for c in cards)
+    assert "\nLlevas: " in answer["text"] and len(answer["text"]) <= 200
 
 
 async def test_private_discard_with_toggles_and_confirm() -> None:
