@@ -15,6 +15,7 @@ names are escaped.
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -318,25 +319,15 @@ def _run(
     items: Sequence[Event | LogEntry], start: int, kind: str, data: Mapping[str, Any]
 ) -> list[Event | LogEntry]:
     """The consecutive "mus" (or discard) entries from ``start``."""
-    if kind == "discarded":
-        same = [e for e in _takewhile(items[start:], lambda e: e.kind == "discarded")]
-        return same
-    if kind == "spoke" and data.get("action") == "mus":
-        return _takewhile(
-            items[start:], lambda e: e.kind == "spoke" and e.data.get("action") == "mus"
-        )
-    return []
 
+    def same(e: Event | LogEntry) -> bool:
+        if kind == "discarded":
+            return e.kind == "discarded"
+        return e.kind == "spoke" and e.data.get("action") == "mus"
 
-def _takewhile(
-    items: Sequence[Event | LogEntry], keep: Callable[[Event | LogEntry], bool]
-) -> list[Event | LogEntry]:
-    out = []
-    for e in items:
-        if not keep(e):
-            break
-        out.append(e)
-    return out
+    if kind != "discarded" and not (kind == "spoke" and data.get("action") == "mus"):
+        return []
+    return list(itertools.takewhile(same, items[start:]))
 
 
 # ---- whole messages -------------------------------------------------------------------------
