@@ -506,6 +506,8 @@ def table_text(table: Table, *, closed: Sequence[LogEntry] | None = None) -> str
             lines.append(f"{turn} · {clock}" if clock else turn)
     elif table.status == "cancelled":
         lines.append(t(lang, "table.cancelled"))
+    elif table.status == "over":
+        lines += ["", t(lang, "table.over")]
     return "\n".join(lines)
 
 
