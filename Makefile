@@ -21,7 +21,7 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy --strict engine bot locales
 
 test: lint
 	$(VENV)/bin/pytest -q
