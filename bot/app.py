@@ -2,9 +2,13 @@
 
 ``build_application(settings, redis=...)`` returns an Application ready to run; ``python -m bot``
 runs it with polling or a webhook, tests start it against a fake Bot API server. It holds the
-commands (Spanish and English aliases), the buttons, the update de-duplication, the one error
-handler and the turn-timer sweep (started in ``post_init``, stopped in ``post_stop`` /
-``post_shutdown``).
+commands (Spanish and English aliases), the buttons, the one error handler and the turn-timer
+sweep (started in ``post_init``, stopped in ``post_stop`` / ``post_shutdown``).
+
+Update de-duplication costs no round trip of its own: a handler's table write carries the
+update id into the compare-and-set script (``change_table(..., update=update)``), and answers
+that do not write check it lazily (``first_delivery``) only where a repeat would matter; see
+:mod:`bot.handlers.common`.
 """
 
 from __future__ import annotations
@@ -20,10 +24,8 @@ from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
-    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
-    TypeHandler,
     filters,
 )
 
@@ -108,7 +110,6 @@ def build_application(
         store = open_store(redis, settings.redis_url, settings.redis_prefix)
     app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
 
-    app.add_handler(TypeHandler(Update, _dedupe), group=-1)
     messages = filters.UpdateType.MESSAGE
     app.add_handler(
         CommandHandler("start", lobby.start_private, filters=filters.ChatType.PRIVATE & messages)
@@ -127,13 +128,6 @@ def _file_url(base: str) -> str:
     """``http://host/bot`` → ``http://host/file/bot`` (python-telegram-bot's base_file_url)."""
     head, sep, tail = base.rpartition("/bot")
     return f"{head}/file/bot{tail}" if sep else base
-
-
-async def _dedupe(update: Update, context: Context) -> None:
-    """Group -1: an update id seen before (by any process) stops here."""
-    svc: Services = context.application.bot_data[SERVICES_KEY]
-    if not await svc.store.first_time(update.update_id):
-        raise ApplicationHandlerStop
 
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -32,9 +32,8 @@ Tables
     trip. If ``fn`` decides not to write (or raises), a version check (a tiny script) confirms
     the copy was current: one round trip. When another process wrote in between, the refused
     CAS or check returns the current table in the same reply, and ``fn`` runs again on it: one
-    more round trip, never a separate load. So a table update costs 1 round trip (2 with the
-    update-id de-duplication) when this process saw the table last, and 2 (3) otherwise; each
-    lost race costs one more.
+    more round trip, never a separate load. So a table update costs 1 round trip when this
+    process saw the table last, and 2 otherwise; each lost race costs one more.
 
 Timers
     A sorted set holds one member per table with a pending turn timer (score = due unix time).
@@ -54,7 +53,14 @@ Expiry
     abandoned and finished tables disappear on their own.
 
 De-duplication
-    ``first_time(update_id)`` is ``SET NX EX``: true only the first time an update id is seen.
+    ``update_table(chat_id, fn, update_id=N)`` folds the update-id check into the write: the CAS
+    script first checks the version (a conflict returns the current table as always and leaves
+    the update id alone, so the retry may still use it), then does ``SET {p}:upd:N 1 NX EX``; if
+    that key already existed the script writes nothing and ``update_table`` raises
+    :class:`DuplicateUpdate` (the same update already changed the table, here or in another
+    process). No extra round trip. Decisions not to write never consume the id.
+    ``first_time(update_id)`` is the same ``SET NX EX`` on its own (one round trip), for updates
+    that answer without writing; both use the same key, so either way an id counts once.
 
 ``round_trips`` counts the calls made to Redis (one per method call) and ``ops`` splits them by
 operation. Scripts go as EVALSHA; a server that does not know one yet gets it once more in
@@ -76,6 +82,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast, runtime_ch
 from redis.asyncio import BlockingConnectionPool, Redis
 
 __all__ = [
+    "DuplicateUpdate",
     "Loaded",
     "MemoryStore",
     "Outcome",
@@ -121,6 +128,14 @@ class Write(Generic[T]):
 
 class TableConflict(RuntimeError):
     """``update_table`` lost the compare-and-set race more times than it may retry."""
+
+
+class DuplicateUpdate(Exception):
+    """``update_table(..., update_id=N)``: update ``N`` already wrote; nothing was written."""
+
+    def __init__(self, update_id: int) -> None:
+        super().__init__(f"update {update_id} was already applied")
+        self.update_id = update_id
 
 
 UpdateFn = Callable[[Loaded | None], Write[T] | tuple[str | None, T]]
@@ -211,12 +226,16 @@ class Store(Protocol):
         """Create the table if there is none: its first version, or ``None`` if one exists."""
         return await self.save(chat_id, 0, doc, timer_at=timer_at, ttl=ttl)
 
-    async def update_table(self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30) -> T:
+    async def update_table(
+        self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30, update_id: int | None = None
+    ) -> T:
         """Load the table, apply ``fn`` and compare-and-set the result, retrying on conflict.
 
         ``fn`` gets the current table (or ``None``) and returns a :class:`Write` (or a tuple
         ``(doc_or_None, result)``). It must be pure and synchronous: it may run several times.
         An exception from ``fn`` propagates and nothing is written. Returns ``Write.result``.
+        With ``update_id``, a write happens only the first time that id writes (in the same
+        atomic step); otherwise nothing is written and :class:`DuplicateUpdate` is raised.
         """
         ...
 
@@ -224,13 +243,16 @@ class Store(Protocol):
 class Outcome(NamedTuple):
     """What a compare-and-set or a version check found (one round trip, atomically).
 
-    ``ok``: it succeeded (``version`` is the new one, 0 after a delete). Otherwise ``current`` is
-    the table as it is now (``None`` if there is none), read in the same step as the refusal.
+    ``ok``: it succeeded (``version`` is the new one, 0 after a delete). ``duplicate``: the
+    version matched but the update id had already been used, so nothing was written. Otherwise
+    ``current`` is the table as it is now (``None`` if there is none), read in the same step as
+    the refusal.
     """
 
     ok: bool
     version: int = 0
     current: Loaded | None = None
+    duplicate: bool = False
 
 
 class StoreBase(Store):
@@ -277,8 +299,10 @@ class StoreBase(Store):
         doc: str | None,
         timer_at: float | None,
         ttl: int | None,
+        update_id: int | None = None,
     ) -> Outcome:
-        """Write ``doc`` (``None``: delete) if the table is at ``expected_version``."""
+        """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
+        ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``)."""
         raise NotImplementedError
 
     async def _check(self, chat_id: int, expected_version: int) -> Outcome:
@@ -301,10 +325,13 @@ class StoreBase(Store):
         doc: str | None,
         timer_at: float | None = None,
         ttl: int | None = None,
+        update_id: int | None = None,
     ) -> Outcome:
         self._count("delete" if doc is None else "save")
         ttl = None if ttl is None else _positive_ttl(ttl)
-        outcome = await self._cas(chat_id, expected_version, doc, timer_at, ttl)
+        outcome = await self._cas(chat_id, expected_version, doc, timer_at, ttl, update_id)
+        if outcome.duplicate:
+            raise DuplicateUpdate(update_id if update_id is not None else 0)
         if outcome.ok:
             self._remember(chat_id, None if doc is None else Loaded(outcome.version, doc))
         else:
@@ -332,13 +359,17 @@ class StoreBase(Store):
         self._count("version")
         return await self._version(chat_id)
 
-    async def update_table(self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30) -> T:
+    async def update_table(
+        self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30, update_id: int | None = None
+    ) -> T:
         if chat_id in self._known:
             current, checked = self._known[chat_id], False
         else:
             current, checked = await self.load(chat_id), True
         for attempt in range(retries):
-            done, result, now = await self._attempt(chat_id, current, fn, checked=checked)
+            done, result, now = await self._attempt(
+                chat_id, current, fn, checked=checked, update_id=update_id
+            )
             if done:
                 return result
             # The table moved; ``now`` is how it is (read with the refusal): try again on it.
@@ -349,7 +380,13 @@ class StoreBase(Store):
         raise TableConflict(f"table {chat_id}: gave up after {retries} conflicting writes")
 
     async def _attempt(
-        self, chat_id: int, current: Loaded | None, fn: UpdateFn[T], *, checked: bool
+        self,
+        chat_id: int,
+        current: Loaded | None,
+        fn: UpdateFn[T],
+        *,
+        checked: bool,
+        update_id: int | None = None,
     ) -> tuple[bool, T, Loaded | None]:
         """One try of ``fn`` on ``current``: ``(True, result, _)`` if it stands, else
         ``(False, _, table as it is now)``.
@@ -371,13 +408,15 @@ class StoreBase(Store):
             return False, no_result, outcome.current
         write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
         if write.delete and current is not None:
-            outcome = await self._write(chat_id, version, None)
+            outcome = await self._write(chat_id, version, None, update_id=update_id)
         elif write.delete or write.doc is None:  # nothing to write (or to delete)
             if checked:
                 return True, write.result, None
             outcome = await self._checked(chat_id, version)
         else:
-            outcome = await self._write(chat_id, version, write.doc, write.timer_at, write.ttl)
+            outcome = await self._write(
+                chat_id, version, write.doc, write.timer_at, write.ttl, update_id
+            )
         return outcome.ok, write.result, outcome.current
 
     async def _checked(self, chat_id: int, expected_version: int) -> Outcome:
@@ -392,16 +431,21 @@ def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-# KEYS: table hash, timers zset. ARGV: expected version, mode ("save"|"delete"), doc,
-# timer_at ("" clears), ttl ("" persists), chat id (timer member).
-# Returns {1, new version} ({1, 0} after a delete), or {0, current version, current document}
-# when the version moved ({0, '0', ''}: no table). A new table's version is the server clock in
+# KEYS: table hash, timers zset, [update-id key]. ARGV: expected version, mode
+# ("save"|"delete"), doc, timer_at ("" clears), ttl ("" persists), chat id (timer member),
+# update-id ttl ("": no update id).
+# Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
+# when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
+# update id was already used (nothing written). A new table's version is the server clock in
 # microseconds (built as text: Lua numbers are doubles).
 _CAS = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
 if current ~= ARGV[1] then
   return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
+end
+if ARGV[7] ~= '' and not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[7]) then
+  return {2}
 end
 if ARGV[2] == 'delete' then
   redis.call('DEL', KEYS[1])
@@ -440,6 +484,8 @@ return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 
 
 def _outcome(reply: Any) -> Outcome:
+    if int(reply[0]) == 2:
+        return Outcome(False, duplicate=True)
     if int(reply[0]) == 1:
         return Outcome(True, int(reply[1]) if len(reply) > 1 else 0)
     version = int(reply[1])
@@ -526,6 +572,7 @@ class RedisStore(StoreBase):
         doc: str | None,
         timer_at: float | None,
         ttl: int | None,
+        update_id: int | None = None,
     ) -> Outcome:
         args = [
             str(expected_version),
@@ -534,17 +581,24 @@ class RedisStore(StoreBase):
             "" if timer_at is None else repr(float(timer_at)),
             "" if ttl is None else str(ttl),
             str(chat_id),
+            "" if update_id is None else str(self.dedupe_ttl),
         ]
-        reply = await self._cas_script(keys=[self.table_key(chat_id), self._timers], args=args)
+        keys = [self.table_key(chat_id), self._timers]
+        if update_id is not None:
+            keys.append(self._update_key(update_id))
+        reply = await self._cas_script(keys=keys, args=args)
         return _outcome(reply)
 
     async def _check(self, chat_id: int, expected_version: int) -> Outcome:
         reply = await self._check_script(keys=[self.table_key(chat_id)], args=[expected_version])
         return _outcome(reply)
 
+    def _update_key(self, update_id: int) -> str:
+        return f"{self.prefix}:upd:{update_id}"
+
     async def first_time(self, update_id: int) -> bool:
         self._count("first_time")
-        key = f"{self.prefix}:upd:{update_id}"
+        key = self._update_key(update_id)
         return bool(await self.redis.set(key, 1, nx=True, ex=self.dedupe_ttl))
 
     async def due_timers(self, now: float, limit: int = 100) -> list[int]:
@@ -685,11 +739,14 @@ class MemoryStore(StoreBase):
         doc: str | None,
         timer_at: float | None,
         ttl: int | None,
+        update_id: int | None = None,
     ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
         if (entry.version if entry is not None else 0) != expected_version:
             return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
+        if update_id is not None and not self._mark_seen(update_id):
+            return Outcome(False, duplicate=True)
         if doc is None:
             del self._data.tables[chat_id]
             self._data.timers.pop(chat_id, None)
@@ -716,6 +773,10 @@ class MemoryStore(StoreBase):
 
     async def first_time(self, update_id: int) -> bool:
         await self._trip("first_time")
+        return self._mark_seen(update_id)
+
+    def _mark_seen(self, update_id: int) -> bool:
+        """``SET NX EX`` on the update id: true only the first time (within its TTL)."""
         now = self._clock()
         if len(self._data.seen) > 10_000:
             for old in [k for k, v in self._data.seen.items() if v <= now]:

@@ -12,19 +12,20 @@ import logging
 import secrets
 import time
 import warnings
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import keyboards, render
 from bot.settings import Settings
-from bot.storage import Loaded, Store, Write
+from bot.storage import DuplicateUpdate, Loaded, Store, Write
 from bot.table import Step, Table
 from engine.core import IllegalAction
 from locales import t
@@ -43,6 +44,14 @@ class Services:
     settings: Settings
     store: Store
     clock: Callable[[], float] = time.time
+    #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
+    owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
+
+    def own(self, update_id: int) -> None:
+        self.owned[update_id] = None
+        self.owned.move_to_end(update_id)
+        if len(self.owned) > 1024:
+            self.owned.popitem(last=False)
 
 
 def services(context: Context) -> Services:
@@ -82,13 +91,44 @@ async def read_table(svc: Services, chat_id: int) -> Table | None:
     return load_doc(await svc.store.load(chat_id))
 
 
+async def first_delivery(svc: Services, update: Update) -> bool:
+    """True if this process is the first to handle ``update`` (by any process), for answers
+    that do not write the table: checked lazily, right before such an answer, so an update
+    that writes pays nothing extra (its id is checked inside the write, see
+    :func:`change_table`). Asking again for the same update in this process is free (so a
+    refusal re-delivered to the same process may be answered twice: harmless).
+    Never call it before a ``change_table(..., update=update)`` of the same update: the write
+    would then see the id as used and be dropped as a duplicate.
+
+    Pure replies (``/ayuda``, ``/reglas``, refusals made before looking at the table) skip the
+    check: a re-delivered update then at most repeats a harmless answer.
+    """
+    if update.update_id in svc.owned:
+        return True
+    if not await svc.store.first_time(update.update_id):
+        return False
+    svc.own(update.update_id)
+    return True
+
+
 async def change_table(
-    svc: Services, chat_id: int, fn: Callable[[Table | None], tuple[Table | None, R]]
+    svc: Services,
+    chat_id: int,
+    fn: Callable[[Table | None], tuple[Table | None, R]],
+    *,
+    update: Update | None = None,
 ) -> R:
     """Load, run ``fn`` on a fresh copy, compare-and-set the result (retried on conflict).
 
     ``fn`` returns ``(table_to_save_or_None, result)``; it may raise ``IllegalAction``, which
     propagates with nothing written. The table's deadline becomes the store's timer.
+
+    With ``update`` (the handler's own write for that update; not the follow-up bookkeeping
+    writes), its update id is de-duplicated in the same round trip as the write: a duplicate
+    delivery (here or in another process) writes nothing and stops the handler silently
+    (``ApplicationHandlerStop``: no reply, no render, no edit). A refusal (``IllegalAction``)
+    is checked lazily with :func:`first_delivery` before it propagates, so the duplicate of an
+    update that already moved the table is not answered with a refusal either.
     """
 
     def run(current: Loaded | None) -> Write[R]:
@@ -102,7 +142,16 @@ async def change_table(
             ttl=svc.settings.table_ttl,
         )
 
-    return await svc.store.update_table(chat_id, run)
+    if update is None:
+        return await svc.store.update_table(chat_id, run)
+    try:
+        return await svc.store.update_table(chat_id, run, update_id=update.update_id)
+    except DuplicateUpdate:
+        raise ApplicationHandlerStop from None
+    except IllegalAction:
+        if not await first_delivery(svc, update):
+            raise ApplicationHandlerStop from None
+        raise
 
 
 async def record_ids(

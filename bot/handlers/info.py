@@ -50,5 +50,5 @@ async def idioma(update: Update, context: Context) -> None:
         table.lang = new
         return table, None
 
-    await change_table(svc, chat.id, fn)
+    await change_table(svc, chat.id, fn, update=update)
     await reply(update, t(new, "msg.language_set"))

@@ -18,6 +18,7 @@ from bot.handlers.common import (
     display_name,
     edit,
     error_text,
+    first_delivery,
     new_tid,
     now,
     publish,
@@ -75,7 +76,7 @@ async def nueva(update: Update, context: Context) -> None:
         return fresh, fresh
 
     try:
-        table = await change_table(svc, chat.id, create)
+        table = await change_table(svc, chat.id, create, update=update)
     except IllegalAction as exc:
         await reply(update, error_text(lang, exc))
         return
@@ -119,8 +120,10 @@ async def _join(update: Update, context: Context, chat_id: int, *, by_button: bo
                 text = t(lang, "msg.join_link", name=render.esc(name), link=link)
                 await reply(update, text, keyboards.link_keyboard(lang, link))
             return
-        table = await seat_user(svc, chat_id, user.id, name)
+        table = await seat_user(svc, chat_id, user.id, name, update=update)
     except IllegalAction as exc:
+        if not await first_delivery(svc, update):
+            return  # a re-delivered join that already seated the user
         lang = await chat_lang(svc, chat_id)
         if by_button:
             await alert(update, error_text(lang, exc))
@@ -132,14 +135,16 @@ async def _join(update: Update, context: Context, chat_id: int, *, by_button: bo
     await refresh_lobby(context.bot, svc, table)
 
 
-async def seat_user(svc: Services, chat_id: int, user_id: int, name: str) -> Table:
+async def seat_user(
+    svc: Services, chat_id: int, user_id: int, name: str, *, update: Update | None = None
+) -> Table:
     def fn(table: Table | None) -> tuple[Table | None, Table]:
         if table is None or not table.active:
             raise IllegalAction("no_table")
         table.join(user_id, name)
         return table, table
 
-    table = await change_table(svc, chat_id, fn)
+    table = await change_table(svc, chat_id, fn, update=update)
     await svc.store.add_user_table(user_id, chat_id, svc.settings.table_ttl)
     return table
 
@@ -174,7 +179,7 @@ async def start_private(update: Update, context: Context) -> None:
         return
     lang = await chat_lang(svc, chat_id)
     try:
-        table = await seat_user(svc, chat_id, user.id, display_name(update))
+        table = await seat_user(svc, chat_id, user.id, display_name(update), update=update)
     except IllegalAction as exc:
         await reply(update, error_text(lang, exc))
         return
@@ -195,9 +200,9 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
         return table, table
 
     try:
-        table = await change_table(svc, chat_id, fn)
+        table = await change_table(svc, chat_id, fn, update=update)
     except IllegalAction as exc:
-        await _refuse(update, await chat_lang(svc, chat_id), exc)
+        await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
     await svc.store.remove_user_table(user.id, chat_id)
     if update.callback_query is not None:
@@ -228,9 +233,9 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         return table, (table, step)
 
     try:
-        table, step = await change_table(svc, chat_id, fn)
+        table, step = await change_table(svc, chat_id, fn, update=update)
     except IllegalAction as exc:
-        await _refuse(update, await chat_lang(svc, chat_id), exc)
+        await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
     if update.callback_query is not None:
         await update.callback_query.answer()
@@ -252,10 +257,10 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
     lang = await chat_lang(svc, chat_id)
     table = await read_table(svc, chat_id)
     if table is None or not table.active:
-        await _refuse(update, lang, IllegalAction("no_table"))
+        await _refuse(svc, update, lang, IllegalAction("no_table"))
         return
     if user.id != table.creator and not await _is_admin(context.bot, chat_id, user.id):
-        await _refuse(update, lang, IllegalAction("not_creator"))
+        await _refuse(svc, update, lang, IllegalAction("not_creator"))
         return
     tid = table.tid
 
@@ -266,9 +271,9 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         return current, current
 
     try:
-        table = await change_table(svc, chat_id, fn)
+        table = await change_table(svc, chat_id, fn, update=update)
     except IllegalAction as exc:
-        await _refuse(update, lang, exc)
+        await _refuse(svc, update, lang, exc)
         return
     if update.callback_query is not None:
         await update.callback_query.answer()
@@ -294,7 +299,10 @@ async def cancelar(update: Update, context: Context) -> None:
         await _cancel(update, context, update.effective_chat.id)
 
 
-async def _refuse(update: Update, lang: str, exc: IllegalAction) -> None:
+async def _refuse(svc: Services, update: Update, lang: str, exc: IllegalAction) -> None:
+    """Answer a refusal, unless the update is a re-delivery (it was handled already)."""
+    if not await first_delivery(svc, update):
+        return
     if update.callback_query is not None:
         await alert(update, error_text(lang, exc))
     else:

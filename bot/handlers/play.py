@@ -13,6 +13,7 @@ from bot.handlers.common import (
     chat_lang,
     edit,
     error_text,
+    first_delivery,
     hand_markup,
     now,
     publish,
@@ -66,6 +67,8 @@ async def play(
     action: str,
     turn: int | None = None,
     tid: str | None = None,
+    *,
+    update: Update | None = None,
 ) -> tuple[Table, Step, int]:
     """Apply one player's action to the table with CAS; ``IllegalAction`` changes nothing.
 
@@ -86,7 +89,7 @@ async def play(
         step = table.play(seat, action, at, svc.settings.turn_timeout)
         return table, (table, step, seat)
 
-    return await change_table(svc, chat_id, fn)
+    return await change_table(svc, chat_id, fn, update=update)
 
 
 async def action_command(update: Update, context: Context) -> None:
@@ -97,7 +100,7 @@ async def action_command(update: Update, context: Context) -> None:
         return
     text = action_text(update, list(context.args or []))
     try:
-        table, step, _seat = await play(svc, chat.id, user.id, text)
+        table, step, _seat = await play(svc, chat.id, user.id, text, update=update)
     except IllegalAction as exc:
         await reply(update, error_text(await chat_lang(svc, chat.id), exc))
         return
@@ -122,7 +125,9 @@ async def table_button(update: Update, context: Context) -> None:
         await query.answer()
         return
     try:
-        table, step, _seat = await play(svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid)
+        table, step, _seat = await play(
+            svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid, update=update
+        )
     except IllegalAction as exc:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         if exc.reason == "stale" and query.message is not None:
@@ -183,7 +188,7 @@ async def discard_button(update: Update, context: Context) -> None:
         return table, (table, step, seat)
 
     try:
-        table, step, seat = await change_table(svc, cb.chat_id, toggle)
+        table, step, seat = await change_table(svc, cb.chat_id, toggle, update=update)
     except IllegalAction as exc:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         return
@@ -207,6 +212,8 @@ async def mesa(update: Update, context: Context) -> None:
     if table is None or table.status != "playing":
         await reply(update, t(await chat_lang(svc, chat.id), "error.no_table"))
         return
+    if not await first_delivery(svc, update):
+        return  # re-delivered: the table was posted again already
     msg_id = await show_table(context.bot, table, repost=True)
     await record_ids(svc, chat.id, table.tid, table_msg=msg_id, hand=table.hand)
 
@@ -228,6 +235,8 @@ async def cartas(update: Update, context: Context) -> None:
         if seat is None:
             continue
         lang = table.lang
+        if not sent and not await first_delivery(svc, update):
+            return  # re-delivered: the hand was sent again already
         table.hand_msgs.pop(str(seat), None)  # a fresh message at the bottom of the chat
         msg_id = await send_hand(context.bot, table, seat)
         if msg_id is None:
@@ -265,7 +274,7 @@ async def descarto(update: Update, context: Context) -> None:
         if not table.adapter.in_discard(table.engine_state()):
             continue
         try:
-            table, step, seat = await play(svc, chat_id, user.id, text)
+            table, step, seat = await play(svc, chat_id, user.id, text, update=update)
         except IllegalAction as exc:
             await reply(update, error_text(lang, exc))
             return

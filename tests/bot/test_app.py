@@ -13,7 +13,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, TypeHandler
 
 from bot import app as bot_app
 from bot.app import build_application
-from bot.handlers.common import SERVICES_KEY, Services
+from bot.handlers.common import SERVICES_KEY
 from bot.settings import Settings
 from bot.storage import MemoryStore, RedisStore
 
@@ -53,7 +53,6 @@ def test_every_command_is_wired_in_both_languages() -> None:
     assert set(SPANISH) | set(ENGLISH_LIST) | {"start"} <= commands
     patterns = {h.pattern.pattern for h in handlers if isinstance(h, CallbackQueryHandler)}  # type: ignore[union-attr]
     assert patterns == {r"^[jlgx]:", r"^[ah]:", r"^[tc]:"}
-    assert any(isinstance(h, TypeHandler) for h in app.handlers[-1])  # de-duplication first
     assert len(app.error_handlers) == 1
 
 
@@ -80,13 +79,8 @@ async def test_refused_set_my_commands_is_only_a_warning(caplog: pytest.LogCaptu
     assert "setMyCommands" in caplog.text
 
 
-async def test_duplicate_updates_stop_at_group_minus_one() -> None:
-    from telegram.ext import ApplicationHandlerStop
-
-    store = MemoryStore()
-    svc = Services(settings(), store)
-    context = SimpleNamespace(application=SimpleNamespace(bot_data={SERVICES_KEY: svc}))
-    update = SimpleNamespace(update_id=77)
-    await bot_app._dedupe(update, context)  # type: ignore[arg-type]
-    with pytest.raises(ApplicationHandlerStop):
-        await bot_app._dedupe(update, context)  # type: ignore[arg-type]
+async def test_no_update_pays_a_dedupe_round_trip_up_front() -> None:
+    """De-duplication moved into the table write (and lazy checks): no group -1 handler."""
+    app = build_application(settings(), store=MemoryStore())
+    assert -1 not in app.handlers
+    assert not any(isinstance(h, TypeHandler) for hs in app.handlers.values() for h in hs)

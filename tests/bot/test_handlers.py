@@ -489,3 +489,77 @@ async def test_m4_either_opponent_answers_by_button_and_the_message_says_so() ->
     await play.table_button(*h.press(table.players[first].user_id, data))
     assert h.bot.answers()[-1]["text"] == t("es", "error.stale")
     assert (await h.table()).turn == moved.turn
+
+
+async def test_a_redelivered_update_is_a_silent_no_op() -> None:
+    """The same update (same update id) handled twice, by this process or another one: the
+    second delivery writes nothing and sends nothing (no reply, no render, no edit)."""
+    import asyncio
+
+    from telegram.ext import ApplicationHandlerStop
+
+    h = Harness()
+    other = Services(h.svc.settings, h.store.connect(), clock=h.svc.clock)
+    other_ctx = SimpleNamespace(
+        application=SimpleNamespace(bot_data={SERVICES_KEY: other}), bot=h.bot, args=[]
+    )
+    table = await h.open_and_start()
+    seat = table.to_act()[0]
+    uid = table.players[seat].user_id
+    first_action = table.adapter.legal_actions(table.engine_state(), seat)[0]
+    update, ctx = h.command(uid, _cmd(str(first_action)))
+    await play.action_command(update, ctx)
+    after = await h.table()
+    assert after.turn == table.turn + 1
+    calls = len(h.bot.calls)
+    for context in (ctx, other_ctx):  # the same process again, then another process
+        with pytest.raises(ApplicationHandlerStop):
+            await play.action_command(update, context)
+    assert len(h.bot.calls) == calls
+    assert (await h.table()).model_dump() == after.model_dump()
+
+    # A button pressed once but delivered to two processes at once applies once, answers once.
+    table = await h.table()
+    seat = table.to_act()[0]
+    uid = table.players[seat].user_id
+    action = table.adapter.legal_actions(table.engine_state(), seat)[0]
+    press, ctx = h.press(uid, keyboards.pack("a", GROUP, table.tid, table.turn, str(action)))
+    calls = len(h.bot.calls)
+    results = await asyncio.gather(
+        play.table_button(press, ctx), play.table_button(press, other_ctx), return_exceptions=True
+    )
+    assert [type(r) for r in results].count(ApplicationHandlerStop) == 1
+    assert (await h.table()).turn == table.turn + 1
+    assert len(h.bot.answers()) - len([c for k, c in h.bot.calls[:calls] if k == "answer"]) == 1
+
+
+async def test_a_redelivered_join_and_mesa_do_nothing() -> None:
+    from telegram.ext import ApplicationHandlerStop
+
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus"))
+    join, ctx = h.command(102, "/unirme")
+    await lobby.unirme(join, ctx)
+    calls = len(h.bot.calls)
+    await lobby.unirme(join, ctx)  # already seated: the refusal is not sent for a re-delivery
+    assert len(h.bot.calls) == calls
+    assert [p.user_id for p in (await h.table()).players] == [102]
+    for uid, _ in USERS:
+        if uid != 102:
+            await lobby.unirme(*h.command(uid, "/unirme"))
+    await lobby.empezar(*h.command(101, "/empezar"))
+    other = Services(h.svc.settings, h.store.connect(), clock=h.svc.clock)
+    other_ctx = SimpleNamespace(
+        application=SimpleNamespace(bot_data={SERVICES_KEY: other}), bot=h.bot, args=[]
+    )
+    mesa, ctx = h.command(101, "/mesa")
+    await play.mesa(mesa, ctx)
+    calls = len(h.bot.calls)
+    await play.mesa(mesa, other_ctx)  # the same update reaches another process: no repost
+    assert len(h.bot.calls) == calls
+    nueva, ctx = h.command(101, "/nueva mus")
+    await lobby.nueva(nueva, ctx)  # a new update: refused, and answered
+    assert len(h.bot.calls) == calls + 1
+    with pytest.raises(ApplicationHandlerStop):
+        await lobby.nueva(nueva, other_ctx)  # its re-delivery elsewhere: silent
+    assert len(h.bot.calls) == calls + 1

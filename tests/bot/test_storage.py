@@ -18,6 +18,7 @@ import pytest
 import redis.asyncio
 
 from bot.storage import (
+    DuplicateUpdate,
     Loaded,
     MemoryStore,
     Outcome,
@@ -291,6 +292,75 @@ async def test_first_time_is_true_once(backend: Backend) -> None:
     assert await first.first_time(1001) is False
     assert await second.first_time(1001) is False
     assert await second.first_time(1002) is True
+
+
+async def test_update_id_is_applied_once(backend: Backend) -> None:
+    """The same update id through ``update_table`` writes once; the second is a duplicate."""
+    first, second = backend.store(), backend.store()
+    assert await first.update_table(5, increment, update_id=501) == 1
+    trips = first.round_trips
+    with pytest.raises(DuplicateUpdate):
+        await first.update_table(5, increment, update_id=501)
+    assert first.round_trips - trips == 1  # folded into the CAS script: no extra round trip
+    with pytest.raises(DuplicateUpdate):
+        await second.update_table(5, increment, update_id=501)
+    assert await second.update_table(5, increment, update_id=502) == 2
+    assert await first.update_table(5, increment) == 3  # no update id: no de-duplication
+    loaded = await first.load(5)
+    assert loaded is not None and json.loads(loaded.doc) == {"n": 3}
+    assert await first.first_time(501) is False  # one key for both ways of checking
+    assert await first.first_time(503) is True
+    with pytest.raises(DuplicateUpdate):
+        await first.update_table(5, increment, update_id=503)
+
+
+async def test_update_id_not_used_by_a_version_conflict(backend: Backend) -> None:
+    """A refused CAS leaves the update id alone: the retry with the same id succeeds."""
+    first, second = backend.store(), backend.store()
+    assert await first.update_table(6, increment, update_id=601) == 1
+    assert await second.update_table(6, increment, update_id=602) == 2
+    before = dict(first.ops)
+    # ``first`` still has version 1 cached: its CAS is refused, then retried on the new table.
+    assert await first.update_table(6, increment, update_id=603) == 3
+    assert first.ops["save"] - before.get("save", 0) == 2
+    loaded = await first.load(6)
+    assert loaded is not None and json.loads(loaded.doc) == {"n": 3}
+    # A direct refused CAS with an update id does not consume it either.
+    assert isinstance(first, StoreBase)
+    outcome = await first._cas(6, 1, doc(n=99), None, None, 604)
+    assert not outcome.ok and not outcome.duplicate and outcome.current is not None
+    assert (await first._cas(6, outcome.current.version, doc(n=4), None, None, 604)).ok
+    dup = await first._cas(6, outcome.current.version + 1, doc(n=5), None, None, 604)
+    assert dup == Outcome(False, duplicate=True)
+    assert await first.load(6) == (outcome.current.version + 1, doc(n=4))
+
+
+async def test_update_id_racing_connections_apply_once(backend: Backend) -> None:
+    """Several connections handling the same update at once: exactly one write."""
+    stores = [backend.store() for _ in range(4)]
+    assert await stores[0].create(7, doc(n=0)) is not None
+
+    async def attempt(s: Store) -> str:
+        try:
+            await s.update_table(7, increment, update_id=701)
+        except DuplicateUpdate:
+            return "duplicate"
+        return "applied"
+
+    results = await asyncio.gather(*(attempt(s) for s in stores for _ in range(3)))
+    assert sorted(results) == ["applied"] + ["duplicate"] * 11
+    loaded = await stores[1].load(7)
+    assert loaded is not None and json.loads(loaded.doc) == {"n": 1}
+
+
+async def test_update_id_on_delete(store: Store) -> None:
+    assert await store.create(8, doc(n=0)) is not None
+    assert await store.update_table(8, lambda cur: Write("gone", delete=True), update_id=801)
+    assert await store.load(8) is None
+    assert await store.update_table(8, increment, update_id=802) == 1
+    with pytest.raises(DuplicateUpdate):
+        await store.update_table(8, lambda cur: Write("gone", delete=True), update_id=801)
+    assert await store.load(8) is not None
 
 
 async def test_first_time_under_concurrency(backend: Backend) -> None:
