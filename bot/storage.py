@@ -116,7 +116,9 @@ class Write(Generic[T]):
     ``doc=None`` (and ``delete=False``) means "change nothing": no write, no round trip.
     Otherwise ``doc`` replaces the table, ``timer_at`` (unix time or ``None``) becomes the table's
     pending timer and ``ttl`` (seconds or ``None`` for no expiry) its time to live.
-    ``delete=True`` removes the table and its timer.
+    ``delete=True`` removes the table and its timer. ``users``: with a ``doc``, also remember
+    in the same atomic write that these users sit at this table (as :meth:`Store.add_user_table`
+    with ``ttl``), at no extra round trip.
     """
 
     result: T
@@ -124,6 +126,7 @@ class Write(Generic[T]):
     timer_at: float | None = None
     ttl: int | None = None
     delete: bool = False
+    users: tuple[int, ...] = ()
 
 
 class TableConflict(RuntimeError):
@@ -300,9 +303,11 @@ class StoreBase(Store):
         timer_at: float | None,
         ttl: int | None,
         update_id: int | None = None,
+        users: tuple[int, ...] = (),
     ) -> Outcome:
         """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
-        ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``)."""
+        ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
+        A saved ``doc`` also adds the chat to each of ``users``' tables."""
         raise NotImplementedError
 
     async def _check(self, chat_id: int, expected_version: int) -> Outcome:
@@ -326,10 +331,13 @@ class StoreBase(Store):
         timer_at: float | None = None,
         ttl: int | None = None,
         update_id: int | None = None,
+        users: tuple[int, ...] = (),
     ) -> Outcome:
         self._count("delete" if doc is None else "save")
         ttl = None if ttl is None else _positive_ttl(ttl)
-        outcome = await self._cas(chat_id, expected_version, doc, timer_at, ttl, update_id)
+        outcome = await self._cas(
+            chat_id, expected_version, doc, timer_at, ttl, update_id, users=users
+        )
         if outcome.duplicate:
             raise DuplicateUpdate(update_id if update_id is not None else 0)
         if outcome.ok:
@@ -415,7 +423,7 @@ class StoreBase(Store):
             outcome = await self._checked(chat_id, version)
         else:
             outcome = await self._write(
-                chat_id, version, write.doc, write.timer_at, write.ttl, update_id
+                chat_id, version, write.doc, write.timer_at, write.ttl, update_id, write.users
             )
         return outcome.ok, write.result, outcome.current
 
@@ -431,9 +439,9 @@ def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-# KEYS: table hash, timers zset, [update-id key]. ARGV: expected version, mode
-# ("save"|"delete"), doc, timer_at ("" clears), ttl ("" persists), chat id (timer member),
-# update-id ttl ("": no update id).
+# KEYS: table hash, timers zset, update-id key, then the sets of users who sit at the table.
+# ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl ("" persists),
+# chat id (timer member), update-id ttl ("": no update id, KEYS[3] unused).
 # Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
 # when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
 # update id was already used (nothing written). A new table's version is the server clock in
@@ -470,6 +478,10 @@ if ARGV[5] == '' then
   redis.call('PERSIST', KEYS[1])
 else
   redis.call('EXPIRE', KEYS[1], ARGV[5])
+end
+for i = 4, #KEYS do
+  redis.call('SADD', KEYS[i], ARGV[6])
+  if ARGV[5] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 end
 return {1, version}
 """
@@ -573,6 +585,7 @@ class RedisStore(StoreBase):
         timer_at: float | None,
         ttl: int | None,
         update_id: int | None = None,
+        users: tuple[int, ...] = (),
     ) -> Outcome:
         args = [
             str(expected_version),
@@ -583,9 +596,9 @@ class RedisStore(StoreBase):
             str(chat_id),
             "" if update_id is None else str(self.dedupe_ttl),
         ]
-        keys = [self.table_key(chat_id), self._timers]
-        if update_id is not None:
-            keys.append(self._update_key(update_id))
+        keys = [self.table_key(chat_id), self._timers, self._update_key(update_id)]
+        if doc is not None:
+            keys.extend(self._user_key(u) for u in users)
         reply = await self._cas_script(keys=keys, args=args)
         return _outcome(reply)
 
@@ -593,8 +606,11 @@ class RedisStore(StoreBase):
         reply = await self._check_script(keys=[self.table_key(chat_id)], args=[expected_version])
         return _outcome(reply)
 
-    def _update_key(self, update_id: int) -> str:
-        return f"{self.prefix}:upd:{update_id}"
+    def _update_key(self, update_id: int | None) -> str:
+        return f"{self.prefix}:upd:{'-' if update_id is None else update_id}"
+
+    def _user_key(self, user_id: int) -> str:
+        return f"{self.prefix}:u:{user_id}"
 
     async def first_time(self, update_id: int) -> bool:
         self._count("first_time")
@@ -740,6 +756,7 @@ class MemoryStore(StoreBase):
         timer_at: float | None,
         ttl: int | None,
         update_id: int | None = None,
+        users: tuple[int, ...] = (),
     ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
@@ -762,6 +779,8 @@ class MemoryStore(StoreBase):
             self._data.timers.pop(chat_id, None)
         else:
             self._data.timers[chat_id] = float(timer_at)
+        for user_id in users:
+            self._link_user(user_id, chat_id, ttl)
         return Outcome(True, version)
 
     async def _check(self, chat_id: int, expected_version: int) -> Outcome:
@@ -827,6 +846,9 @@ class MemoryStore(StoreBase):
 
     async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
         await self._trip("add_user_table")
+        self._link_user(user_id, chat_id, ttl)
+
+    def _link_user(self, user_id: int, chat_id: int, ttl: int | None) -> None:
         chats = self._user_set(user_id)
         chats.add(chat_id)
         old_expiry = self._data.users.get(user_id, (chats, None))[1]

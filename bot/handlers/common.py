@@ -117,6 +117,7 @@ async def change_table(
     fn: Callable[[Table | None], tuple[Table | None, R]],
     *,
     update: Update | None = None,
+    users: Iterable[int] = (),
 ) -> R:
     """Load, run ``fn`` on a fresh copy, compare-and-set the result (retried on conflict).
 
@@ -129,7 +130,11 @@ async def change_table(
     (``ApplicationHandlerStop``: no reply, no render, no edit). A refusal (``IllegalAction``)
     is checked lazily with :func:`first_delivery` before it propagates, so the duplicate of an
     update that already moved the table is not answered with a refusal either.
+
+    ``users``: if the table is written, the store also records (in the same write) that these
+    users sit at it (:meth:`~bot.storage.Store.user_tables`).
     """
+    linked = tuple(users)
 
     def run(current: Loaded | None) -> Write[R]:
         table_to_save, result = fn(load_doc(current))
@@ -140,6 +145,7 @@ async def change_table(
             doc=table_to_save.model_dump_json(exclude_defaults=True),
             timer_at=table_to_save.deadline if table_to_save.status == "playing" else None,
             ttl=svc.settings.table_ttl,
+            users=linked,
         )
 
     if update is None:

@@ -144,9 +144,8 @@ async def seat_user(
         table.join(user_id, name)
         return table, table
 
-    table = await change_table(svc, chat_id, fn, update=update)
-    await svc.store.add_user_table(user_id, chat_id, svc.settings.table_ttl)
-    return table
+    # The user's table list is updated in the same write (no extra round trip).
+    return await change_table(svc, chat_id, fn, update=update, users=(user_id,))
 
 
 async def unirme(update: Update, context: Context) -> None:

@@ -363,6 +363,35 @@ async def test_update_id_on_delete(store: Store) -> None:
     assert await store.load(8) is not None
 
 
+async def test_write_links_users_in_the_same_round_trip(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+
+    def seat(user: int) -> Callable[[Loaded | None], Write[int]]:
+        def fn(current: Loaded | None) -> Write[int]:
+            n = 0 if current is None else json.loads(current.doc)["n"]
+            return Write(n + 1, doc=doc(n=n + 1), ttl=3600, users=(user,))
+
+        return fn
+
+    assert await first.update_table(11, seat(201), update_id=1101) == 1
+    trips = first.round_trips
+    assert await first.update_table(11, seat(202), update_id=1102) == 2
+    assert first.round_trips - trips == 1
+    assert await second.user_tables(201) == [11] and await second.user_tables(202) == [11]
+    with pytest.raises(DuplicateUpdate):  # a duplicate links nobody
+        await second.update_table(11, seat(203), update_id=1102)
+    assert await first.user_tables(203) == []
+    # A refused CAS links nobody; its retry does.
+    assert await second.update_table(11, increment) == 3
+    assert await first.update_table(11, seat(204)) == 4
+    assert first.ops["save"] >= 3 and await second.user_tables(204) == [11]
+    await first.update_table(11, lambda cur: Write(0, delete=True, users=(205,)))
+    assert await second.user_tables(205) == []
+    if backend.kind != "memory":
+        assert isinstance(first, RedisStore)
+        assert 0 < await first.redis.ttl(f"{backend.prefix}:u:201") <= 3600
+
+
 async def test_first_time_under_concurrency(backend: Backend) -> None:
     stores = [backend.store() for _ in range(3)]
     seen = await asyncio.gather(*(s.first_time(77) for s in stores for _ in range(5)))
