@@ -406,3 +406,17 @@ async def test_two_processes_play_hands_in_turns(
         assert any(result in m.text for m in group.bot_messages())
         await table.assert_dms_show_hands()
         await table.assert_messages_current()
+
+
+async def test_a_refused_command_delivered_twice_is_answered_once(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Update ids are de-duplicated for every update, not only for those that change a table:
+    the same refused command handed to two processes gets one reply."""
+    await apps.start()
+    await apps.start(token=SECOND)
+    ana = tg.user("Ana")
+    group = tg.group("Mus", members=[ana])
+    ana.send(group, "/paso", deliver_to="all")
+    await tg.settle()
+    assert [m.text for m in group.bot_messages()] == [t(LANG, "error.no_table")]
