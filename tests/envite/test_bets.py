@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core import Action
-from engine.envite import EnviteState, IllegalAction, apply, legal_actions, new_game, view
+from engine.envite import EnviteState, apply, legal_actions, new_game, view
+from tests.envite.scripted import play, refusal
 
 # Seat 0 (team 0) holds the three best trumps: team 0 wins any round played out.
 TEAM0_WINS = [["2c", "12c", "11c"], ["4e", "5e", "6e"], ["4o", "5o", "6o"], ["4b", "5b", "6b"]]
@@ -15,19 +16,6 @@ TEAM1_WINS = [["4e", "5e", "6e"], ["2c", "12c", "11c"], ["4o", "5o", "6o"], ["4b
 
 def deal(hands: list[list[str]] = TEAM0_WINS, **kw: object) -> EnviteState:
     return new_game(players=4, dealer=3, hands=hands, vira="3c", **kw)  # type: ignore[arg-type]
-
-
-def play(state: EnviteState, *moves: str) -> EnviteState:
-    for move in moves:
-        seat, text = move.split(" ", 1)
-        state = apply(state, int(seat), text).state
-    return state
-
-
-def refusal(state: EnviteState, seat: int, text: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as err:
-        apply(state, seat, text)
-    return err.value
 
 
 def texts(state: EnviteState, seat: int) -> list[str]:

@@ -16,6 +16,7 @@ from engine.envite import (
     new_game,
     playable,
 )
+from tests.envite.scripted import play, refusal
 
 
 def deal(hands: Sequence[str], vira: str, *, renuncio: bool = False) -> EnviteState:
@@ -23,20 +24,6 @@ def deal(hands: Sequence[str], vira: str, *, renuncio: bool = False) -> EnviteSt
     options = Options(renuncio=renuncio)
     return new_game(players=len(hands), options=options, dealer=len(hands) - 1,
                     hands=[h.split() for h in hands], vira=vira)  # fmt: skip
-
-
-def play(state: EnviteState, *moves: str) -> EnviteState:
-    """Each move is "seat text"."""
-    for move in moves:
-        seat, text = move.split(" ", 1)
-        state = apply(state, int(seat), text).state
-    return state
-
-
-def refusal(state: EnviteState, seat: int, text: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as err:
-        apply(state, seat, text)
-    return err.value
 
 
 def names(cards: object) -> list[str]:

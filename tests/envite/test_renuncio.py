@@ -8,9 +8,8 @@ turns out false is the caller's foul: the accused team wins the round with its s
 
 from __future__ import annotations
 
-import pytest
-
-from engine.envite import EnviteState, IllegalAction, Options, apply, legal_actions, new_game, view
+from engine.envite import EnviteState, Options, apply, legal_actions, new_game, view
+from tests.envite.scripted import play, refusal
 
 # Seat 0 leads 5e; seat 1 plays 7o. With RENOUNCES seat 1 held an espada (a renuncio), with
 # VOID it had none (a lawful play). The other hands are the same.
@@ -24,21 +23,8 @@ def deal(hands: list[str], vira: str = "4c", **kw: object) -> EnviteState:
                     hands=[h.split() for h in hands], vira=vira, **kw)  # type: ignore[arg-type]  # fmt: skip
 
 
-def play(state: EnviteState, *moves: str) -> EnviteState:
-    for move in moves:
-        seat, text = move.split(" ", 1)
-        state = apply(state, int(seat), text).state
-    return state
-
-
 def texts(state: EnviteState, seat: int) -> list[str]:
     return [str(a) for a in legal_actions(state, seat)]
-
-
-def refusal(state: EnviteState, seat: int, text: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as err:
-        apply(state, seat, text)
-    return err.value
 
 
 def test_e4_renuncio_offer_does_not_reveal_whether_the_play_was_illegal() -> None:

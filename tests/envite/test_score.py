@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.envite import EnviteState, IllegalAction, Options, apply, legal_actions, new_game, view
+from tests.envite.scripted import play
 
 TEAM0_WINS = [["2c", "12c", "11c"], ["4e", "5e", "6e"], ["4o", "5o", "6o"], ["4b", "5b", "6b"]]
 TEAM1_WINS = [["4e", "5e", "6e"], ["2c", "12c", "11c"], ["4o", "5o", "6o"], ["4b", "5b", "6b"]]
@@ -15,13 +16,6 @@ def deal(
 ) -> EnviteState:
     """Seat 0 is mano; team 0's mandador is seat 0, team 1's is seat 1."""
     return new_game(players=4, dealer=3, hands=hands, vira="3c", score=score, chicos=chicos, **kw)  # type: ignore[arg-type]
-
-
-def play(state: EnviteState, *moves: str) -> EnviteState:
-    for move in moves:
-        seat, text = move.split(" ", 1)
-        state = apply(state, int(seat), text).state
-    return state
 
 
 TEAM0_ROUND = ("0 tiro 2c", "1 tiro 4e", "2 tiro 4o", "3 tiro 4b",

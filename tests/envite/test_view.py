@@ -6,16 +6,10 @@ import json
 
 import pytest
 
-from engine.envite import EnviteState, Options, apply, default_action, legal_actions, new_game, view
+from engine.envite import Options, default_action, legal_actions, new_game, view
+from tests.envite.scripted import play
 
 HANDS = [["2c", "12c", "11c"], ["4e", "5e", "6e"], ["4o", "5o", "6o"], ["4b", "5b", "6b"]]
-
-
-def play(state: EnviteState, *moves: str) -> EnviteState:
-    for move in moves:
-        seat, text = move.split(" ", 1)
-        state = apply(state, int(seat), text).state
-    return state
 
 
 def test_e2_public_view_has_no_hand_and_seat_view_only_its_own() -> None:
