@@ -78,7 +78,7 @@ def render(event: Event, me: int = ME) -> str | None:
         lines += [f"   {NAMES[s]:<10} {' '.join(h)}" for s, h in enumerate(d["hands"])]
         return "\n".join(lines)
     if kind == "scored":
-        return f"   +{d['points']} {_pair(d['pair'])} ({d['lance']}, {d['why']})"
+        return f"   +{d['points']} {_pair(d['pair'])} ({d['lance']}, {d['why'].replace('_', ' ')})"
     if kind == "hand_over":
         s = d["score"]
         return f"Fin de la mano {d['hand']}: {_amarracos(s[0])} - {_amarracos(s[1])}"
