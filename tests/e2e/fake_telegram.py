@@ -731,7 +731,7 @@ class FakeTelegram:
         )
         return answer
 
-    async def settle(self, quiet: float = 0.12, timeout: float = 8.0) -> None:
+    async def settle(self, quiet: float = 0.2, timeout: float = 8.0) -> None:
         """Wait until every queued update was fetched and the bot made no call for ``quiet`` s."""
         deadline = time.monotonic() + timeout
         while True:

@@ -398,8 +398,13 @@ async def test_two_processes_play_hands_in_turns(
         assert state.hand_number == hand + 1
         await tg.settle()
         table.check.check(state)
+
+        async def recorded() -> bool:
+            # The process that dealt records the new message's id right after sending it.
+            return (await table.doc()).get("table_msg") is not None
+
+        await tg.wait_for(recorded, what="the new hand's table message recorded")
         doc = await table.doc()
-        assert doc.get("table_msg") is not None, "the new hand has no table message"
         title = t(LANG, "table.title", game="Mus", hand=hand + 1, options="")
         assert table.table_message(doc).raw.startswith(title.split(" · ")[0])
         result = t(LANG, "event.hand_over", hand=hand, a="", b="").split(".")[0]
