@@ -29,6 +29,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.games import command_names
 from bot.handlers import errors, info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY, Context, Services
 from bot.settings import Settings
@@ -49,13 +50,6 @@ COMMANDS: list[tuple[str, str, Handler]] = [
     ("salir", "leave", lobby.salir),
     ("empezar", "go", lobby.empezar),
     ("cancelar", "cancel", lobby.cancelar),
-    ("mus", "mus", play.action_command),
-    ("corto", "cut", play.action_command),
-    ("paso", "pass", play.action_command),
-    ("envido", "bet", play.action_command),
-    ("quiero", "accept", play.action_command),
-    ("noquiero", "fold", play.action_command),
-    ("ordago", "allin", play.action_command),
     ("mesa", "table", play.mesa),
     ("cartas", "cards", play.cartas),
     ("descarto", "discard", play.descarto),
@@ -117,7 +111,12 @@ def build_application(
     for spanish, english, callback in COMMANDS:
         names = [spanish] if spanish == english else [spanish, english]
         app.add_handler(CommandHandler(names, callback, filters=messages))
-    app.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^[jlgx]:"))
+    # Every game's action commands (Spanish and English); the game at the table reads them.
+    taken = {name for spanish, english, _ in COMMANDS for name in (spanish, english)}
+    actions = [name for name in command_names() if name not in taken]
+    app.add_handler(CommandHandler(actions, play.action_command, filters=messages))
+    app.add_handler(CallbackQueryHandler(lobby.game_button, pattern=r"^n:"))
+    app.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^[jlgxe]:"))
     app.add_handler(CallbackQueryHandler(play.table_button, pattern=r"^[ah]:"))
     app.add_handler(CallbackQueryHandler(play.discard_button, pattern=r"^[tc]:"))
     app.add_error_handler(errors.on_error)

@@ -8,6 +8,8 @@ Game buttons are built only from the engine's ``legal_actions``. Callback data i
 ``a:<chat>:<tid>:<turn>:<action>``      a game action on the table message
 ``h:<chat>:<tid>``                      "Mis cartas": a private alert with my cards
 ``j|l|g|x:<chat>:<tid>``                lobby: join, leave, start (go), cancel
+``e:<chat>:<tid>:<team>``               lobby: sit in team 0 or 1
+``n:<game>``                            ``/nueva`` alone: open a table of this game
 ``t:<chat>:<tid>:<round>:<card>:<0|1>``  private discard: (un)select one card
 ``c:<chat>:<tid>:<round>``              private discard: confirm
 =====================================  ==========================================
@@ -18,18 +20,17 @@ Callback(kind='a', chat_id=-100123, tid='k3', token=7, args=('envido 5',))
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.render import action_label, card_name
+from bot.games import GAMES, Buttons
+from bot.render import card_name
 from bot.table import Table
-from engine.core import Action
 from locales import t
 
 MAX_CALLBACK_BYTES = 64
-BUTTONS_PER_ROW = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,9 @@ def pack(*parts: object) -> str:
 def parse_callback(data: str) -> Callback | None:
     """Read callback data back; ``None`` if it is not ours or malformed."""
     parts = data.split(":")
-    if len(parts) < 3 or parts[0] not in "ahjlgxtc" or len(parts[0]) != 1:
+    if len(parts) == 2 and parts[0] == "n" and parts[1] in GAMES:
+        return Callback("n", 0, "", args=(parts[1],))
+    if len(parts) < 3 or parts[0] not in "ahjlgxtce" or len(parts[0]) != 1:
         return None
     try:
         chat_id = int(parts[1])
@@ -68,54 +71,66 @@ def parse_callback(data: str) -> Callback | None:
 
 
 def lobby_keyboard(table: Table) -> InlineKeyboardMarkup:
+    """Join / leave, a button per team where the game has teams, start / cancel."""
     lang, chat, tid = table.lang, table.chat_id, table.tid
+    rows = [
+        [
+            InlineKeyboardButton(t(lang, "button.join"), callback_data=pack("j", chat, tid)),
+            InlineKeyboardButton(t(lang, "button.leave"), callback_data=pack("l", chat, tid)),
+        ]
+    ]
+    if table.adapter.teams:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    t(lang, f"{table.game}.team", n=team + 1),
+                    callback_data=pack("e", chat, tid, team),
+                )
+                for team in (0, 1)
+            ]
+        )
+    rows.append(
+        [
+            InlineKeyboardButton(t(lang, "button.start"), callback_data=pack("g", chat, tid)),
+            InlineKeyboardButton(t(lang, "button.cancel"), callback_data=pack("x", chat, tid)),
+        ]
+    )
+    return InlineKeyboardMarkup(rows)
+
+
+def games_keyboard(lang: str) -> InlineKeyboardMarkup:
+    """``/nueva`` alone: one button per game the bot hosts."""
     return InlineKeyboardMarkup(
         [
-            [
-                InlineKeyboardButton(t(lang, "button.join"), callback_data=pack("j", chat, tid)),
-                InlineKeyboardButton(t(lang, "button.leave"), callback_data=pack("l", chat, tid)),
-            ],
-            [
-                InlineKeyboardButton(t(lang, "button.start"), callback_data=pack("g", chat, tid)),
-                InlineKeyboardButton(t(lang, "button.cancel"), callback_data=pack("x", chat, tid)),
-            ],
+            [InlineKeyboardButton(t(lang, f"game.{name}"), callback_data=pack("n", name))]
+            for name in GAMES
         ]
     )
 
 
-def button_actions(table: Table) -> list[Action]:
-    """The distinct legal actions of every seat to act, in the engine's order (no card choices:
-    discards are chosen in private)."""
-    if table.status != "playing":
-        return []
-    adapter = table.adapter
-    state = table.engine_state()
-    if adapter.in_discard(state):
-        return []
-    seen: dict[str, Action] = {}
-    for seat in adapter.to_act(state):
-        for action in adapter.legal_actions(state, seat):
-            if not action.cards:
-                seen.setdefault(str(action), action)
-    return list(seen.values())
+def game_rows(table: Table, buttons: Buttons) -> list[list[InlineKeyboardButton]]:
+    """A game's buttons as Telegram buttons; actions carry the table's turn."""
+    chat, tid = table.chat_id, table.tid
+    rows = []
+    for row in buttons:
+        keys = []
+        for b in row:
+            if b.inline is not None:
+                keys.append(
+                    InlineKeyboardButton(b.label, switch_inline_query_current_chat=b.inline)
+                )
+            else:
+                data = pack("a", chat, tid, table.turn, b.action or "")
+                keys.append(InlineKeyboardButton(b.label, callback_data=data))
+        rows.append(keys)
+    return rows
 
 
-def table_keyboard(table: Table, actions: Iterable[Action] | None = None) -> InlineKeyboardMarkup:
-    """Action buttons for the table message, then "Mis cartas"."""
-    lang, chat, tid = table.lang, table.chat_id, table.tid
-    chosen = button_actions(table) if actions is None else list(actions)
-    raising = False
-    if chosen and table.state is not None:
-        raising = table.adapter.view(table.engine_state(), None).get("bet") is not None
-    buttons = [
-        InlineKeyboardButton(
-            action_label(lang, a, raising=raising),
-            callback_data=pack("a", chat, tid, table.turn, str(a)),
-        )
-        for a in chosen
-    ]
-    rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
-    rows.append([InlineKeyboardButton(t(lang, "button.cards"), callback_data=pack("h", chat, tid))])
+def table_keyboard(table: Table) -> InlineKeyboardMarkup:
+    """The game's buttons for the table message, then "Mis cartas"."""
+    rows = game_rows(table, table.adapter.table_buttons(table))
+    mine = pack("h", table.chat_id, table.tid)
+    rows.append([InlineKeyboardButton(t(table.lang, "button.cards"), callback_data=mine)])
     return InlineKeyboardMarkup(rows)
 
 

@@ -1,48 +1,31 @@
-"""Message texts: the table message, the private hand message and event lines (HTML).
+"""Texts every game shares (HTML): names, cards, lists, the lobby and the private hand's frame.
 
-Everything comes from engine views and events (never re-derived) and from ``locales/``. The
-public texts use only the public view and public events, so they never show a hidden card; user
-names are escaped.
+What a game's table message, result and hand look like is in its own package
+(``bot/games/<game>/render.py``); this module only holds the pieces they all use. User names are
+escaped; texts come only from ``locales/``.
 
->>> amarracos("es", 17)
-'17 (3 amarracos y 2)'
->>> amarracos("en", 5)
-'5 (1 amarraco)'
->>> amarracos("es", 3)
-'3'
+>>> card_name("es", "12o"), card_name("en", "1b")
+('rey de oros', 'ace of clubs')
 """
 
 from __future__ import annotations
 
 import html
-import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from bot.table import LogEntry, Table
-from engine.core import Action, Event
 from locales import t
 
+if TYPE_CHECKING:
+    from bot.table import Table
+
 MAX_LOG_LINES = 8
+"""Lines of the current hand's log shown in a table message."""
 
 
 def esc(text: object) -> str:
     """Escape text for Telegram's HTML parse mode."""
     return html.escape(str(text), quote=False)
-
-
-# ---- small pieces ---------------------------------------------------------------------------
-
-
-def amarracos(lang: str, points: int) -> str:
-    """A score both ways: points and amarracos (5 points each) with the rest (rules/mus.md M1)."""
-    n, rest = divmod(points, 5)
-    if n == 0:
-        return str(points)
-    whole = t(lang, "score.amarraco") if n == 1 else t(lang, "score.amarracos", n=n)
-    if rest:
-        whole = t(lang, "score.and_rest", amarracos=whole, rest=rest)
-    return f"{points} ({whole})"
 
 
 def card_name(lang: str, card: str) -> str:
@@ -53,11 +36,6 @@ def card_name(lang: str, card: str) -> str:
 
 def cards_text(lang: str, cards: Iterable[str]) -> str:
     return ", ".join(card_name(lang, str(c)) for c in cards)
-
-
-def ranks_text(lang: str, cards: Iterable[str]) -> str:
-    """``["12o", "3c"]`` → ``rey, tres`` (suits do not matter in mus)."""
-    return ", ".join(t(lang, f"rank.{str(c)[:-1]}") for c in cards)
 
 
 def join_words(lang: str, words: Sequence[str], *, either: bool = False) -> str:
@@ -73,61 +51,10 @@ def join_words(lang: str, words: Sequence[str], *, either: bool = False) -> str:
 
 
 def seat_name(names: Sequence[str], seat: object) -> str:
+    """A seated player's name in bold (``?`` for a seat off the table)."""
     if isinstance(seat, int) and 0 <= seat < len(names):
         return f"<b>{esc(names[seat])}</b>"
     return "?"
-
-
-def pair_name(lang: str, names: Sequence[str], pair: object) -> str:
-    """Pair 0 is seats 0 and 2, pair 1 seats 1 and 3 (rules/mus.md M1)."""
-    if not isinstance(pair, int) or len(names) < 4:
-        return t(lang, "pair.unknown")
-    return t(lang, "pair.names", a=esc(names[pair]), b=esc(names[pair + 2]))
-
-
-def lance_name(lang: str, lance: object) -> str:
-    return t(lang, f"lance.{lance}") if lance else ""
-
-
-def action_text(lang: str, text: str) -> str:
-    """A canonical engine action text (``envido 5``, ``no quiero``) in the chat's language."""
-    try:
-        action = Action.parse_text(text)
-    except Exception:
-        return esc(text)
-    return action_label(lang, action)
-
-
-def _spoken(lang: str, text: str, bet: object) -> str:
-    """A spoken action as mus players say it: ``envido 5``, ``envido (van 2)`` when opening,
-    ``2 más (van 4)`` when raising, a loud órdago.
-
-    >>> _spoken("es", "envido 2", 4), _spoken("es", "envido", 2), _spoken("es", "envido 5", 5)
-    ('2 más (van 4)', 'envido (van 2)', 'envido 5')
-    """
-    try:
-        action = Action.parse_text(text)
-    except Exception:
-        return esc(text)
-    if action.kind == "envido" and isinstance(bet, int):
-        step = action.amount if action.amount is not None else 2
-        if bet > step:
-            return t(lang, "said.raise", n=step, total=bet)
-        if action.amount is None:
-            return t(lang, "said.envido", total=bet)
-        return t(lang, "said.envido_n", n=step)
-    if action.kind == "envido":
-        return action_label(lang, action)
-    return t(lang, f"said.{action.kind}")
-
-
-def action_label(lang: str, action: Action, *, raising: bool = False) -> str:
-    """The words for an action, also used as button labels."""
-    if action.kind == "envido" and action.amount is not None:
-        return t(lang, "action.raise" if raising else "action.envido_n", n=action.amount)
-    if action.kind == "descarto":
-        return t(lang, "action.descarto", n=len(action.cards))
-    return t(lang, f"action.{action.kind}")
 
 
 def deadline_text(lang: str, table: Table) -> str:
@@ -137,495 +64,77 @@ def deadline_text(lang: str, table: Table) -> str:
     return t(lang, "table.deadline", s=table.turn_seconds)
 
 
-# ---- events ---------------------------------------------------------------------------------
-
-
-def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    """One public event (or bot note) as a line of text; ``None`` for events not shown."""
-    d = data
-    if kind == "hand_started":
-        return t(
-            lang, "event.hand_started", hand=d.get("hand"), mano=seat_name(names, d.get("mano"))
-        )
-    if kind == "spoke":
-        return t(
-            lang,
-            "event.spoke",
-            name=seat_name(names, d.get("seat")),
-            action=_spoken(lang, str(d.get("action", "")), d.get("bet")),
-        )
-    if kind == "discarded":
-        return t(lang, "event.discarded", name=seat_name(names, d.get("seat")), n=d.get("count"))
-    if kind == "stock_reshuffled":
-        return t(lang, "event.stock_reshuffled")
-    if kind == "lance_started":
-        return t(lang, "event.lance_started", lance=lance_name(lang, d.get("lance")))
-    if kind == "declared":
-        has = d.get("has") or []
-        who = [seat_name(names, seat) for seat, h in enumerate(has) if h]
-        return t(
-            lang,
-            "event.declared",
-            lance=lance_name(lang, d.get("lance")),
-            who=join_words(lang, who) if who else t(lang, "event.declared_nobody"),
-        )
-    if kind == "lance_skipped":
-        reason = d.get("reason")
-        key = "event.lance_skipped_one_pair" if reason == "one_pair" else "event.lance_skipped"
-        if reason == "nobody" and d.get("lance") == "juego":
-            key = "event.lance_skipped_nobody_juego"
-        return t(
-            lang,
-            key,
-            lance=lance_name(lang, d.get("lance")),
-            pair=pair_name(lang, names, d.get("pair")),
-        )
-    if kind == "lance_closed":
-        outcome = str(d.get("outcome"))
-        return t(
-            lang,
-            f"event.lance_closed.{outcome}",
-            lance=lance_name(lang, d.get("lance")),
-            bet=d.get("bet"),
-            pair=pair_name(lang, names, d.get("pair")),
-        )
-    if kind == "showdown":
-        return "\n".join(showdown_lines(lang, d, names))
-    if kind == "scored":
-        why = str(d.get("why"))
-        lance = d.get("lance")
-        return t(
-            lang,
-            "event.scored",
-            pair=pair_name(lang, names, d.get("pair")),
-            points=d.get("points"),
-            lance=lance_name(lang, lance),
-            why="" if why == lance else t(lang, f"why.{why}"),
-        )
-    if kind == "hand_over":
-        score = list(d.get("score") or [0, 0])
-        return t(
-            lang,
-            "event.hand_over",
-            hand=d.get("hand"),
-            a=t(
-                lang,
-                "score.pair",
-                pair=pair_name(lang, names, 0),
-                score=amarracos(lang, int(score[0])),
-            ),
-            b=t(
-                lang,
-                "score.pair",
-                pair=pair_name(lang, names, 1),
-                score=amarracos(lang, int(score[1])),
-            ),
-        )
-    if kind == "juego_won":
-        juegos = list(d.get("juegos") or [0, 0])
-        return t(
-            lang,
-            "event.juego_won",
-            pair=pair_name(lang, names, d.get("pair")),
-            a=juegos[0],
-            b=juegos[1],
-        )
-    if kind == "vaca_won":
-        return t(lang, "event.vaca_won", pair=pair_name(lang, names, d.get("pair")))
-    if kind == "timeout":
-        return t(
-            lang,
-            "event.timeout",
-            name=seat_name(names, d.get("seat")),
-            action=action_text(lang, str(d.get("action", ""))),
-        )
-    return None
-
-
-def showdown_lines(
-    lang: str,
-    data: Mapping[str, Any],
-    names: Sequence[str],
-    order: Callable[[list[str]], list[str]] | None = None,
-) -> list[str]:
-    """Each hand shown (ranks only, high to low, as the engine orders them) with what it is
-    worth: its pares and, when it counts, its juego or punto (from the ``showdown`` event)."""
-    hands = list(data.get("hands") or [])
-    pares = list(data.get("pares") or [None] * len(hands))
-    points = list(data.get("points") or [None] * len(hands))
-    juego = any(isinstance(p, int) and p >= JUEGO for p in points)
-    lines = []
-    for seat, hand in enumerate(hands):
-        worth = []
-        if seat < len(pares) and pares[seat]:
-            worth.append(t(lang, f"pares.{pares[seat]}"))
-        pts = points[seat] if seat < len(points) else None
-        if isinstance(pts, int) and pts >= JUEGO:
-            worth.append(t(lang, "worth.juego", n=pts))
-        elif isinstance(pts, int) and not juego:
-            worth.append(t(lang, "worth.punto", n=pts))
-        cards = order(list(hand)) if order is not None else list(hand)
-        line = t(lang, "event.showdown", name=seat_name(names, seat), cards=ranks_text(lang, cards))
-        lines.append(f"{line} · {' · '.join(worth)}" if worth else line)
-    return lines
-
-
-JUEGO = 31
-"""The juego threshold (rules/mus.md M3), only to word the engine's points (juego or punto)."""
-
-
-def event_lines(lang: str, events: Iterable[Event | LogEntry], names: Sequence[str]) -> list[str]:
-    """Public events as lines, compacted for a phone: a run of "mus" is one line, a round of
-    discards one line, and a move played by the clock one line (the ⏱ note)."""
-    items = list(events)
-    lines: list[str] = []
-    i = 0
-    while i < len(items):
-        kind, data = items[i].kind, items[i].data
-        if kind == "timeout" and i + 1 < len(items):
-            nxt = items[i + 1]
-            if nxt.kind in ("spoke", "discarded") and nxt.data.get("seat") == data.get("seat"):
-                # The note already says what the clock played for that seat.
-                lines.append(event_line(lang, kind, data, names) or "")
-                i += 2
-                continue
-        run = _run(items, i, kind, data)
-        if len(run) > 1 and kind == "spoke":
-            who = [seat_name(names, e.data.get("seat")) for e in run]
-            lines.append(t(lang, "event.mus_run", names=join_words(lang, who)))
-            i += len(run)
-            continue
-        if run and kind == "discarded":
-            parts = [
-                t(
-                    lang,
-                    "event.discard_part",
-                    name=seat_name(names, e.data.get("seat")),
-                    n=e.data.get("count"),
-                )
-                for e in run
-            ]
-            lines.append(t(lang, "event.discards", who=", ".join(parts)))
-            i += len(run)
-            continue
-        line = event_line(lang, kind, data, names)
-        if line:
-            lines.append(line)
-        i += 1
-    return lines
-
-
-def _run(
-    items: Sequence[Event | LogEntry], start: int, kind: str, data: Mapping[str, Any]
-) -> list[Event | LogEntry]:
-    """The consecutive "mus" (or discard) entries from ``start``."""
-
-    def same(e: Event | LogEntry) -> bool:
-        if kind == "discarded":
-            return e.kind == "discarded"
-        return e.kind == "spoke" and e.data.get("action") == "mus"
-
-    if kind != "discarded" and not (kind == "spoke" and data.get("action") == "mus"):
-        return []
-    return list(itertools.takewhile(same, items[start:]))
-
-
-# ---- whole messages -------------------------------------------------------------------------
-
-
-def _bet_text(lang: str, names: Sequence[str], bet: object, view: Mapping[str, Any]) -> str:
-    """The bet on the table from the view: an amount, or a dict with amount/pair/ordago."""
-    if bet is None and not view.get("ordago"):
-        return ""
-    amount: object = bet
-    pair: object = view.get("bet_pair")
-    ordago = bool(view.get("ordago"))
-    if isinstance(bet, Mapping):
-        amount = bet.get("amount", bet.get("bet"))
-        pair = bet.get("pair", pair)
-        ordago = bool(bet.get("ordago", ordago))
-    if ordago:
-        return t(lang, "table.bet_ordago", pair=pair_name(lang, names, pair))
-    return t(lang, "table.bet", n=amount, pair=pair_name(lang, names, pair))
-
-
-def _lances_text(lang: str, names: Sequence[str], results: Sequence[Mapping[str, Any]]) -> str:
-    """The lances played so far this hand, from the view (``Grande en paso · Chica 2 querido``)."""
-    parts = [
-        t(
-            lang,
-            f"lance_result.{r.get('outcome')}",
-            lance=lance_name(lang, r.get("lance")),
-            bet=r.get("bet"),
-            pair=pair_name(lang, names, r.get("pair")),
-        )
-        for r in results
-    ]
-    return t(lang, "table.lances", lances=" · ".join(parts)) if parts else ""
-
-
 def options_text(lang: str, table: Table) -> str:
     labels = table.adapter.option_labels(table.options)
     return ", ".join(t(lang, key, **params) for key, params in labels)
 
 
+def game_name(lang: str, game: str) -> str:
+    return t(lang, f"game.{game}")
+
+
 def lobby_text(table: Table) -> str:
+    """The lobby: the game and options, who sits (by team when the game has teams), the count."""
     lang = table.lang
-    need = table.seats_needed()
-    seats = [t(lang, "lobby.seat", n=i + 1, name=esc(p.name)) for i, p in enumerate(table.players)]
+    low, high = table.seats_range()
     lines = [
-        t(
-            lang,
-            "lobby.title",
-            game=t(lang, f"game.{table.game}"),
-            options=options_text(lang, table),
-        ),
-        *seats,
-        t(lang, "lobby.count", have=len(table.players), need=need),
+        t(lang, "lobby.title", game=game_name(lang, table.game), options=options_text(lang, table))
     ]
+    if table.adapter.teams:
+        for team, members in enumerate(table.team_members()):
+            names = [esc(p.name) for p in members]
+            if names and table.adapter.team_captains:
+                names[0] = t(lang, "lobby.mandador", name=names[0])
+            label = t(lang, f"{table.game}.team", n=team + 1)
+            lines.append(t(lang, "lobby.team", team=label, names=", ".join(names) or "—"))
+    else:
+        lines += [
+            t(lang, "lobby.seat", n=i + 1, name=esc(p.name)) for i, p in enumerate(table.players)
+        ]
+    have = len(table.players)
+    if low == high:
+        lines.append(t(lang, "lobby.count", have=have, need=low))
+    else:
+        lines.append(t(lang, "lobby.count_range", have=have, low=low, high=high))
     if table.status == "cancelled":
         lines.append(t(lang, "lobby.cancelled"))
     elif table.status != "lobby":
         lines.append(t(lang, "lobby.started"))
-    elif len(table.players) < need:
+    elif have < low:
         lines.append(t(lang, "lobby.join_hint"))
+    elif have < high:
+        lines.append(t(lang, "lobby.ready"))
     else:
         lines.append(t(lang, "lobby.full"))
     return "\n".join(lines)
 
 
-def _current_log(entries: Sequence[LogEntry]) -> list[LogEntry]:
-    """What the table message shows of the log: the lance being played (its earlier lances are
-    in the header), or the mus rounds before the first lance."""
-    starts = [i for i, e in enumerate(entries) if e.kind == "lance_started"]
-    if not starts:
-        return list(entries)
-    shown = [
-        e for e in entries[starts[-1] + 1 :] if e.kind not in ("lance_closed", "lance_skipped")
-    ]
-    first = not any(e.kind in ("lance_closed", "lance_skipped") for e in entries[: starts[-1]])
-    if first:  # in the first lance, who cut the mus (and whether by the clock) still shows
-        cut = [i for i in range(starts[0]) if _is_cut(entries[i])]
-        if cut:
-            i = cut[-1]
-            timed = i > 0 and entries[i - 1].kind == "timeout"
-            shown = [*entries[i - 1 : i + 1], *shown] if timed else [entries[i], *shown]
-    return shown
-
-
-def _is_cut(entry: LogEntry) -> bool:
-    return entry.kind == "spoke" and entry.data.get("action") == "corto"
-
-
-def _closed_lances(lang: str, names: Sequence[str], entries: Sequence[LogEntry]) -> str:
-    results = [
-        {
-            "lance": e.data.get("lance"),
-            "outcome": e.data.get("outcome") or e.data.get("reason"),
-            "bet": e.data.get("bet"),
-            "pair": e.data.get("pair"),
-        }
-        for e in entries
-        if e.kind in ("lance_closed", "lance_skipped")
-        and not (
-            e.kind == "lance_skipped"
-            and e.data.get("lance") == "juego"
-            and e.data.get("reason") == "nobody"
-        )
-    ]
-    return _lances_text(lang, names, results)
-
-
-def table_text(table: Table, *, closed: Sequence[LogEntry] | None = None) -> str:
-    """The group's table message for the current hand (public view only).
-
-    With ``closed`` (the log of a finished hand) it renders that hand's final, closed form: the
-    lances as they went (the result message with the cards and points follows it).
-    """
+def hand_title(table: Table, hand: object) -> str:
+    """The first line of a private hand message: game, group and hand number."""
     lang = table.lang
-    names = table.names()
-    if closed is not None:
-        lines = [t(lang, "table.closed_title", game=t(lang, f"game.{table.game}"))]
-        lances = _closed_lances(lang, names, closed)
-        if lances:
-            lines.append(lances)
-        last = [e for e in closed if e.kind == "lance_started"][-1:]
-        lines += event_lines(lang, last + _current_log(closed), names)[-MAX_LOG_LINES:]
-        return "\n".join(lines)
-    view = table.adapter.view(table.engine_state(), None)
-    score = list(view.get("score") or [0, 0])
-    juegos = list(view.get("juegos") or [0, 0])
-    lines = [
-        t(
-            lang,
-            "table.title",
-            game=t(lang, f"game.{table.game}"),
-            hand=view.get("hand", table.hand),
-            options=options_text(lang, table),
-        ),
-        t(
-            lang,
-            "table.score",
-            pair=pair_name(lang, names, 0),
-            score=amarracos(lang, int(score[0])),
-            juegos=juegos[0],
-        ),
-        t(
-            lang,
-            "table.score",
-            pair=pair_name(lang, names, 1),
-            score=amarracos(lang, int(score[1])),
-            juegos=juegos[1],
-        ),
-        t(lang, "table.mano", name=seat_name(names, view.get("mano"))),
-    ]
-    phase = view.get("phase")
-    if phase == "lance" and view.get("lance"):
-        lance_line = t(lang, "table.lance", lance=lance_name(lang, view.get("lance")))
-        bet = _bet_text(lang, names, view.get("bet"), view)
-        lines.append(f"{lance_line} · {bet}" if bet else lance_line)
-    elif phase in ("mus", "discard"):
-        lines.append(t(lang, f"table.phase.{phase}"))
-    lances = _lances_text(lang, names, view.get("lances") or [])
-    if lances:
-        lines.append(lances)
-    for lance in ("pares", "juego"):
-        has = (view.get("declarations") or {}).get(lance)
-        if has:
-            line = event_line(lang, "declared", {"lance": lance, "has": has}, names)
-            lines.append(line or "")
-    log = event_lines(lang, _current_log(table.log), names)[-MAX_LOG_LINES:]
-    if log:
-        lines.append("")
-        lines += log
-    if table.status == "playing":
-        turn = _to_act_text(lang, names, view, phase, list(view.get("to_act") or table.to_act()))
-        if turn:
-            lines.append("")
-            clock = deadline_text(lang, table)
-            lines.append(f"{turn} · {clock}" if clock else turn)
-    elif table.status == "cancelled":
-        lines.append(t(lang, "table.cancelled"))
-    elif table.status == "over":
-        lines += ["", t(lang, "table.over")]
-    return "\n".join(lines)
+    return t(
+        lang, "hand.title", game=game_name(lang, table.game), title=esc(table.title), hand=hand
+    )
 
 
-def _to_act_text(
-    lang: str, names: Sequence[str], view: Mapping[str, Any], phase: object, to_act: list[int]
-) -> str:
-    """Whose turn: one player, either of two opponents answering a bet (M4), or the players
-    still to discard."""
-    if not to_act:
-        return ""
-    mano = view.get("mano")
-    if isinstance(mano, int) and names:
-        to_act = sorted(to_act, key=lambda s: (s - mano) % len(names))  # in playing order
-    who = [seat_name(names, s) for s in to_act]
-    if phase == "discard":
-        return t(lang, "table.to_discard", names=join_words(lang, who))
-    answering = phase == "lance" and (view.get("bet") is not None or bool(view.get("ordago")))
-    if answering:
-        key = "table.to_answer" if len(who) > 1 else "table.to_answer_one"
-        return t(lang, key, names=join_words(lang, who, either=True))
-    return t(lang, "table.to_act", names=join_words(lang, who))
-
-
-def result_text(
-    table: Table, events: Iterable[Event], hand_log: Sequence[LogEntry] = ()
-) -> str | None:
-    """The hand result message: the score first, then the cards shown with what each hand is
-    worth, the points lance by lance (refused bets, collected during the hand, come from
-    ``hand_log``), and the juego and vaca won. ``None`` while the hand goes on: a refused bet
-    alone is no reason for a new group message (the table message shows it)."""
-    shown = [e for e in events if e.public and e.kind in _RESULT_KINDS]
-    if not any(e.kind in ("hand_over", "juego_won", "vaca_won") for e in shown):
+def worth_line(lang: str, worth: Sequence[tuple[str, dict[str, Any]]]) -> str | None:
+    """``Llevas: duples · 31`` from a game's locale keys, or ``None`` when there is nothing."""
+    if not worth:
         return None
-    lang, names = table.lang, table.names()
-    lines = event_lines(lang, [e for e in shown if e.kind == "hand_over"], names)
-    for event in shown:
-        if event.kind == "showdown":
-
-            def order(cards: list[str]) -> list[str]:
-                return table.adapter.display_order(cards, table.options)
-
-            lines += showdown_lines(lang, event.data, names, order)
-    scored: list[tuple[int, str]] = []
-    refusals: list[Event | LogEntry] = [e for e in hand_log if e.kind == "lance_closed"]
-    refusals += [e for e in shown if e.kind == "lance_closed"]
-    seen: set[object] = set()
-    for entry in refusals:
-        d = entry.data
-        if d.get("outcome") != "no_querido" or d.get("lance") in seen:
-            continue
-        seen.add(d.get("lance"))
-        data = {"pair": d.get("pair"), "points": d.get("bet"), "lance": d.get("lance")}
-        line = event_line(lang, "scored", {**data, "why": "no_querido"}, names)
-        scored.append((_lance_order(d.get("lance")), line or ""))
-    for event in shown:
-        if event.kind == "scored" and event.data.get("why") != "no_querido":
-            line = event_line(lang, "scored", event.data, names)
-            scored.append((_lance_order(event.data.get("lance")), line or ""))
-    lines += [line for _, line in sorted(scored, key=lambda x: x[0])]
-    for event in shown:
-        if event.kind in ("juego_won", "vaca_won"):
-            lines += event_lines(lang, [event], names)
-    return "\n".join(lines) if lines else None
+    return t(lang, "hand.worth", worth=" · ".join(t(lang, k, **p) for k, p in worth))
 
 
-def _lance_order(lance: object) -> int:
-    order = ("grande", "chica", "pares", "juego", "punto")
-    return order.index(lance) if lance in order else len(order)
-
-
-_RESULT_KINDS = frozenset(
-    {"showdown", "scored", "hand_over", "juego_won", "vaca_won", "lance_closed"}
-)
-
-
-def hand_text(table: Table, seat: int) -> str:
-    """A player's private hand message (only this seat's own cards, high to low)."""
+def discard_lines(table: Table, seat: int, cards: Sequence[str]) -> list[str]:
+    """The private hand's discard prompt (or wait) while the game is in a private discard."""
     lang = table.lang
     state = table.engine_state()
-    view = table.adapter.view(state, seat)
-    cards = own_cards(table, view)
-    lines = [
-        t(
-            lang,
-            "hand.title",
-            game=t(lang, f"game.{table.game}"),
-            title=esc(table.title),
-            hand=view.get("hand", table.hand),
-        ),
-        t(lang, "hand.cards", cards=cards_text(lang, cards)),
-    ]
-    worth = table.adapter.hand_worth(cards, table.options)
-    if worth:
-        lines.append(t(lang, "hand.worth", worth=" · ".join(t(lang, k, **p) for k, p in worth)))
-    if table.status == "playing" and table.adapter.in_discard(state):
-        if seat in table.adapter.to_act(state):
-            chosen = [c for c in cards if c in table.discards.get(str(seat), [])]
-            lines.append(t(lang, "hand.discard_prompt"))
-            if chosen:
-                lines.append(t(lang, "hand.discard_chosen", cards=cards_text(lang, chosen)))
-        else:
-            lines.append(t(lang, "hand.discard_wait"))
-    return "\n".join(lines)
-
-
-def own_cards(table: Table, view: Mapping[str, Any]) -> list[str]:
-    """A seat's cards from its view, in the order a player holds them (the game decides)."""
-    cards = [str(c) for c in view.get("cards") or []]
-    return table.adapter.display_order(cards, table.options)
-
-
-def cards_alert(table: Table, seat: int) -> str:
-    """The "Mis cartas" private alert (plain text, at most 200 characters)."""
-    view = table.adapter.view(table.engine_state(), seat)
-    cards = own_cards(table, view)
-    lang = table.lang
-    text = t(lang, "alert.cards", cards=cards_text(lang, cards))
-    worth = table.adapter.hand_worth(cards, table.options)
-    if worth:
-        text += "\n" + t(lang, "hand.worth", worth=" · ".join(t(lang, k, **p) for k, p in worth))
-    return text[:200]
+    if table.status != "playing" or not table.adapter.in_discard(state):
+        return []
+    if seat not in table.adapter.to_act(state):
+        return [t(lang, "hand.discard_wait")]
+    chosen = [c for c in cards if c in table.discards.get(str(seat), [])]
+    key = "hand.discard_prompt_one" if table.adapter.discard_limit == 1 else "hand.discard_prompt"
+    lines = [t(lang, key)]
+    if chosen:
+        lines.append(t(lang, "hand.discard_chosen", cards=cards_text(lang, chosen)))
+    return lines

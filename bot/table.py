@@ -18,30 +18,31 @@ so one code path turns any of them into a localized reply (``error.<reason>``).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games import GameAdapter, get_game
+from bot.games import Game, get_game
 from engine.core import Action, Event, IllegalAction
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
-MAX_LOG = 16
-"""Public events of the current hand kept for the table message (keeps the document small)."""
-SUMMARY_KINDS = frozenset({"lance_closed", "lance_skipped", "timeout"})
-"""Log entries kept for the whole hand; other entries only for the lance being played."""
 MAX_TIMEOUTS = 3
 """Consecutive timer expiries after which the table is cancelled."""
 
 
 class Player(BaseModel):
-    """A seated player: Telegram user id and display name (escaped when rendered)."""
+    """A seated player: Telegram user id and display name (escaped when rendered).
+
+    ``team`` (0 or 1) in games played in two teams: chosen in the lobby, else by join order.
+    """
 
     model_config = ConfigDict(extra="ignore")
 
     user_id: int
     name: str
+    team: int | None = None
 
 
 class LogEntry(BaseModel):
@@ -109,7 +110,8 @@ class Table(BaseModel):
     # ---- reading -------------------------------------------------------------------------
 
     @property
-    def adapter(self) -> GameAdapter:
+    def adapter(self) -> Game:
+        """The game played at this table (``bot/games/<game>``)."""
         return get_game(self.game)
 
     @property
@@ -126,8 +128,25 @@ class Table(BaseModel):
     def names(self) -> list[str]:
         return [p.name for p in self.players]
 
-    def seats_needed(self) -> int:
-        return self.adapter.seats_needed(self.options)
+    def seats_range(self) -> tuple[int, int]:
+        """The fewest and the most players this table may start with."""
+        return self.adapter.seats(self.options)
+
+    def team_of(self, index: int) -> int:
+        """The team of the player at ``index`` in the lobby: his choice, else the smaller team
+        when he sat down (join order alternates)."""
+        sizes, team = [0, 0], 0
+        for player in self.players[: index + 1]:
+            team = player.team if player.team is not None else int(sizes[1] < sizes[0])
+            sizes[team] += 1
+        return team
+
+    def team_members(self) -> tuple[list[Player], list[Player]]:
+        """The players of each team in lobby order (the first of each is its mandador)."""
+        teams: tuple[list[Player], list[Player]] = ([], [])
+        for i, player in enumerate(self.players):
+            teams[self.team_of(i)].append(player)
+        return teams
 
     def engine_state(self) -> Any:
         if self.state is None:
@@ -147,10 +166,31 @@ class Table(BaseModel):
             raise IllegalAction("already_started")
         if self.seat_of(user_id) is not None:
             raise IllegalAction("already_seated")
-        if len(self.players) >= self.seats_needed():
+        if len(self.players) >= self.seats_range()[1]:
             raise IllegalAction("table_full")
         self.players.append(Player(user_id=user_id, name=name[:64]))
         return len(self.players) - 1
+
+    def choose_team(self, user_id: int, team: int, *, joining: bool = False) -> None:
+        """A seated player picks his team in the lobby (``joining``: he just sat down, so
+        being in that team already is no mistake). A team holds half the seats at most."""
+        if self.status != "lobby":
+            raise IllegalAction("already_started")
+        if not self.adapter.teams or team not in (0, 1):
+            raise IllegalAction("stale")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise IllegalAction("not_seated")
+        for i in range(len(self.players)):  # everyone else keeps the team he has now
+            if i != seat and self.players[i].team is None:
+                self.players[i].team = self.team_of(i)
+        current = self.team_of(seat)
+        if current == team:
+            if not joining:
+                raise IllegalAction("already_in_team", n=team + 1)
+        elif len(self.team_members()[team]) >= self.seats_range()[1] // 2:
+            raise IllegalAction("team_full", n=team + 1)
+        self.players[seat].team = team
 
     def leave(self, user_id: int) -> None:
         if self.status != "lobby":
@@ -165,13 +205,25 @@ class Table(BaseModel):
         self.deadline = None
 
     def start(self, seed: int, now: float, timeout: float) -> Step:
-        """Deal the first hand (needs every seat taken)."""
+        """Deal the first hand: enough players, even teams where the game wants them; in a game
+        of teams the players are seated alternately, team 1 first (its first player is the
+        mandador)."""
         if self.status != "lobby":
             raise IllegalAction("already_started")
-        need = self.seats_needed()
-        if len(self.players) < need:
-            raise IllegalAction("not_enough_players", have=len(self.players), need=need)
-        state = self.adapter.new_game(need, self.options, seed)
+        low = self.seats_range()[0]
+        have = len(self.players)
+        if have < low:
+            raise IllegalAction("not_enough_players", have=have, need=low)
+        if self.adapter.teams:
+            first, second = self.team_members()
+            self.adapter.check_teams((len(first), len(second)), self.options)
+            if len(second) > len(first):
+                first, second = second, first
+            seated = [p for pair in itertools.zip_longest(first, second) for p in pair if p]
+            for i, player in enumerate(seated):
+                player.team = i % 2
+            self.players = seated
+        state = self.adapter.new_game(have, self.options, seed)
         self.status = "playing"
         # The engine deals inside new_game (no events); each seat's view feeds its DM.
         self._commit(state, now, timeout)
@@ -239,6 +291,8 @@ class Table(BaseModel):
         if card not in cards:
             raise IllegalAction("card_not_in_hand", card=card)
         chosen = [c for c in self.discards.get(str(seat), []) if c != card]
+        if selected and len(chosen) >= self.adapter.discard_limit:
+            chosen = chosen[1:] if self.adapter.discard_limit > 1 else []
         if selected:
             chosen.append(card)
         self.discards[str(seat)] = [c for c in cards if c in chosen]
@@ -275,15 +329,16 @@ class Table(BaseModel):
         step = Step(events=events)
         log = list(self.log)
         for event in events:
-            if event.kind == "hand_started":
-                step.closed_hand_log = log
+            if adapter.starts_hand(event):
+                step.closed_hand_log = adapter.keep_log(log)
                 step.closed_table_msg = self.table_msg
                 log = []
                 self.table_msg = None
                 self.hand_msgs = {}
-            if event.public and event.kind not in _NOT_LOGGED:
+            if event.public:
                 log.append(LogEntry(kind=event.kind, data=dict(event.data)))
-        self.log = _prune(log)
+                log = adapter.keep_log(log)
+        self.log = log
         if step.closed_hand_log is not None or not adapter.in_discard(state):
             self.discards = {}
         if adapter.in_discard(state) and not was_discard:
@@ -302,28 +357,3 @@ class Table(BaseModel):
         self.turn += 1
         self.deadline = None if self.adapter.is_over(state) else now + timeout
         self.turn_seconds = round(timeout)
-
-
-def _summary(entry: LogEntry) -> bool:
-    """Kept for the whole hand: lance results, timeouts and who cut the mus."""
-    if entry.kind == "spoke":
-        return entry.data.get("action") == "corto"
-    return entry.kind in SUMMARY_KINDS
-
-
-def _prune(log: list[LogEntry]) -> list[LogEntry]:
-    """Keep the lance being played in full, and only the summaries of the earlier ones."""
-    starts = [i for i, e in enumerate(log) if e.kind == "lance_started"]
-    if starts:
-        last = starts[-1]
-        log = [e for e in log[:last] if _summary(e)] + log[last:]
-    return log[-MAX_LOG:]
-
-
-_NOT_LOGGED = frozenset(
-    {
-        "hand_started", "declared",  # in the table's header
-        "showdown", "scored", "hand_over", "juego_won", "vaca_won",  # in the result message
-    }
-)  # fmt: skip
-"""Public events shown in the table message's header or the hand result, not in its log."""

@@ -1,17 +1,49 @@
-"""The games the bot can host, by the name used after ``/nueva``."""
+"""The games the bot can host: the one registry a new game is added to.
+
+>>> find_game("MUS").name, find_game("poker")
+('mus', None)
+"""
 
 from __future__ import annotations
 
-from bot.games.base import GameAdapter, OptionError
+from bot.games.base import Buttons, EngineGame, Game, GameButton, OptionError
 from bot.games.mus import MUS
 
-GAMES: dict[str, GameAdapter] = {MUS.name: MUS}
+GAMES: dict[str, Game] = {game.name: game for game in (MUS,)}
 DEFAULT_GAME = MUS.name
 
 
-def get_game(name: str) -> GameAdapter:
-    """The adapter of a game by name (``KeyError`` if the bot does not host it)."""
+def get_game(name: str) -> Game:
+    """The game of a table by its name (``KeyError`` if the bot does not host it)."""
     return GAMES[name]
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "GameAdapter", "OptionError", "get_game"]
+def find_game(word: str) -> Game | None:
+    """The game a word after ``/nueva`` names (its name or an alias), else ``None``."""
+    word = word.lower()
+    for game in GAMES.values():
+        if word == game.name or word in game.aliases:
+            return game
+    return None
+
+
+def command_names() -> list[str]:
+    """Every game's action command names, for the handler wiring (each once)."""
+    names: dict[str, None] = {}
+    for game in GAMES.values():
+        names.update(dict.fromkeys(game.commands))
+    return list(names)
+
+
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "Buttons",
+    "EngineGame",
+    "Game",
+    "GameButton",
+    "OptionError",
+    "command_names",
+    "find_game",
+    "get_game",
+]

@@ -1,15 +1,38 @@
-"""The small interface every game offers the bot (the bot never re-derives a rule).
+"""What every game offers the shared table flow (the flow never asks which game it is).
 
-A :class:`GameAdapter` wraps one engine package (``engine.mus``...) behind the few verbs the table
-flow needs: option words, a new game, actions, views, the timer's default move and JSON.
+A game is one package under ``bot/games/`` exposing a :class:`Game`: its engine verbs (options,
+seats, actions, views, the timer's default move, JSON) and how its messages look (the table
+message, the hand result, the private hand, the buttons). :class:`EngineGame` implements the engine
+verbs once for every engine package that follows DESIGN.md's stable API; a game subclasses it and
+writes only what is particular to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from engine.core import Action, Transition
+from engine.core import Action, Event, IllegalAction, Transition
+
+if TYPE_CHECKING:
+    from bot.table import LogEntry, Table
+
+
+@dataclass(frozen=True, slots=True)
+class GameButton:
+    """One game button: an action (sent back with the table's turn, so a stale press is
+    refused) or, with ``inline``, a button that opens the presser's own inline results in the
+    chat (``switch_inline_query_current_chat``)."""
+
+    label: str
+    action: str | None = None
+    inline: str | None = None
+
+
+Buttons = list[list[GameButton]]
+"""Rows of game buttons; the shared flow packs the callback data."""
 
 
 class OptionError(ValueError):
@@ -20,11 +43,29 @@ class OptionError(ValueError):
         self.word = word
 
 
-class GameAdapter(Protocol):
-    """One game as the bot sees it. ``state`` is the engine's own immutable state object."""
+class Game(Protocol):
+    """One game as the shared table flow sees it. ``state`` is the engine's own state object."""
 
     name: str
     """The word after ``/nueva`` (``mus``)."""
+    aliases: tuple[str, ...]
+    """Other words for it after ``/nueva`` (``canario``)."""
+    teams: int
+    """2 when players sit in two teams (pairs), 0 when each plays on his own."""
+    team_captains: bool
+    """The first player of each team is its captain (the envite's mandador)."""
+    discard_limit: int
+    """Most cards a player may select in a private discard (0: the game has none)."""
+
+    @property
+    def commands(self) -> Mapping[str, str]:
+        """Command name (Spanish and English) → the action words it stands for."""
+        ...
+
+    private_refusals: frozenset[str]
+    """Refusal reasons that tell something about the refused player's hand: answered privately."""
+
+    # ---- seats and options -------------------------------------------------------------------
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
         """Option words (``30 real juegos=1``) to a JSON-plain dict; raises :class:`OptionError`."""
@@ -34,13 +75,19 @@ class GameAdapter(Protocol):
         """Locale keys (with params) describing the options, for the lobby and table messages."""
         ...
 
-    def seats_needed(self, options: Mapping[str, Any]) -> int:
-        """How many seated players ``/empezar`` needs."""
+    def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The fewest and the most players the game may start with."""
+        ...
+
+    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
+        """Refuse (``IllegalAction``) a start with these team sizes (teams games only)."""
         ...
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
-        """A fresh game, dealt from ``seed``."""
+        """A fresh game for ``players`` people seated in playing order, dealt from ``seed``."""
         ...
+
+    # ---- the engine --------------------------------------------------------------------------
 
     def to_json(self, state: Any) -> str: ...
 
@@ -68,16 +115,117 @@ class GameAdapter(Protocol):
         """``view(state, seat).to_dict()``: JSON-plain; ``seat=None`` is the public view."""
         ...
 
-    def display_order(self, cards: Sequence[str], options: Mapping[str, Any]) -> list[str]:
-        """Card texts in the order a player of this game holds them (best first)."""
-        ...
-
-    def hand_worth(
-        self, cards: Sequence[str], options: Mapping[str, Any]
-    ) -> list[tuple[str, dict[str, Any]]]:
-        """What a hand is worth, as locale keys with params (the engine evaluates it)."""
+    def starts_hand(self, event: Event) -> bool:
+        """The event opens a new hand (or round): the table message of the last one closes."""
         ...
 
     def discard_action(self, cards: Sequence[str]) -> Action:
         """The action that discards ``cards`` (card texts)."""
         ...
+
+    def seat_cards(self, table: Table, seat: int) -> list[str]:
+        """The cards a seat holds now, in the order its player holds them (best first)."""
+        ...
+
+    # ---- messages ----------------------------------------------------------------------------
+
+    def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
+        """What of the current hand's public log the table message still needs (kept small)."""
+        ...
+
+    def table_text(self, table: Table) -> str:
+        """The group's table message for the hand being played (public view only)."""
+        ...
+
+    def closed_table_text(self, table: Table, log: Sequence[LogEntry]) -> str:
+        """The final form of a finished hand's table message, from that hand's log."""
+        ...
+
+    def result_text(
+        self, table: Table, events: Sequence[Event], hand_log: Sequence[LogEntry]
+    ) -> str | None:
+        """The new group message a step deserves (a hand's result), else ``None``."""
+        ...
+
+    def hand_text(self, table: Table, seat: int) -> str:
+        """A player's private hand message (only what his seat may see)."""
+        ...
+
+    def cards_alert(self, table: Table, seat: int) -> str:
+        """The "Mis cartas" private alert (plain text, at most 200 characters)."""
+        ...
+
+    def table_buttons(self, table: Table) -> Buttons:
+        """The game buttons of the table message, built from the engine's legal actions."""
+        ...
+
+    def hand_buttons(self, table: Table, seat: int) -> Buttons:
+        """Game buttons of a player's private hand message (besides the shared discard)."""
+        ...
+
+
+class EngineGame:
+    """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
+
+    Subclasses set :attr:`engine` (``engine.mus``...) and write options, seats and messages.
+    """
+
+    engine: ClassVar[ModuleType]
+    aliases: tuple[str, ...] = ()
+    teams = 0
+    team_captains = False
+    discard_limit = 0
+    private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
+    hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
+
+    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
+        if self.teams and sizes[0] != sizes[1]:
+            raise IllegalAction("uneven_teams", a=sizes[0], b=sizes[1])
+
+    def to_json(self, state: Any) -> str:
+        return str(self.engine.to_json(state))
+
+    def from_json(self, text: str) -> Any:
+        return self.engine.from_json(text)
+
+    def to_act(self, state: Any) -> tuple[int, ...]:
+        return tuple(state.to_act)
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.is_over)
+
+    def hand_number(self, state: Any) -> int:
+        return int(state.hand_number)
+
+    def in_discard(self, state: Any) -> bool:
+        return bool(getattr(state, "phase", None) == "discard")
+
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        return list(self.engine.legal_actions(state, seat))
+
+    def parse_action(self, text: str) -> Action:
+        action: Action = self.engine.parse_action(text)
+        return action
+
+    def apply(self, state: Any, seat: int, action: Action) -> Transition[Any]:
+        result: Transition[Any] = self.engine.apply(state, seat, action)
+        return result
+
+    def default_action(self, state: Any, seat: int) -> Action:
+        action: Action = self.engine.default_action(state, seat)
+        return action
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        data: dict[str, Any] = self.engine.view(state, seat).to_dict()
+        return data
+
+    def starts_hand(self, event: Event) -> bool:
+        return event.kind in self.hand_start_kinds
+
+    def discard_action(self, cards: Sequence[str]) -> Action:
+        from engine.cards import parse_cards
+
+        return Action("descarto", cards=parse_cards(list(cards)))
+
+    def hand_buttons(self, table: Table, seat: int) -> Buttons:
+        return []

@@ -308,7 +308,7 @@ async def edit(
 async def send_hand(bot: Bot, table: Table, seat: int) -> int | None:
     """Send or edit a player's private hand message; returns the id of a new message."""
     player = table.players[seat]
-    text = render.hand_text(table, seat)
+    text = table.adapter.hand_text(table, seat)
     markup = hand_markup(table, seat)
     old = table.hand_msgs.get(str(seat))
     if old is not None and await edit(bot, player.user_id, old, text, markup):
@@ -318,19 +318,24 @@ async def send_hand(bot: Bot, table: Table, seat: int) -> int | None:
 
 
 def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
+    """The private hand's buttons: the discard toggles in a discard, else the game's own."""
     if table.status != "playing":
         return None
+    game = table.adapter
     state = table.engine_state()
-    if not table.adapter.in_discard(state) or seat not in table.adapter.to_act(state):
-        return None
-    cards = render.own_cards(table, table.adapter.view(state, seat))
-    return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
+    if game.in_discard(state):
+        if seat not in game.to_act(state):
+            return None
+        cards = game.seat_cards(table, seat)
+        return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
+    rows = keyboards.game_rows(table, game.hand_buttons(table, seat))
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 def table_view(table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
     """The table message's text and buttons for this table."""
     markup = keyboards.table_keyboard(table) if table.status == "playing" else None
-    return render.table_text(table), markup
+    return table.adapter.table_text(table), markup
 
 
 def lobby_view(table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
@@ -424,10 +429,10 @@ async def publish(
     """
     lang = table.lang
     if step.closed_hand_log is not None and step.closed_table_msg is not None:
-        closed = render.table_text(table, closed=step.closed_hand_log)
+        closed = table.adapter.closed_table_text(table, step.closed_hand_log)
         await edit(bot, table.chat_id, step.closed_table_msg, closed, None)
     hand_log = step.closed_hand_log if step.closed_hand_log is not None else table.log
-    result = render.result_text(table, step.events, hand_log)
+    result = table.adapter.result_text(table, step.events, hand_log)
     if table.status == "over":
         result = "\n\n".join(x for x in (result, t(lang, "msg.game_over")) if x)
     if step.cancelled:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from telegram import Bot, Chat, Update
 from telegram.constants import ChatMemberStatus
 
 from bot import keyboards, render
-from bot.games import DEFAULT_GAME, GAMES, OptionError
+from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game
 from bot.handlers.common import (
     Context,
     Services,
@@ -42,7 +43,8 @@ def _is_group(chat: Chat | None) -> bool:
 
 
 async def nueva(update: Update, context: Context) -> None:
-    """``/nueva mus [opciones]``: open a table (one per group) and post the lobby."""
+    """``/nueva <juego> [opciones]``: open a table (one per group) and post the lobby; alone it
+    offers the games as buttons; an option word alone means mus (``/nueva 30``)."""
     svc = services(context)
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
@@ -52,17 +54,49 @@ async def nueva(update: Update, context: Context) -> None:
         await reply(update, t(lang, "error.group_only"))
         return
     words = list(context.args or [])
-    game = DEFAULT_GAME
-    if words and words[0].lower() in GAMES:
-        game = words.pop(0).lower()
-    try:
-        options = GAMES[game].parse_options(words)
-    except OptionError as exc:
-        await reply(update, t(lang, "error.bad_option", word=render.esc(exc.word)))
+    if not words:
+        current = await read_table(svc, chat.id)
+        if current is not None and current.active:
+            await _refuse(svc, update, lang, IllegalAction("table_exists"))
+        else:
+            await reply(update, t(lang, "msg.choose_game"), keyboards.games_keyboard(lang))
         return
+    game = find_game(words[0])
+    if game is not None:
+        words.pop(0)
+    else:
+        try:
+            GAMES[DEFAULT_GAME].parse_options(words)
+        except OptionError:
+            names = ", ".join(GAMES)
+            await reply(
+                update, t(lang, "error.unknown_game", word=render.esc(words[0][:30]), games=names)
+            )
+            return
+        game = GAMES[DEFAULT_GAME]
+    try:
+        options = game.parse_options(words)
+    except OptionError as exc:
+        key = f"{game.name}.bad_option"
+        await reply(update, t(lang, key, word=render.esc(exc.word)))
+        return
+    await open_table(update, context, chat, user.id, game.name, options, lang)
+
+
+async def open_table(
+    update: Update,
+    context: Context,
+    chat: Chat,
+    user_id: int,
+    game: str,
+    options: dict[str, Any],
+    lang: str,
+) -> None:
+    """Create the table document (refused while another is active) and post its lobby."""
+    svc = services(context)
     fresh = Table(
         chat_id=chat.id,
-        creator=user.id,
+        creator=user_id,
         tid=new_tid(),
         title=(chat.title or "")[:64],
         game=game,
@@ -78,9 +112,27 @@ async def nueva(update: Update, context: Context) -> None:
     try:
         table = await change_table(svc, chat.id, create, update=update)
     except IllegalAction as exc:
-        await reply(update, error_text(lang, exc))
+        await _refuse(svc, update, lang, exc)
         return
+    if update.callback_query is not None:
+        await update.callback_query.answer()
     await post_lobby(context.bot, svc, table)
+
+
+async def game_button(update: Update, context: Context) -> None:
+    """A game chosen from the buttons of ``/nueva`` alone (default options)."""
+    query = update.callback_query
+    chat, user = update.effective_chat, update.effective_user
+    if query is None or query.data is None or chat is None or user is None:
+        return
+    cb = keyboards.parse_callback(query.data)
+    svc = services(context)
+    lang = await chat_lang(svc, chat.id)
+    if cb is None or not cb.args or not _is_group(chat):
+        await alert(update, error_text(lang, IllegalAction("stale")))
+        return
+    game = GAMES[cb.args[0]]
+    await open_table(update, context, chat, user.id, game.name, game.parse_options([]), lang)
 
 
 async def post_lobby(bot: Bot, svc: Services, table: Table) -> None:
@@ -95,7 +147,9 @@ def deep_link(bot: Bot, chat_id: int) -> str:
     return f"https://t.me/{bot.username}?start={JOIN_PREFIX}{chat_id}"
 
 
-async def _join(update: Update, context: Context, chat_id: int, *, by_button: bool) -> None:
+async def _join(
+    update: Update, context: Context, chat_id: int, *, by_button: bool, team: int | None = None
+) -> None:
     """Seat the user if the bot can write to him in private, else hand him the deep link."""
     svc = services(context)
     user = update.effective_user
@@ -120,7 +174,7 @@ async def _join(update: Update, context: Context, chat_id: int, *, by_button: bo
                 text = t(lang, "msg.join_link", name=render.esc(name), link=link)
                 await reply(update, text, keyboards.link_keyboard(lang, link))
             return
-        table = await seat_user(svc, chat_id, user.id, name, update=update)
+        table = await seat_user(svc, chat_id, user.id, name, update=update, team=team)
     except IllegalAction as exc:
         if not await first_delivery(svc, update):
             return  # a re-delivered join that already seated the user
@@ -136,12 +190,20 @@ async def _join(update: Update, context: Context, chat_id: int, *, by_button: bo
 
 
 async def seat_user(
-    svc: Services, chat_id: int, user_id: int, name: str, *, update: Update | None = None
+    svc: Services,
+    chat_id: int,
+    user_id: int,
+    name: str,
+    *,
+    update: Update | None = None,
+    team: int | None = None,
 ) -> Table:
     def fn(table: Table | None) -> tuple[Table | None, Table]:
         if table is None or not table.active:
             raise IllegalAction("no_table")
         table.join(user_id, name)
+        if team is not None and table.adapter.teams:
+            table.choose_team(user_id, team, joining=True)
         return table, table
 
     # The user's table list is updated in the same write (no extra round trip).
@@ -278,7 +340,7 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         await update.callback_query.answer()
     await refresh_lobby(context.bot, svc, table)
     if table.table_msg is not None and table.state is not None:
-        await edit(context.bot, chat_id, table.table_msg, render.table_text(table), None)
+        await edit(context.bot, chat_id, table.table_msg, table.adapter.table_text(table), None)
     await send(
         context.bot, chat_id, t(lang, "msg.cancelled", name=render.esc(display_name(update)))
     )
@@ -331,3 +393,32 @@ async def lobby_button(update: Update, context: Context) -> None:
         await _go(update, context, cb.chat_id)
     elif cb.kind == "x":
         await _cancel(update, context, cb.chat_id)
+    elif cb.kind == "e" and cb.token is not None:
+        await _choose_team(update, context, cb.chat_id, cb.token)
+
+
+async def _choose_team(update: Update, context: Context, chat_id: int, team: int) -> None:
+    """A lobby team button: sit in that team (taking a seat first if the user has none)."""
+    svc = services(context)
+    user = update.effective_user
+    if user is None:
+        return
+    table = await read_table(svc, chat_id)
+    if table is not None and table.seat_of(user.id) is None:
+        await _join(update, context, chat_id, by_button=True, team=team)
+        return
+
+    def fn(current: Table | None) -> tuple[Table | None, Table]:
+        if current is None or not current.active:
+            raise IllegalAction("no_table")
+        current.choose_team(user.id, team)
+        return current, current
+
+    try:
+        table = await change_table(svc, chat_id, fn, update=update)
+    except IllegalAction as exc:
+        await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
+        return
+    if update.callback_query is not None:
+        await update.callback_query.answer()
+    await refresh_lobby(context.bot, svc, table)

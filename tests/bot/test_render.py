@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import engine.mus as mus
 from bot import render
+from bot.games.mus import render as mus_render
 from engine.cards import DECK
 from locales import t
 
@@ -30,8 +31,8 @@ from flowkit import NAMES, random_steps, seated_table
 )
 def test_score_is_shown_both_ways(points: int, es: str, en: str) -> None:
     """M1: 5 points = 1 amarraco; the score is shown as points and amarracos."""
-    assert render.amarracos("es", points) == es
-    assert render.amarracos("en", points) == en
+    assert mus_render.amarracos("es", points) == es
+    assert mus_render.amarracos("en", points) == en
 
 
 def test_card_names_in_both_languages() -> None:
@@ -43,7 +44,7 @@ def test_card_names_in_both_languages() -> None:
 def test_table_text_shows_both_scores_names_escaped_and_turn() -> None:
     table = seated_table()
     table.start(3, 1000.0, 60)
-    text = render.table_text(table)
+    text = mus_render.table_text(table)
     assert "Ana y Cris &amp; Co: 0" in text
     assert "Bea &lt;b&gt; y Dani: 0" in text
     assert "<b>Ana</b>" in text  # the mano is to act
@@ -54,7 +55,7 @@ def test_table_text_shows_both_scores_names_escaped_and_turn() -> None:
 def test_lobby_text_lists_seats_and_escapes_names() -> None:
     table = seated_table()
     text = render.lobby_text(table)
-    assert "2. Bea &lt;b&gt;" in text
+    assert "<b>Pareja 2</b>: Bea &lt;b&gt;, Dani" in text
     assert "Sentados: 4 de 4" in text
 
 
@@ -67,12 +68,12 @@ def test_public_texts_never_show_a_hidden_card(seed: int, lang: str) -> None:
     """The table message never names a card; the result message only with a showdown."""
     words = _card_words(lang)
     for table, step in random_steps(seed, lang):
-        text = render.table_text(table)
+        text = mus_render.table_text(table)
         assert not [w for w in words if w in text], text
         if step.closed_hand_log is not None:
-            closed = render.table_text(table, closed=step.closed_hand_log)
+            closed = mus_render.table_text(table, closed=step.closed_hand_log)
             assert not [w for w in words if w in closed], closed
-        result = render.result_text(table, step.events) or ""
+        result = mus_render.result_text(table, step.events) or ""
         if not any(e.kind == "showdown" for e in step.events):
             assert not [w for w in words if w in result], result
 
@@ -85,7 +86,7 @@ def test_private_hand_text_shows_exactly_own_cards(seed: int) -> None:
             break
         state = table.engine_state()
         for seat in range(4):
-            text = render.hand_text(table, seat)
+            text = mus_render.hand_text(table, seat)
             own = set(mus.view(state, seat).to_dict()["cards"])
             shown = {c for c, w in words.items() if w in text}
             assert shown == own
@@ -110,34 +111,34 @@ def test_every_public_event_kind_has_a_line() -> None:
     assert set(data) | {"dealt"} == set(mus.EVENT_KINDS)
     for lang in ("es", "en"):
         for kind, d in data.items():
-            line = render.event_line(lang, kind, d, NAMES)
+            line = mus_render.event_line(lang, kind, d, NAMES)
             assert line, kind
             assert "{" not in line and "event." not in line, (kind, line)
-    assert render.event_line("es", "hand_over", data["hand_over"], NAMES) == (
+    assert mus_render.event_line("es", "hand_over", data["hand_over"], NAMES) == (
         "🏁 Fin de la mano 1. Ana y Cris &amp; Co 17 (3 amarracos y 2) · "
         "Bea &lt;b&gt; y Dani 5 (1 amarraco)"
     )
-    assert "5 más" not in render.event_line("es", "spoke", data["spoke"], NAMES)  # type: ignore[operator]
+    assert "5 más" not in mus_render.event_line("es", "spoke", data["spoke"], NAMES)  # type: ignore[operator]
 
 
 def test_every_lance_outcome_and_reason_has_a_line() -> None:
     for lang in ("es", "en"):
         for outcome in ("en_paso", "querido", "no_querido", "ordago"):
             d = {"lance": "grande", "outcome": outcome, "bet": 2, "pair": 0}
-            line = render.event_line(lang, "lance_closed", d, NAMES)
+            line = mus_render.event_line(lang, "lance_closed", d, NAMES)
             assert line and "event." not in line
         for why in ("no_querido", "en_paso", "envite", "pares", "juego", "punto", "ordago"):
             d2 = {"pair": 0, "points": 1, "lance": "grande", "why": why}
-            line = render.event_line(lang, "scored", d2, NAMES)
+            line = mus_render.event_line(lang, "scored", d2, NAMES)
             assert line and "why." not in line
         for reason, lance in (("nobody", "pares"), ("nobody", "juego"), ("one_pair", "juego")):
             d3 = {"lance": lance, "reason": reason, "pair": 1}
-            line = render.event_line(lang, "lance_skipped", d3, NAMES)
+            line = mus_render.event_line(lang, "lance_skipped", d3, NAMES)
             assert line and "event." not in line
 
 
 def test_raises_read_as_players_say_them() -> None:
-    line = render.event_line
+    line = mus_render.event_line
     assert line("es", "spoke", {"seat": 1, "action": "envido 2", "bet": 4}, NAMES) == (
         "<b>Bea &lt;b&gt;</b>: 2 más (van 4)"
     )
@@ -159,13 +160,13 @@ def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
     table.play(table.to_act()[0], "corto", 1.0, 60)
     table.play(table.to_act()[0], "envido", 2.0, 60)
     first, second = table.to_act()
-    text = render.table_text(table)
+    text = mus_render.table_text(table)
     mano = table.adapter.view(table.engine_state(), None)["mano"]
     in_order = sorted((first, second), key=lambda s: (s - mano) % 4)
     names = [render.seat_name(NAMES, s) for s in in_order]
     assert f"▶ Responden {names[0]} o {names[1]} · ⏱ 60 s" in text
     table.lang = "en"
-    assert f"▶ {names[0]} or {names[1]} to answer · ⏱ 60 s" in render.table_text(table)
+    assert f"▶ {names[0]} or {names[1]} to answer · ⏱ 60 s" in mus_render.table_text(table)
 
 
 def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
@@ -180,12 +181,12 @@ def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
     def order(cards: list[str]) -> list[str]:
         return table.adapter.display_order(cards, table.options)
 
-    lines = render.showdown_lines("es", data, NAMES, order)
+    lines = mus_render.showdown_lines("es", data, NAMES, order)
     assert lines[0] == "<b>Ana</b>: rey, tres, siete, as · 31"  # 8 reyes: the 3 is a rey
     assert lines[1] == "<b>Bea &lt;b&gt;</b>: siete, seis, cinco, cuatro"  # no juego, no pares
     assert lines[2].endswith("· duples · 40")
     data["points"] = [28, 22, 30, 8]
-    lines = render.showdown_lines("es", data, NAMES, order)
+    lines = mus_render.showdown_lines("es", data, NAMES, order)
     assert lines[0].endswith("· 28 al punto")  # nobody has juego: punto counts
 
 
@@ -206,7 +207,7 @@ def test_private_hand_is_sorted_high_to_low() -> None:
     table.start(9, 0.0, 60)
     cards = table.adapter.view(table.engine_state(), 0)["cards"]
     order = table.adapter.display_order([str(c) for c in cards], table.options)
-    text = render.hand_text(table, 0)
+    text = mus_render.hand_text(table, 0)
     assert t("es", "hand.cards", cards=render.cards_text("es", order)) in text
     assert "\nLlevas: " in text  # the engine's evaluation: pares, juego or punto
 
@@ -221,12 +222,12 @@ def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
     refused = {"lance": "pares", "outcome": "no_querido", "bet": 2, "pair": 1}
     scored = {"pair": 1, "points": 2, "lance": "pares", "why": "no_querido"}
     mid_hand = [Event("lance_closed", refused), Event("scored", scored)]
-    assert render.result_text(table, mid_hand) is None
+    assert mus_render.result_text(table, mid_hand) is None
     end = [
         Event("scored", {"pair": 0, "points": 1, "lance": "grande", "why": "en_paso"}),
         Event("hand_over", {"hand": 1, "score": [1, 2], "juegos": [0, 0]}),
     ]
-    text = render.result_text(table, end, [LogEntry(kind="lance_closed", data=refused)]) or ""
+    text = mus_render.result_text(table, end, [LogEntry(kind="lance_closed", data=refused)]) or ""
     lines = text.splitlines()
     assert lines[0].startswith("🏁 Fin de la mano 1.")
     assert lines[1:] == [
@@ -240,7 +241,7 @@ def test_an_ordago_on_the_table_stands_out_in_the_header() -> None:
     table.start(9, 0.0, 60)
     table.play(table.to_act()[0], "corto", 1.0, 60)
     table.play(table.to_act()[0], "ordago", 2.0, 60)
-    text = render.table_text(table)
+    text = mus_render.table_text(table)
     assert "<b>¡órdago de " in text and "<b>¡ÓRDAGO!</b>" in text
 
 
@@ -252,4 +253,4 @@ def test_one_player_left_to_answer_a_bet() -> None:
     first, second = table.to_act()
     table.play(first, "no quiero", 3.0, 60)
     name = render.seat_name(NAMES, second)
-    assert f"▶ Responde {name} · ⏱ 60 s" in render.table_text(table)
+    assert f"▶ Responde {name} · ⏱ 60 s" in mus_render.table_text(table)

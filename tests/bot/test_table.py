@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.table import MAX_LOG, MAX_TIMEOUTS, Table
+from bot.games.mus.adapter import MAX_LOG
+from bot.table import MAX_TIMEOUTS, Table
 from engine.core import IllegalAction
 
 sys.path.insert(0, str(Path(__file__).parent))

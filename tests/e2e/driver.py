@@ -234,7 +234,7 @@ class MusTable:
             if table.lobby_msg is not None:
                 pairs.append((self._message(table.lobby_msg), render.lobby_text(table)))
             if table.table_msg is not None and table.state is not None:
-                pairs.append((self._message(table.table_msg), render.table_text(table)))
+                pairs.append((self._message(table.table_msg), table.adapter.table_text(table)))
             for msg, expected in pairs:
                 if msg is None or msg.raw != expected:
                     diff.append((expected, msg.raw if msg else None))
@@ -344,7 +344,7 @@ def command_for(action: Action) -> str:
 
 def action_label(action: Action, *, raising: bool = False) -> str:
     """The label the bot gives the button of an action (the bot's own renderer)."""
-    from bot import render
+    from bot.games.mus import render
 
     return str(render.action_label(LANG, action, raising=raising))
 

@@ -1,0 +1,166 @@
+"""Classic Mus at the table (rules/mus.md): options, seats, the engine, and its messages.
+
+>>> MUS.parse_options(["30", "4reyes", "real", "juegos=1"])
+{'reyes': 4, 'target': 30, 'juegos': 1, 'real': True}
+>>> MUS.seats({})
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import engine.mus as mus
+from bot.games.base import Buttons, EngineGame, GameButton, OptionError
+from bot.games.mus import render, worth
+from engine.core import Action, Event, normalize
+
+if TYPE_CHECKING:
+    from bot.table import LogEntry, Table
+
+_JUEGOS_RE = re.compile(r"^juegos=([1-9])$")
+_MAX_JUEGOS = 9
+
+
+class MusGame(EngineGame):
+    """Classic Mus for four players in two pairs."""
+
+    engine: ClassVar[ModuleType] = mus
+    name = "mus"
+    teams = 2
+    discard_limit = 4
+    commands: ClassVar[Mapping[str, str]] = {
+        "mus": "mus",
+        "corto": "corto",
+        "cut": "corto",
+        "paso": "paso",
+        "pass": "paso",
+        "envido": "envido",
+        "bet": "envido",
+        "quiero": "quiero",
+        "accept": "quiero",
+        "noquiero": "no quiero",
+        "fold": "no quiero",
+        "ordago": "ordago",
+        "allin": "ordago",
+    }
+
+    def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
+        """``30``/``40`` points, ``4reyes``/``8reyes``, ``real``, ``juegos=N`` (rules/mus.md M1)."""
+        opts = mus.Options()
+        values: dict[str, Any] = opts.model_dump()
+        for raw in words:
+            word = normalize(raw).replace(" ", "")
+            if word in ("30", "40"):
+                values["target"] = int(word)
+            elif word in ("4reyes", "8reyes"):
+                values["reyes"] = int(word[0])
+            elif word == "real":
+                values["real"] = True
+            elif m := _JUEGOS_RE.match(word):
+                values["juegos"] = int(m.group(1))
+            else:
+                raise OptionError(raw[:30])
+        return mus.Options(**values).model_dump()
+
+    def option_labels(self, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        opts = mus.Options(**options)
+        labels: list[tuple[str, dict[str, Any]]] = [
+            ("mus.opt.target", {"n": opts.target}),
+            ("mus.opt.reyes", {"n": opts.reyes}),
+            ("mus.opt.juegos", {"n": opts.juegos}),
+        ]
+        if opts.real:
+            labels.append(("mus.opt.real", {}))
+        return labels
+
+    def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        return 4, 4
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
+        return mus.new_game(players=players, options=mus.Options(**options), seed=seed)
+
+    def display_order(self, cards: Sequence[str], options: Mapping[str, Any]) -> list[str]:
+        return worth.display_order(cards, options)
+
+    def hand_worth(
+        self, cards: Sequence[str], options: Mapping[str, Any]
+    ) -> list[tuple[str, dict[str, Any]]]:
+        return worth.hand_worth(cards, options)
+
+    def seat_cards(self, table: Table, seat: int) -> list[str]:
+        view = self.view(table.engine_state(), seat)
+        return self.display_order([str(c) for c in view.get("cards") or []], table.options)
+
+    # ---- messages ----------------------------------------------------------------------------
+
+    def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
+        """The lance being played in full, only the summaries of the earlier ones."""
+        starts = [i for i, e in enumerate(log) if e.kind == "lance_started"]
+        if starts:
+            last = starts[-1]
+            log = [e for e in log[:last] if _summary(e)] + log[last:]
+        return [e for e in log if e.kind not in _NOT_LOGGED][-MAX_LOG:]
+
+    def table_text(self, table: Table) -> str:
+        return render.table_text(table)
+
+    def closed_table_text(self, table: Table, log: Sequence[LogEntry]) -> str:
+        return render.table_text(table, closed=log)
+
+    def result_text(
+        self, table: Table, events: Sequence[Event], hand_log: Sequence[LogEntry]
+    ) -> str | None:
+        return render.result_text(table, events, hand_log)
+
+    def hand_text(self, table: Table, seat: int) -> str:
+        return render.hand_text(table, seat)
+
+    def cards_alert(self, table: Table, seat: int) -> str:
+        return render.cards_alert(table, seat)
+
+    def table_buttons(self, table: Table) -> Buttons:
+        """The distinct legal actions of every seat to act, in the engine's order (discards are
+        chosen in private); a raise is labelled as one ("2 más")."""
+        if table.status != "playing":
+            return []
+        state = table.engine_state()
+        if self.in_discard(state):
+            return []
+        seen: dict[str, Action] = {}
+        for seat in self.to_act(state):
+            for action in self.legal_actions(state, seat):
+                if not action.cards:
+                    seen.setdefault(str(action), action)
+        raising = self.view(state, None).get("bet") is not None
+        buttons = [
+            GameButton(render.action_label(table.lang, a, raising=raising), str(a))
+            for a in seen.values()
+        ]
+        return [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
+
+
+MAX_LOG = 16
+"""Public events of the current hand kept for the table message (keeps the document small)."""
+BUTTONS_PER_ROW = 3
+
+_NOT_LOGGED = frozenset(
+    {
+        "hand_started", "declared",  # in the table's header
+        "showdown", "scored", "hand_over", "juego_won", "vaca_won",  # in the result message
+    }
+)  # fmt: skip
+"""Public events shown in the table message's header or the hand result, not in its log."""
+
+
+def _summary(entry: LogEntry) -> bool:
+    """Kept for the whole hand: lance results, timeouts and who cut the mus."""
+    if entry.kind == "spoke":
+        return entry.data.get("action") == "corto"
+    return entry.kind in ("lance_closed", "lance_skipped", "timeout")
+
+
+MUS = MusGame()
