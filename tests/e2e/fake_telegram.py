@@ -18,6 +18,14 @@ call. Tests drive it through the simulation API::
     lobby = group.last_bot_message()
     ana.press(lobby, "Unirme")             # queues a CallbackQuery update
 
+Inline mode works like a client: ``ana.inline_query(group, "mus")`` (or pressing a
+``switch_inline_query_current_chat`` button) queues an ``inline_query`` update, the bot's
+``answerInlineQuery`` is checked and kept (``tg.wait_inline_answer(query_id)``), and
+``ana.choose_inline_result(query_id, result_id)`` posts the result in the chat ``via_bot`` (a
+``message`` update) and, with inline feedback on, queues a ``chosen_inline_result`` update.
+Answers are cached for ``cache_time`` seconds like Telegram does (per user when ``is_personal``):
+an identical query in that time is answered from the cache and the bot never sees it.
+
 Several tokens may be served at once, all for the same bot identity: each token has its own update
 queue, so two ``Application`` objects can poll "the same bot" and a test chooses which one gets each
 update (``deliver_to=``), or hands the same update to both (``deliver_to="all"``).
@@ -364,7 +372,11 @@ class InlineQuery:
 
 
 class Chat:
-    """A group (``type`` supergroup) or a private chat with one user."""
+    """A group (``type`` supergroup or group) or a private chat with one user.
+
+    A group's members (getChatMember "member") are the users it was created with, added with
+    ``add``, or who posted in it; the others are "left" (or "kicked" after ``remove(ban=True)``).
+    """
 
     def __init__(
         self,
