@@ -21,6 +21,7 @@ from engine.envite.game import (
 from engine.envite.options import Options
 from engine.envite.parse import parse_action
 from engine.envite.ranking import is_trump, top_card, trick_winner, trump_order
+from engine.envite.senas import senas as senas
 from engine.envite.state import EnviteState, Trick, from_json, to_json
 from engine.envite.view import EnviteView, view
 

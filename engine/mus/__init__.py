@@ -23,6 +23,7 @@ from engine.mus.evaluation import (
 from engine.mus.events import EVENT_KINDS
 from engine.mus.game import apply, default_action, hand_scores, legal_actions, new_game, values
 from engine.mus.options import Options
+from engine.mus.senas import senas as senas
 from engine.mus.state import LanceResult, MusState, from_json, to_json
 from engine.mus.view import MusView, amarracos, view
 

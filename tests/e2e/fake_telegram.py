@@ -18,6 +18,14 @@ call. Tests drive it through the simulation API::
     lobby = group.last_bot_message()
     ana.press(lobby, "Unirme")             # queues a CallbackQuery update
 
+Inline mode works like a client: ``ana.inline_query(group, "mus")`` (or pressing a
+``switch_inline_query_current_chat`` button) queues an ``inline_query`` update, the bot's
+``answerInlineQuery`` is checked and kept (``tg.wait_inline_answer(query_id)``), and
+``ana.choose_inline_result(query_id, result_id)`` posts the result in the chat ``via_bot`` (a
+``message`` update) and, with inline feedback on, queues a ``chosen_inline_result`` update.
+Answers are cached for ``cache_time`` seconds like Telegram does (per user when ``is_personal``):
+an identical query in that time is answered from the cache and the bot never sees it.
+
 Several tokens may be served at once, all for the same bot identity: each token has its own update
 queue, so two ``Application`` objects can poll "the same bot" and a test chooses which one gets each
 update (``deliver_to=``), or hands the same update to both (``deliver_to="all"``).
@@ -57,6 +65,7 @@ JSON_FIELDS = {
     "reply_parameters",
     "results",
     "media",
+    "button",
 }
 INT_FIELDS = {
     "chat_id",
@@ -77,9 +86,62 @@ BOOL_FIELDS = {
     "disable_web_page_preview",
     "allow_sending_without_reply",
     "only_if_banned",
+    "is_personal",
 }
 
 FORBIDDEN_DM = "Forbidden: bot can't initiate conversation with a user"
+QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+#: Fields of an inline keyboard button of which exactly one must be set (besides ``text``).
+BUTTON_KINDS = {
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+}
+ADMIN_RIGHTS = (
+    "can_manage_chat",
+    "can_delete_messages",
+    "can_manage_video_chats",
+    "can_restrict_members",
+    "can_promote_members",
+    "can_change_info",
+    "can_invite_users",
+    "can_post_stories",
+    "can_edit_stories",
+    "can_delete_stories",
+    "can_pin_messages",
+)
+#: BotCommandScope types and the fields each one needs.
+SCOPE_FIELDS = {
+    "default": (),
+    "all_private_chats": (),
+    "all_group_chats": (),
+    "all_chat_administrators": (),
+    "chat": ("chat_id",),
+    "chat_administrators": ("chat_id",),
+    "chat_member": ("chat_id", "user_id"),
+}
+INLINE_RESULT_TYPES = {
+    "article",
+    "photo",
+    "gif",
+    "mpeg4_gif",
+    "video",
+    "audio",
+    "voice",
+    "document",
+    "location",
+    "venue",
+    "contact",
+    "game",
+    "sticker",
+}
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
     "exactly the same as a current content and reply markup of the message"
@@ -212,6 +274,8 @@ class Message:
     history: list[Version] = field(default_factory=list)
     deleted: bool = False
     entities: list[dict[str, Any]] | None = None
+    via_bot: bool = False  # sent by the user through the bot's inline mode
+    inline_message_id: str | None = None  # only for an inline message with a keyboard
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button of the current keyboard, row after row."""
@@ -235,6 +299,8 @@ class Message:
         data["from"] = bot if self.from_bot else self.sender.to_json() if self.sender else None
         if data["from"] is None:
             del data["from"]
+        if self.via_bot:
+            data["via_bot"] = bot
         if self.entities:
             data["entities"] = self.entities
         if self.reply_markup:
@@ -253,8 +319,64 @@ def _buttons(markup: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [b for row in markup.get("inline_keyboard", []) for b in row]
 
 
+@dataclass
+class InlineAnswer:
+    """What the bot answered to an inline query (``answerInlineQuery``), as the user sees it."""
+
+    results: list[dict[str, Any]]
+    cache_time: int
+    is_personal: bool
+    next_offset: str
+    button: dict[str, Any] | None
+    at: float
+    from_cache: bool = False  # Telegram served it from its cache: the bot was not asked
+
+    def ids(self) -> list[str]:
+        return [str(r["id"]) for r in self.results]
+
+    def titles(self) -> list[str]:
+        return [str(r.get("title", "")) for r in self.results]
+
+    def descriptions(self) -> list[str | None]:
+        return [r.get("description") for r in self.results]
+
+    def result(self, result_id: str) -> dict[str, Any]:
+        for r in self.results:
+            if str(r["id"]) == result_id:
+                return r
+        raise AssertionError(f"no inline result {result_id!r}; the results are {self.ids()}")
+
+
+@dataclass
+class InlineQuery:
+    """An inline query a user typed in a chat (``@bot query``)."""
+
+    id: str
+    user: User
+    chat: Chat
+    query: str
+    offset: str
+    chat_type: str
+    at: float
+    answer: InlineAnswer | None = None
+    chosen: list[str] = field(default_factory=list)  # result ids the user picked
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "from": self.user.to_json(),
+            "query": self.query,
+            "offset": self.offset,
+            "chat_type": self.chat_type,
+        }
+
+
 class Chat:
-    """A group (``type`` supergroup) or a private chat with one user."""
+    """A group (``type`` supergroup or group) or a private chat with one user.
+
+    A group's members (getChatMember "member") are the users it was created with, added with
+    ``add``, or who posted in it; the others are "left" (or "kicked" after ``remove(ban=True)``).
+    """
 
     def __init__(
         self,
@@ -272,8 +394,50 @@ class Chat:
         self.members: set[int] = set()
         self.admins: set[int] = set()
         self.creator: int | None = None
+        self.banned: set[int] = set()  # getChatMember status "kicked"
+        self.bot_admin = False  # the bot's own status in this group
         self.messages: list[Message] = []
         self._ids = itertools.count(1)
+
+    # --- membership (what getChatMember answers)
+    def add(self, *users: User) -> Chat:
+        """Users join (or are added to) this group: their status becomes "member"."""
+        with self.server._lock:
+            for user in users:
+                self.members.add(user.id)
+                self.banned.discard(user.id)
+        return self
+
+    def remove(self, *users: User, ban: bool = False) -> Chat:
+        """Users leave (status "left") or are banned (status "kicked") from this group."""
+        with self.server._lock:
+            for user in users:
+                self.members.discard(user.id)
+                self.admins.discard(user.id)
+                if self.creator == user.id:
+                    self.creator = None
+                if ban:
+                    self.banned.add(user.id)
+        return self
+
+    def promote(self, *users: User) -> Chat:
+        """Users become administrators of this group."""
+        with self.server._lock:
+            for user in users:
+                self.members.add(user.id)
+                self.admins.add(user.id)
+        return self
+
+    def status_of(self, user: User) -> str:
+        """The getChatMember status of ``user`` here."""
+        with self.server._lock:
+            return str(self.server._member_json(self, user.id)["status"])
+
+    # --- what users posted here
+    def user_messages(self) -> list[Message]:
+        """Messages users sent here (typed, or chosen from the bot's inline results)."""
+        with self.server._lock:
+            return [m for m in self.messages if not m.from_bot and not m.deleted]
 
     def to_json(self) -> dict[str, Any]:
         if self.type == "private" and self.user:
@@ -317,22 +481,29 @@ class User:
     """A simulated Telegram user."""
 
     def __init__(
-        self, server: FakeTelegram, user_id: int, first_name: str, username: str | None
+        self,
+        server: FakeTelegram,
+        user_id: int,
+        first_name: str,
+        username: str | None,
+        language_code: str = "es",
     ) -> None:
         self.server = server
         self.id = user_id
         self.first_name = first_name
         self.username = username
+        self.language_code = language_code
         self.started = False  # has opened a private chat with the bot
         self.blocked = False  # has blocked the bot
         self.private = Chat(server, user_id, "private", user=self)
+        self.opened_urls: list[str] = []  # url buttons this user pressed
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,
             "is_bot": False,
             "first_name": self.first_name,
-            "language_code": "es",
+            "language_code": self.language_code,
         }
         if self.username:
             data["username"] = self.username
@@ -357,14 +528,92 @@ class User:
         *,
         deliver_to: str | Iterable[str] | None = None,
         stale_ok: bool = True,
+        into: Chat | None = None,
     ) -> str:
         """Press an inline button by its text or callback data; returns the callback query id.
 
         The button is looked up in the current keyboard first and then, if ``stale_ok``, in the
         keyboards the message showed before (a client may still display an old one).
+
+        Other kinds of button do what a client does: ``switch_inline_query_current_chat`` types
+        "@bot <query>" in the message's chat and returns the new inline query id;
+        ``switch_inline_query`` (and ``..._chosen_chat``) does the same in the chat ``into`` the
+        user picks; ``url`` opens the link (a ``t.me/<bot>?start=<payload>`` link opens the
+        private chat and sends ``/start <payload>``) and returns the url.
         """
-        data = self.server.find_callback_data(message, button, stale_ok=stale_ok)
-        return self.server.send_callback_update(self, message, data, deliver_to=deliver_to)
+        found = self.server.find_button(message, button, stale_ok=stale_ok)
+        if "callback_data" in found:
+            data = str(found["callback_data"])
+            return self.server.send_callback_update(self, message, data, deliver_to=deliver_to)
+        if "switch_inline_query_current_chat" in found:
+            query = str(found["switch_inline_query_current_chat"])
+            return self.inline_query(message.chat, query, deliver_to=deliver_to)
+        if "switch_inline_query" in found or "switch_inline_query_chosen_chat" in found:
+            if into is None:
+                raise AssertionError(f"button {button!r} asks the user to pick a chat: pass into=")
+            chosen = found.get("switch_inline_query_chosen_chat")
+            query = str(chosen.get("query", "")) if chosen else str(found["switch_inline_query"])
+            return self.inline_query(into, query, deliver_to=deliver_to)
+        if "url" in found:
+            url = str(found["url"])
+            with self.server._lock:
+                self.opened_urls.append(url)
+            link = re.fullmatch(
+                rf"https?://t\.me/{re.escape(self.server.bot_username)}\?start=([A-Za-z0-9_-]+)",
+                url,
+                re.IGNORECASE,
+            )
+            if link:
+                self.start_private(link.group(1), deliver_to=deliver_to)
+            return url
+        raise AssertionError(f"the fake cannot press {found}")
+
+    def inline_query(
+        self,
+        chat: Chat,
+        query: str = "",
+        *,
+        offset: str = "",
+        deliver_to: str | Iterable[str] | None = None,
+    ) -> str:
+        """Type "@bot ``query``" in ``chat``; returns the inline query id.
+
+        Telegram sends the bot an ``inline_query`` update, unless it still has a cached answer
+        for the same text and offset (``cache_time`` of an earlier answer, per user when it was
+        ``is_personal``): then the answer is shown again and the bot is not asked.
+        """
+        return self.server.send_inline_query(self, chat, query, offset, deliver_to=deliver_to)
+
+    def more_results(self, query_id: str, *, deliver_to: str | Iterable[str] | None = None) -> str:
+        """Scroll to the end of the results: the same query with the answer's ``next_offset``."""
+        with self.server._lock:
+            record = self.server.inline_queries[query_id]
+            answer = record.answer
+            assert answer and answer.next_offset, f"inline query {query_id} has no next_offset"
+            chat, text, offset = record.chat, record.query, answer.next_offset
+        return self.inline_query(chat, text, offset=offset, deliver_to=deliver_to)
+
+    def choose_inline_result(
+        self, query_id: str, result_id: str, *, deliver_to: str | Iterable[str] | None = None
+    ) -> Message:
+        """Tap a result of an answered inline query: it is posted in the chat ``via_bot``.
+
+        The bot gets the new message as a ``message`` update and, with inline feedback on, a
+        ``chosen_inline_result`` update. Returns the posted message.
+        """
+        return self.server.choose_inline_result(self, query_id, result_id, deliver_to=deliver_to)
+
+    def press_results_button(
+        self, query_id: str, *, deliver_to: str | Iterable[str] | None = None
+    ) -> int:
+        """Tap the button above the inline results (``start_parameter``): opens the private
+        chat with the bot and sends ``/start <start_parameter>``; returns the update id."""
+        with self.server._lock:
+            answer = self.server.inline_queries[query_id].answer
+            assert answer and answer.button, f"inline query {query_id} shows no button"
+            payload = answer.button.get("start_parameter")
+        assert payload, "the results button opens a web app, not the private chat"
+        return self.start_private(str(payload), deliver_to=deliver_to)
 
     def press_data(
         self, message: Message, data: str, *, deliver_to: str | Iterable[str] | None = None
@@ -385,6 +634,19 @@ def _button_matches(button: dict[str, Any], wanted: str) -> bool:
     return button.get("text") == wanted or button.get("callback_data") == wanted
 
 
+def _missing_field(name: str) -> str:
+    return f"Bad Request: can't parse inline query result: Can't find field \"{name}\""
+
+
+def _inline_query_chat_type(user: User, chat: Chat) -> str:
+    """``InlineQuery.chat_type`` as Telegram reports it for ``user`` typing in ``chat``."""
+    if chat.type == "private":
+        # The private chat with the bot is the one of the "sender"; a chat with another user
+        # would be "private" (the fake has no chats between users).
+        return "sender" if chat.user is user else "private"
+    return chat.type
+
+
 # -------------------------------------------------------------------------------------- server
 
 
@@ -400,6 +662,10 @@ class FakeTelegram:
         first_group_id: int = -1001000000001,
         first_user_id: int = 1001,
         first_update_id: int = 1000,
+        supports_inline_queries: bool = True,
+        inline_feedback: bool = True,
+        inline_query_timeout: float = 10.0,
+        inline_cache: bool = True,
     ) -> None:
         self.tokens = list(tokens)
         self.bot_id = bot_id
@@ -411,8 +677,19 @@ class FakeTelegram:
             "username": bot_username,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": supports_inline_queries,
         }
+        #: BotFather's "inline feedback": chosen_inline_result updates are sent
+        self.inline_feedback = inline_feedback
+        #: seconds after which answerInlineQuery says "query is too old"
+        self.inline_query_timeout = inline_query_timeout
+        #: Telegram's server-side cache of inline answers (``cache_time``, ``is_personal``)
+        self.inline_cache = inline_cache
+        self.inline_queries: dict[str, InlineQuery] = {}  # inline query id -> query
+        #: (query, offset, user id when the answer was personal, else None) -> answer
+        self._inline_answers_cache: dict[tuple[str, str, int | None], InlineAnswer] = {}
+        self.chosen_results: list[dict[str, Any]] = []  # every ChosenInlineResult, in order
+        self._inline_message_ids = itertools.count(1)
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._closed = False
@@ -423,7 +700,8 @@ class FakeTelegram:
         self.expect_bad_requests = False  # set by tests that provoke API errors on purpose
         self.answers: dict[str, dict[str, Any]] = {}  # callback query id -> answer
         self.callbacks: dict[str, dict[str, Any]] = {}  # callback query id -> the query
-        self.commands: dict[str, Any] = {}
+        #: (scope key, language code) -> commands, as set by setMyCommands
+        self.commands: dict[tuple[tuple[Any, ...], str], list[dict[str, Any]]] = {}
         self.fail: dict[str, tuple[int, str]] = {}  # method (lower case) -> forced error
         #: (token, method in lower case) -> seconds the answer is held back (a slow network)
         self.delay: dict[tuple[str, str], float] = {}
@@ -483,9 +761,11 @@ class FakeTelegram:
         return token
 
     # ------------------------------------------------------------------ world
-    def user(self, first_name: str, username: str | None = None) -> User:
+    def user(
+        self, first_name: str, username: str | None = None, *, language_code: str = "es"
+    ) -> User:
         with self._lock:
-            user = User(self, next(self._user_ids), first_name, username)
+            user = User(self, next(self._user_ids), first_name, username, language_code)
             self.users[user.id] = user
             self.chats[user.id] = user.private
             return user
@@ -498,13 +778,20 @@ class FakeTelegram:
         creator: User | None = None,
         admins: Iterable[User] = (),
         chat_id: int | None = None,
+        kind: str = "supergroup",
+        bot_admin: bool = False,
     ) -> Chat:
+        """A group (``kind`` "supergroup" or "group"); ``creator`` and ``admins`` are members."""
+        assert kind in ("group", "supergroup"), kind
         with self._lock:
             cid = chat_id if chat_id is not None else -next(self._group_ids)
-            chat = Chat(self, cid, "supergroup", title=title)
-            chat.members = {u.id for u in members}
+            chat = Chat(self, cid, kind, title=title)
+            chat.bot_admin = bot_admin
             chat.admins = {u.id for u in admins}
             chat.creator = creator.id if creator else None
+            chat.members = {u.id for u in members} | chat.admins
+            if chat.creator is not None:
+                chat.members.add(chat.creator)
             self.chats[cid] = chat
             return chat
 
@@ -565,6 +852,23 @@ class FakeTelegram:
             self.update_meta[update_id] = (frozenset({chat.id, user.id}), None)
         return update_id
 
+    def find_button(
+        self, message: Message, button: str, *, stale_ok: bool = True
+    ) -> dict[str, Any]:
+        """The button shown on ``message`` with this text or callback data (see ``press``)."""
+        with self._lock:
+            for b in message.buttons():
+                if _button_matches(b, button):
+                    return b
+            if stale_ok:
+                for version in reversed(message.history):
+                    for b in _buttons(version.reply_markup):
+                        if _button_matches(b, button):
+                            return b
+        raise AssertionError(
+            f"{message!r} has no button {button!r}; it shows {message.button_texts()}"
+        )
+
     def find_callback_data(self, message: Message, button: str, *, stale_ok: bool = True) -> str:
         with self._lock:
             for b in message.buttons():
@@ -593,15 +897,164 @@ class FakeTelegram:
                 "id": query_id,
                 "from": user.to_json(),
                 "chat_instance": str(abs(message.chat.id)),
-                "message": message.to_json(self.bot_json),
                 "data": data,
             }
+            if message.inline_message_id:
+                query["inline_message_id"] = message.inline_message_id
+            else:
+                query["message"] = message.to_json(self.bot_json)
             self.callbacks[query_id] = query
             update_id = self.push_update({"callback_query": query}, deliver_to)
             self.update_meta[update_id] = (frozenset({message.chat.id, user.id}), query_id)
         return query_id
 
+    def send_inline_query(
+        self,
+        user: User,
+        chat: Chat,
+        query: str,
+        offset: str = "",
+        *,
+        deliver_to: str | Iterable[str] | None = None,
+    ) -> str:
+        """``user`` typed "@bot ``query``" in ``chat``: queue an ``inline_query`` update."""
+        with self._lock:
+            if not self.bot_json["supports_inline_queries"]:
+                raise AssertionError("inline mode is off (supports_inline_queries=False)")
+            assert len(query) <= 256, "a client sends at most 256 characters of inline query"
+            now = time.monotonic()
+            record = InlineQuery(
+                id=f"{user.id}{next(self._query_ids):08d}",
+                user=user,
+                chat=chat,
+                query=query,
+                offset=offset,
+                chat_type=_inline_query_chat_type(user, chat),
+                at=now,
+            )
+            self.inline_queries[record.id] = record
+            cached = self._cached_answer(user, query, offset, now)
+            if cached is not None:
+                record.answer = InlineAnswer(**{**cached.__dict__, "at": now, "from_cache": True})
+                return record.id
+            update_id = self.push_update({"inline_query": record.to_json()}, deliver_to)
+            self.update_meta[update_id] = (frozenset(), record.id)
+        return record.id
+
+    def _cached_answer(
+        self, user: User, query: str, offset: str, now: float
+    ) -> InlineAnswer | None:
+        if not self.inline_cache:
+            return None
+        for key in ((query, offset, user.id), (query, offset, None)):
+            answer = self._inline_answers_cache.get(key)
+            if answer is not None and now < answer.at + answer.cache_time:
+                return answer
+        return None
+
+    def choose_inline_result(
+        self,
+        user: User,
+        query_id: str,
+        result_id: str,
+        *,
+        deliver_to: str | Iterable[str] | None = None,
+    ) -> Message:
+        """``user`` taps a result: post it in the chat ``via_bot`` and tell the bot."""
+        with self._lock:
+            record = self.inline_queries.get(query_id)
+            assert record is not None, f"unknown inline query {query_id}"
+            assert record.user is user, f"inline query {query_id} was typed by {record.user}"
+            assert record.answer is not None, f"the bot has not answered inline query {query_id}"
+            result = record.answer.result(result_id)
+            content = result.get("input_message_content")
+            if not content or "message_text" not in content:
+                raise AssertionError(f"the fake only posts text results, not {result}")
+            chat = record.chat
+            if chat.type != "private":
+                chat.members.add(user.id)
+            raw = str(content["message_text"])
+            mode = content.get("parse_mode")
+            text = html_to_text(raw) if mode and str(mode).upper() == "HTML" else raw
+            markup = result.get("reply_markup") or None
+            msg = Message(
+                chat=chat,
+                message_id=next(chat._ids),
+                from_bot=False,
+                sender=user,
+                text=text,
+                raw=raw,
+                parse_mode=mode,
+                reply_markup=markup,
+                date=int(time.time()),
+                via_bot=True,
+            )
+            if markup:
+                msg.inline_message_id = f"AQAAA{next(self._inline_message_ids):06d}{user.id}"
+            msg.history.append(Version("inline", text, raw, markup, time.monotonic()))
+            chat.messages.append(msg)
+            record.chosen.append(result_id)
+            update_id = self.push_update({"message": msg.to_json(self.bot_json)}, deliver_to)
+            self.update_meta[update_id] = (frozenset({chat.id, user.id}), None)
+            if self.inline_feedback:
+                chosen: dict[str, Any] = {
+                    "result_id": result_id,
+                    "from": user.to_json(),
+                    "query": record.query,
+                }
+                if msg.inline_message_id:
+                    chosen["inline_message_id"] = msg.inline_message_id
+                self.chosen_results.append(chosen)
+                self.push_update({"chosen_inline_result": chosen}, deliver_to)
+        return msg
+
     # ------------------------------------------------------------------ observation
+    def inline_answer(self, query_id: str) -> InlineAnswer | None:
+        """The answer shown for an inline query (None while the bot has not answered)."""
+        with self._lock:
+            record = self.inline_queries.get(query_id)
+            return record.answer if record else None
+
+    async def wait_inline_answer(self, query_id: str, timeout: float = 5.0) -> InlineAnswer:
+        """Wait until the inline query has its results (from the bot or Telegram's cache)."""
+        answer: InlineAnswer = await self.wait_for(
+            lambda: self.inline_answer(query_id), timeout, f"the answer to inline query {query_id}"
+        )
+        return answer
+
+    def my_commands(self, scope: dict[str, Any] | None = None, language_code: str = "") -> Any:
+        """The commands set for exactly this scope and language (like ``getMyCommands``)."""
+        with self._lock:
+            key = (self._scope_key(scope), language_code)
+            return [dict(c) for c in self.commands.get(key, [])]
+
+    def menu(self, chat: Chat, user: User) -> list[str]:
+        """The command names ``user`` sees in ``chat``'s menu, resolved as Telegram clients do.
+
+        The first scope with commands wins, for the user's language first and then for all
+        languages (a group's admin scopes apply only to its administrators).
+        """
+        with self._lock:
+            if chat.type == "private":
+                scopes: list[tuple[Any, ...]] = [
+                    ("chat", chat.id, None),
+                    ("all_private_chats", None, None),
+                ]
+            else:
+                admin = user.id in chat.admins or user.id == chat.creator
+                scopes = [("chat_member", chat.id, user.id)]
+                scopes += [("chat_administrators", chat.id, None)] if admin else []
+                scopes += [("chat", chat.id, None)]
+                scopes += [("all_chat_administrators", None, None)] if admin else []
+                scopes += [("all_group_chats", None, None)]
+            scopes.append(("default", None, None))
+            for scope in scopes:
+                for lang in (user.language_code, ""):
+                    commands = self.commands.get((scope, lang))
+                    if commands:
+                        return [str(c["command"]) for c in commands]
+            return []
+
     def calls_to(self, method: str, since: int = 0) -> list[Call]:
         low = method.lower()
         with self._lock:
@@ -677,9 +1130,11 @@ class FakeTelegram:
             for update_id, (chats, query_id) in self.update_meta.items():
                 start = self.queued_at[update_id]
                 for c in calls[bisect.bisect_left(times, start) :]:
-                    if (query_id is not None and c.params.get("callback_query_id") == query_id) or (
-                        c.params.get("chat_id") in chats
-                    ):
+                    if (
+                        query_id is not None
+                        and query_id
+                        in (c.params.get("callback_query_id"), c.params.get("inline_query_id"))
+                    ) or (c.params.get("chat_id") in chats):
                         out.append(c.at - start)
                         break
         return out
@@ -811,7 +1266,14 @@ class FakeTelegram:
 
     def _message(self, params: dict[str, Any], what: str) -> Message:
         if "inline_message_id" in params:
-            raise ApiError(400, "Bad Request: inline messages are not used by Tapete")
+            if what == "delete":
+                raise ApiError(400, "Bad Request: chat_id is empty")
+            wanted = str(params["inline_message_id"])
+            for chat in self.chats.values():
+                for msg in chat.messages:
+                    if msg.inline_message_id == wanted:
+                        return msg
+            raise ApiError(400, "Bad Request: MESSAGE_ID_INVALID")
         chat = self._chat(params)
         if chat.user is not None and chat.user.blocked:
             raise ApiError(403, "Forbidden: bot was blocked by the user")
@@ -853,16 +1315,30 @@ class FakeTelegram:
         if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
             raise ApiError(400, 'Bad Request: field "inline_keyboard" must be an Array of Array')
         for b in _buttons(markup):
-            if not b.get("text"):
+            if not isinstance(b, dict) or not b.get("text"):
                 raise ApiError(400, "Bad Request: text buttons are unallowed in inline keyboards")
             kinds = [k for k in b if k != "text"]
-            if len(kinds) != 1:
+            if len(kinds) != 1 or kinds[0] not in BUTTON_KINDS:
                 raise ApiError(400, "Bad Request: can't parse inline keyboard button")
             data = b.get("callback_data")
-            if data is not None and not 1 <= len(str(data).encode()) <= 64:
+            if data is not None and (
+                not isinstance(data, str) or not 1 <= len(data.encode()) <= 64
+            ):
                 raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
-            if "url" in b and not str(b["url"]).startswith(("https://", "http://", "tg://")):
+            if "url" in b and not (
+                isinstance(b["url"], str) and b["url"].startswith(("https://", "http://", "tg://"))
+            ):
                 raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+            for kind in ("switch_inline_query", "switch_inline_query_current_chat"):
+                if kind in b and not isinstance(b[kind], str):
+                    raise ApiError(
+                        400,
+                        f'Bad Request: can\'t parse inline keyboard button: Field "{kind}" '
+                        "must be of type String",
+                    )
+            chosen = b.get("switch_inline_query_chosen_chat")
+            if chosen is not None and not isinstance(chosen, dict):
+                raise ApiError(400, "Bad Request: can't parse inline keyboard button")
         if not rows or all(not r for r in rows):
             return None
         return markup
@@ -883,17 +1359,72 @@ class FakeTelegram:
     def _m_getwebhookinfo(self, params: dict[str, Any]) -> Any:
         return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
 
+    def _scope_key(self, scope: dict[str, Any] | None) -> tuple[Any, ...]:
+        """A BotCommandScope as ``(type, chat id or None, user id or None)``, checked."""
+        scope = scope or {"type": "default"}
+        if not isinstance(scope, dict) or scope.get("type") not in SCOPE_FIELDS:
+            raise ApiError(400, "Bad Request: can't parse BotCommandScope JSON object")
+        kind = str(scope["type"])
+        for name in SCOPE_FIELDS[kind]:
+            if scope.get(name) is None:
+                raise ApiError(
+                    400,
+                    f'Bad Request: can\'t parse BotCommandScope: Field "{name}" '
+                    "must be of type Integer",
+                )
+        chat_id = user_id = None
+        if "chat_id" in SCOPE_FIELDS[kind]:
+            chat = self._chat({"chat_id": scope["chat_id"]})
+            if kind != "chat" and chat.type == "private":
+                raise ApiError(400, "Bad Request: can't change commands in private chats")
+            chat_id = chat.id
+        if "user_id" in SCOPE_FIELDS[kind]:
+            user_id = int(scope["user_id"])
+            if user_id not in self.users:
+                raise ApiError(400, "Bad Request: user not found")
+        return (kind, chat_id, user_id)
+
+    @staticmethod
+    def _language(params: dict[str, Any]) -> str:
+        lang = str(params.get("language_code") or "")
+        if lang and not re.fullmatch(r"[a-z]{2}", lang):
+            raise ApiError(400, "Bad Request: LANG_CODE_INVALID")
+        return lang
+
     def _m_setmycommands(self, params: dict[str, Any]) -> Any:
-        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
-        key = f"{scope}/{params.get('language_code') or ''}"
-        self.commands[key] = params.get("commands")
+        commands = params.get("commands")
+        if not isinstance(commands, list):
+            raise ApiError(400, "Bad Request: can't parse commands JSON object")
+        if len(commands) > 100:
+            raise ApiError(400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
+        seen: set[str] = set()
+        for c in commands:
+            name = c.get("command") if isinstance(c, dict) else None
+            if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]{1,32}", name):
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            description = c.get("description")
+            if not isinstance(description, str) or not 1 <= len(description.strip()) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+            if name in seen:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            seen.add(name)
+        key = (self._scope_key(params.get("scope")), self._language(params))
+        if commands:
+            self.commands[key] = [
+                {"command": c["command"], "description": c["description"]} for c in commands
+            ]
+        else:
+            self.commands.pop(key, None)
         return True
 
     def _m_deletemycommands(self, params: dict[str, Any]) -> Any:
+        key = (self._scope_key(params.get("scope")), self._language(params))
+        self.commands.pop(key, None)
         return True
 
     def _m_getmycommands(self, params: dict[str, Any]) -> Any:
-        return next(iter(self.commands.values()), [])
+        key = (self._scope_key(params.get("scope")), self._language(params))
+        return [dict(c) for c in self.commands.get(key, [])]
 
     def _m_setmydescription(self, params: dict[str, Any]) -> Any:
         return True
@@ -946,7 +1477,7 @@ class FakeTelegram:
             raise ApiError(400, NOT_MODIFIED)
         msg.raw, msg.text, msg.parse_mode, msg.reply_markup = raw, text, mode, markup
         msg.history.append(Version("editMessageText", text, raw, markup, time.monotonic()))
-        return msg.to_json(self.bot_json)
+        return True if msg.inline_message_id else msg.to_json(self.bot_json)
 
     def _m_editmessagereplymarkup(self, params: dict[str, Any]) -> Any:
         msg = self._message(params, "edit")
@@ -957,7 +1488,7 @@ class FakeTelegram:
         msg.history.append(
             Version("editMessageReplyMarkup", msg.text, msg.raw, markup, time.monotonic())
         )
-        return msg.to_json(self.bot_json)
+        return True if msg.inline_message_id else msg.to_json(self.bot_json)
 
     def _m_deletemessage(self, params: dict[str, Any]) -> Any:
         msg = self._message(params, "delete")
@@ -986,28 +1517,29 @@ class FakeTelegram:
         return True
 
     def _member_json(self, chat: Chat, user_id: int) -> dict[str, Any]:
+        if user_id == self.bot_id:
+            if chat.type != "private" and chat.bot_admin:
+                return {
+                    "status": "administrator",
+                    "user": self.bot_json,
+                    "can_be_edited": False,
+                    "is_anonymous": False,
+                    **dict.fromkeys(ADMIN_RIGHTS, True),
+                }
+            return {"status": "member", "user": self.bot_json}
         user = self.users.get(user_id)
         if user is None:
             raise ApiError(400, "Bad Request: user not found")
+        if chat.type == "private":
+            if chat.user is not user:
+                raise ApiError(400, "Bad Request: user not found")
+            return {"status": "member", "user": user.to_json()}
+        if user_id in chat.banned:
+            return {"status": "kicked", "user": user.to_json(), "until_date": 0}
         if chat.creator == user_id:
             return {"status": "creator", "user": user.to_json(), "is_anonymous": False}
         if user_id in chat.admins:
-            rights = dict.fromkeys(
-                [
-                    "can_manage_chat",
-                    "can_delete_messages",
-                    "can_manage_video_chats",
-                    "can_restrict_members",
-                    "can_promote_members",
-                    "can_change_info",
-                    "can_invite_users",
-                    "can_post_stories",
-                    "can_edit_stories",
-                    "can_delete_stories",
-                    "can_pin_messages",
-                ],
-                True,
-            )
+            rights = dict.fromkeys(ADMIN_RIGHTS, True)
             return {
                 "status": "administrator",
                 "user": user.to_json(),
@@ -1022,6 +1554,103 @@ class FakeTelegram:
     def _m_getchatmember(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         return self._member_json(chat, int(params.get("user_id") or 0))
+
+    def _m_answerinlinequery(self, params: dict[str, Any]) -> Any:
+        query_id = str(params.get("inline_query_id"))
+        record = self.inline_queries.get(query_id)
+        now = time.monotonic()
+        # Unknown, already answered (or answered from Telegram's cache), or too late.
+        if (
+            record is None
+            or record.answer is not None
+            or now - record.at > self.inline_query_timeout
+        ):
+            raise ApiError(400, QUERY_TOO_OLD)
+        results = params.get("results")
+        if not isinstance(results, list):
+            raise ApiError(400, "Bad Request: can't parse inline query results JSON object")
+        if len(results) > 50:
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        seen: set[str] = set()
+        checked = [self._inline_result(r, seen) for r in results]
+        cache_time = params.get("cache_time")
+        cache_time = 300 if cache_time is None else int(cache_time)
+        if cache_time < 0:
+            raise ApiError(400, "Bad Request: CACHE_TIME_INVALID")
+        next_offset = str(params.get("next_offset") or "")
+        if len(next_offset.encode()) > 64:
+            raise ApiError(400, "Bad Request: NEXT_OFFSET_INVALID")
+        button = params.get("button")
+        if button is not None:
+            self._results_button(button)
+        answer = InlineAnswer(
+            results=checked,
+            cache_time=cache_time,
+            is_personal=bool(params.get("is_personal")),
+            next_offset=next_offset,
+            button=button,
+            at=now,
+        )
+        record.answer = answer
+        owner = record.user.id if answer.is_personal else None
+        self._inline_answers_cache[(record.query, record.offset, owner)] = answer
+        return True
+
+    def _inline_result(self, result: Any, seen: set[str]) -> dict[str, Any]:
+        if not isinstance(result, dict):
+            raise ApiError(400, "Bad Request: can't parse inline query result JSON object")
+        for name in ("type", "id"):
+            if name not in result:
+                raise ApiError(
+                    400,
+                    _missing_field(name),
+                )
+        if result["type"] not in INLINE_RESULT_TYPES:
+            raise ApiError(400, "Bad Request: RESULT_TYPE_INVALID")
+        result_id = result["id"]
+        if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= 64:
+            raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+        if result_id in seen:
+            raise ApiError(400, "Bad Request: RESULT_ID_DUPLICATE")
+        seen.add(result_id)
+        if result["type"] == "article":
+            for name in ("title", "input_message_content"):
+                if name not in result:
+                    raise ApiError(
+                        400,
+                        _missing_field(name),
+                    )
+            if not isinstance(result["title"], str) or not result["title"].strip():
+                raise ApiError(400, "Bad Request: RESULT_TITLE_EMPTY")
+        content = result.get("input_message_content")
+        if content is not None:
+            if not isinstance(content, dict):
+                raise ApiError(400, "Bad Request: can't parse input message content")
+            if "message_text" in content:
+                text = content["message_text"]
+                if not isinstance(text, str) or not text.strip():
+                    raise ApiError(400, "Bad Request: MESSAGE_EMPTY")
+                mode = content.get("parse_mode")
+                plain = html_to_text(text) if mode and str(mode).upper() == "HTML" else text
+                if len(plain) > 4096:
+                    raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        markup = result.get("reply_markup")
+        if markup is not None:
+            if not isinstance(markup, dict) or "inline_keyboard" not in markup:
+                raise ApiError(400, "Bad Request: REPLY_MARKUP_INVALID")
+            self._markup({"reply_markup": markup})
+        return result
+
+    @staticmethod
+    def _results_button(button: Any) -> None:
+        if not isinstance(button, dict) or not str(button.get("text") or "").strip():
+            raise ApiError(400, "Bad Request: can't parse InlineQueryResultsButton JSON object")
+        kinds = [k for k in ("web_app", "start_parameter") if k in button]
+        if len(kinds) != 1:
+            raise ApiError(400, "Bad Request: can't parse InlineQueryResultsButton JSON object")
+        start = button.get("start_parameter")
+        if start is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", str(start)):
+            raise ApiError(400, "Bad Request: START_PARAM_INVALID")
 
     def _m_getchatadministrators(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
