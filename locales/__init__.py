@@ -1,5 +1,9 @@
 """Every user-facing string, one flat JSON catalog per language (``es.json``, ``en.json``).
 
+A game's own texts may live in its own files beside them (``es.envite.json``, ``en.envite.json``):
+the catalog of a language is the union of ``<lang>.json`` and every ``<lang>.<part>.json``, and a
+key may be defined in only one of them.
+
 Keys are dotted names, values are ``str.format`` templates with named placeholders. Texts sent
 with ``parse_mode=HTML`` may use Telegram's HTML tags; anything a user typed (names, titles) must
 go through :func:`escape` before it is put into a template.
@@ -27,6 +31,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "catalog",
+    "catalog_files",
     "escape",
     "language_of",
     "placeholders",
@@ -40,16 +45,27 @@ log = logging.getLogger(__name__)
 _reported: set[tuple[str, str, str]] = set()
 
 
+def catalog_files(lang: str) -> list[str]:
+    """The file names that make up the catalog of ``lang``, the main one first."""
+    names = [p.name for p in resources.files(__name__).iterdir() if p.name.endswith(".json")]
+    parts = sorted(n for n in names if n.startswith(f"{lang}.") and n.count(".") == 2)
+    return ([f"{lang}.json"] if f"{lang}.json" in names else []) + parts
+
+
 def _read(lang: str) -> dict[str, str]:
-    try:
-        text = resources.files(__name__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
-    except FileNotFoundError:
+    files = catalog_files(lang)
+    if not files:
         log.warning("locale catalog %s.json is missing", lang)
-        return {}
-    data = json.loads(text)
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise ValueError(f"locales/{lang}.json must be an object of strings")
-    return data
+    merged: dict[str, str] = {}
+    for name in files:
+        data = json.loads(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise ValueError(f"locales/{name} must be an object of strings")
+        twice = sorted(set(merged) & set(data))
+        if twice:
+            raise ValueError(f"locales/{name} defines keys defined elsewhere: {twice[:5]}")
+        merged.update(data)
+    return merged
 
 
 @functools.cache

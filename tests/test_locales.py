@@ -22,16 +22,16 @@ TELEGRAM_TAGS = {
 
 
 def raw_pairs(lang: str) -> list[tuple[str, Any]]:
-    path = resources.files("locales").joinpath(f"{lang}.json")
-    if not path.is_file():
-        return []
+    """Every (key, text) of a language's catalog files, duplicates included."""
     pairs: list[tuple[str, Any]] = []
 
     def keep(items: list[tuple[str, Any]]) -> dict[str, Any]:
         pairs.extend(items)
         return dict(items)
 
-    json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=keep)
+    for name in locales.catalog_files(lang):
+        path = resources.files("locales").joinpath(name)
+        json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=keep)
     return pairs
 
 
