@@ -4,30 +4,59 @@ from __future__ import annotations
 
 from telegram import Update
 
+from bot.games import find_game
 from bot.handlers.common import (
     Context,
+    Services,
     change_table,
     chat_lang,
+    read_table,
     reply,
     services,
     set_chat_lang,
 )
+from bot.render import esc
 from bot.table import Table
 from locales import LANGUAGES, t
 
 
+async def _table_game(svc: Services, chat_id: int) -> str | None:
+    table = await read_table(svc, chat_id)
+    return table.game if table is not None and table.active else None
+
+
 async def ayuda(update: Update, context: Context) -> None:
-    """``/ayuda``: the commands, in the chat's language."""
+    """``/ayuda``: the commands, with the moves of the game at the table (if any)."""
+    svc = services(context)
     chat = update.effective_chat
-    if chat is not None:
-        await reply(update, t(await chat_lang(services(context), chat.id), "msg.help"))
+    if chat is None:
+        return
+    lang = await chat_lang(svc, chat.id)
+    game = await _table_game(svc, chat.id)
+    text = t(lang, "msg.help")
+    if game is not None:
+        text = f"{t(lang, f'help.{game}')}\n\n{text}"
+    await reply(update, text)
 
 
 async def reglas(update: Update, context: Context) -> None:
-    """``/reglas``: a short summary of the rules of mus."""
+    """``/reglas [juego]``: the rules of that game, else of the game at the table, else the list
+    of the games."""
+    svc = services(context)
     chat = update.effective_chat
-    if chat is not None:
-        await reply(update, t(await chat_lang(services(context), chat.id), "msg.rules"))
+    if chat is None:
+        return
+    lang = await chat_lang(svc, chat.id)
+    words = list(context.args or [])
+    if words:
+        game = find_game(words[0])
+        if game is None:
+            await reply(update, t(lang, "error.unknown_rules", word=esc(words[0][:30])))
+            return
+        name: str | None = game.name
+    else:
+        name = await _table_game(svc, chat.id)
+    await reply(update, t(lang, f"rules.{name}") if name else t(lang, "msg.rules_list"))
 
 
 async def idioma(update: Update, context: Context) -> None:

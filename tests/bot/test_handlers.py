@@ -21,6 +21,7 @@ from telegram import Update
 from telegram.error import Forbidden
 
 from bot import keyboards, render
+from bot.games import GAMES
 from bot.games.mus import render as mus_render
 from bot.handlers import info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY, Services, read_table
@@ -339,7 +340,25 @@ async def test_language_command_changes_table_texts() -> None:
     await play.action_command(*h.command(102, "/mus"))
     assert h.bot.group_sends()[-1] == t("en", "error.not_your_turn")
     await info.ayuda(*h.command(101, "/help"))
-    assert h.bot.group_sends()[-1] == t("en", "msg.help")
+    assert h.bot.group_sends()[-1] == t("en", "help.mus") + "\n\n" + t("en", "msg.help")
+
+
+async def test_help_and_rules_speak_of_the_game_at_the_table_or_list_all() -> None:
+    h = Harness()
+    await info.ayuda(*h.command(101, "/ayuda"))
+    assert h.bot.group_sends()[-1] == t("es", "msg.help")
+    await info.reglas(*h.command(101, "/reglas"))
+    assert h.bot.group_sends()[-1] == t("es", "msg.rules_list")
+    for game in GAMES:
+        await info.reglas(*h.command(101, f"/reglas {game}"))
+        assert h.bot.group_sends()[-1] == t("es", f"rules.{game}")
+    await info.reglas(*h.command(101, "/reglas <b>poker"))
+    assert h.bot.group_sends()[-1] == t("es", "error.unknown_rules", word="&lt;b&gt;poker")
+    await lobby.nueva(*h.command(101, "/nueva mus"))
+    await info.reglas(*h.command(101, "/reglas"))
+    assert h.bot.group_sends()[-1] == t("es", "rules.mus")
+    await info.ayuda(*h.command(101, "/ayuda"))
+    assert h.bot.group_sends()[-1].startswith(t("es", "help.mus"))
 
 
 async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() -> None:

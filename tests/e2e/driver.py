@@ -92,7 +92,7 @@ async def read_raw(redis: Any, chat_id: int) -> tuple[Any, Any]:
 
 
 #: Locale texts with example cards in them (the same for everybody, so they reveal nothing).
-EXAMPLE_TEXTS = ("error.discard_in_private", "msg.help")
+EXAMPLE_TEXTS = ("error.discard_in_private", "msg.help", "help.mus", "help.envite", "help.piedras")
 
 
 @dataclass
