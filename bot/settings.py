@@ -79,6 +79,14 @@ class Settings(BaseSettings):
         validation_alias=_env("timer_tick", "TAPETE_TIMER_TICK"),
         description="Seconds between two sweeps of the due turn timers.",
     )
+    sweep_batch: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        description="Due timers and publications one process takes per sweep (others take the "
+        "rest: the work spreads over processes).",
+        validation_alias=_env("sweep_batch", "TAPETE_SWEEP_BATCH"),
+    )
     table_ttl: int = Field(
         default=86_400,
         gt=0,

@@ -62,6 +62,18 @@ De-duplication
     ``first_time(update_id)`` is the same ``SET NX EX`` on its own (one round trip), for updates
     that answer without writing; both use the same key, so either way an id counts once.
 
+Publishing
+    What the group and the players see is derived from the table document (see
+    :mod:`bot.publisher`). Every table write also puts the chat in the ``pub`` sorted set, due
+    ``PUBLISH_GRACE`` seconds later, in the same atomic step: if the process that wrote dies
+    before it has published, any process sweeping that set (:meth:`Store.claim_publish`) takes
+    over. One process at a time publishes a table: :meth:`Store.pub_acquire` takes a leased lock
+    and returns what the messages showed after the last publication (a hash per message);
+    :meth:`Store.pub_release` stores the new hashes and, if the document has not moved since the
+    version published, drops the chat from the set and frees the lock; if it moved, the lock is
+    kept (and extended) and the current version is returned, so the same process publishes it
+    too. A publication that Telegram refused for now is released with a retry time instead.
+
 ``round_trips`` counts the calls made to Redis (one per method call) and ``ops`` splits them by
 operation. Scripts go as EVALSHA; a server that does not know one yet gets it once more in
 full, which is not counted. Keys are not cluster-safe (a table and the timer set live in
@@ -87,6 +99,7 @@ __all__ = [
     "MemoryStore",
     "Outcome",
     "RedisStore",
+    "Released",
     "Store",
     "StoreBase",
     "TableConflict",
@@ -100,6 +113,21 @@ T = TypeVar("T")
 DEDUPE_TTL = 24 * 3600
 #: Seconds a claimed timer is leased before another process may fire it again.
 TIMER_LEASE = 30.0
+#: Seconds after a write before another process takes over its publication (the writer
+#: normally publishes at once and clears it long before).
+PUBLISH_GRACE = 15.0
+#: Seconds a process holds a table's publishing lock before another may take it.
+PUBLISH_LEASE = 30.0
+
+
+class Released(NamedTuple):
+    """What :meth:`Store.pub_release` found: ``done`` (published up to the current version, lock
+    freed), ``lost`` (the lock had expired and moved on), or else the version to publish next
+    (``version``; the lock is kept)."""
+
+    done: bool
+    lost: bool = False
+    version: int = 0
 
 
 class Loaded(NamedTuple):
@@ -154,6 +182,14 @@ class Store(Protocol):
         """The table of ``chat_id``, or ``None``."""
         ...
 
+    async def cached(self, chat_id: int) -> Loaded | None:
+        """The last copy of the table this store saw (maybe stale), else a load."""
+        ...
+
+    def forget(self, chat_id: int | None = None) -> None:
+        """Drop the cached copy of one table (or of all)."""
+        ...
+
     async def save(
         self,
         chat_id: int,
@@ -193,6 +229,38 @@ class Store(Protocol):
 
     async def timer_of(self, chat_id: int) -> float | None:
         """The due time of the table's pending timer (or lease), if any."""
+        ...
+
+    async def pub_acquire(
+        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+    ) -> dict[str, str] | None:
+        """Take the table's publishing lock: the shown-message hashes, or ``None`` if another
+        process holds it."""
+        ...
+
+    async def pub_release(
+        self,
+        chat_id: int,
+        token: str,
+        version: int,
+        shown: dict[str, str],
+        *,
+        retry_at: float | None = None,
+        ttl: int | None = None,
+        lease: float = PUBLISH_LEASE,
+    ) -> Released:
+        """Store ``shown``; free the lock if ``version`` is current (or with ``retry_at``, which
+        schedules another try), else keep it and return the current version."""
+        ...
+
+    async def claim_publish(
+        self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100
+    ) -> list[int]:
+        """Atomically take the tables whose publication is due (leased, as :meth:`claim_due`)."""
+        ...
+
+    async def publish_due(self, chat_id: int) -> float | None:
+        """When the table's publication is due (``None``: nothing left to publish)."""
         ...
 
     async def ttl_of(self, chat_id: int) -> float | None:
@@ -284,6 +352,12 @@ class StoreBase(Store):
         self._known.move_to_end(chat_id)
         if len(self._known) > self.CACHE_SIZE:
             self._known.popitem(last=False)
+
+    async def cached(self, chat_id: int) -> Loaded | None:
+        """The last copy of the table this store saw (no round trip), else a load."""
+        if chat_id in self._known:
+            return self._known[chat_id]
+        return await self.load(chat_id)
 
     def forget(self, chat_id: int | None = None) -> None:
         """Drop the cached copy of one table (or of all): the next update loads it."""
@@ -439,9 +513,10 @@ def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-# KEYS: table hash, timers zset, update-id key, then the sets of users who sit at the table.
-# ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl ("" persists),
-# chat id (timer member), update-id ttl ("": no update id, KEYS[3] unused).
+# KEYS: table hash, timers zset, update-id key, publish zset, then the sets of users who sit at
+# the table. ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl (""
+# persists), chat id (timer member), update-id ttl ("": no update id, KEYS[3] unused), publish
+# due time (a saved table must be published by then, by this process or another).
 # Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
 # when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
 # update id was already used (nothing written). A new table's version is the server clock in
@@ -458,8 +533,10 @@ end
 if ARGV[2] == 'delete' then
   redis.call('DEL', KEYS[1])
   redis.call('ZREM', KEYS[2], ARGV[6])
+  redis.call('ZREM', KEYS[4], ARGV[6])
   return {1, 0}
 end
+redis.call('ZADD', KEYS[4], 'NX', ARGV[8], ARGV[6])
 local version
 if current == '0' then
   local now = redis.call('TIME')
@@ -479,7 +556,7 @@ if ARGV[5] == '' then
 else
   redis.call('EXPIRE', KEYS[1], ARGV[5])
 end
-for i = 4, #KEYS do
+for i = 5, #KEYS do
   redis.call('SADD', KEYS[i], ARGV[6])
   if ARGV[5] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 end
@@ -520,6 +597,39 @@ end
 return claimed
 """
 
+# KEYS: lock key, shown hash. ARGV: token, lease (ms). Returns {1, field, value, ...} (the shown
+# hashes) when the lock is taken, {0} when another process holds it.
+_PUB_ACQUIRE = """
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0} end
+local shown = redis.call('HGETALL', KEYS[2])
+table.insert(shown, 1, 1)
+return shown
+"""
+
+# KEYS: lock key, shown hash, table hash, publish zset. ARGV: token, version published, retry
+# at ("": none), chat id, ttl of the shown hash ("": none), lease (ms), then field, value, ...
+# Returns {'lost'}, {'done'} (lock freed), {'retry'} (lock freed, due at retry) or
+# {'more', current version} (lock kept and extended).
+_PUB_RELEASE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'lost'} end
+redis.call('DEL', KEYS[2])
+for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+if ARGV[5] ~= '' and #ARGV >= 7 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+if ARGV[3] ~= '' then
+  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
+  redis.call('DEL', KEYS[1])
+  return {'retry'}
+end
+local current = redis.call('HGET', KEYS[3], 'v') or '0'
+if current == ARGV[2] or current == '0' then
+  redis.call('ZREM', KEYS[4], ARGV[4])
+  redis.call('DEL', KEYS[1])
+  return {'done'}
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return {'more', current}
+"""
+
 # KEYS: the user's set. ARGV: chat id, ttl ("" keeps the current expiry).
 _ADD_USER_TABLE = """
 redis.call('SADD', KEYS[1], ARGV[1])
@@ -550,7 +660,10 @@ class RedisStore(StoreBase):
         self.dedupe_ttl = dedupe_ttl
         self._owns_client = owns_client
         self._timers = f"{prefix}:timers"
+        self._publish = f"{prefix}:pub"
         self._cas_script = redis.register_script(_CAS)
+        self._pub_acquire = redis.register_script(_PUB_ACQUIRE)
+        self._pub_release = redis.register_script(_PUB_RELEASE)
         self._check_script = redis.register_script(_CHECK)
         self._claim = redis.register_script(_CLAIM)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
@@ -595,8 +708,14 @@ class RedisStore(StoreBase):
             "" if ttl is None else str(ttl),
             str(chat_id),
             "" if update_id is None else str(self.dedupe_ttl),
+            repr(time.time() + PUBLISH_GRACE),
         ]
-        keys = [self.table_key(chat_id), self._timers, self._update_key(update_id)]
+        keys = [
+            self.table_key(chat_id),
+            self._timers,
+            self._update_key(update_id),
+            self._publish,
+        ]
         if doc is not None:
             keys.extend(self._user_key(u) for u in users)
         reply = await self._cas_script(keys=keys, args=args)
@@ -633,6 +752,63 @@ class RedisStore(StoreBase):
     async def timer_of(self, chat_id: int) -> float | None:
         self._count("timer_of")
         score = await self.redis.zscore(self._timers, str(chat_id))
+        return None if score is None else float(score)
+
+    async def pub_acquire(
+        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+    ) -> dict[str, str] | None:
+        self._count("pub_acquire")
+        keys = [f"{self.prefix}:lock:{chat_id}", f"{self.prefix}:shown:{chat_id}"]
+        reply = await self._pub_acquire(keys=keys, args=[token, int(lease * 1000)])
+        if int(reply[0]) != 1:
+            return None
+        flat = [_decode(x) for x in reply[1:]]
+        return dict(zip(flat[::2], flat[1::2], strict=True))
+
+    async def pub_release(
+        self,
+        chat_id: int,
+        token: str,
+        version: int,
+        shown: dict[str, str],
+        *,
+        retry_at: float | None = None,
+        ttl: int | None = None,
+        lease: float = PUBLISH_LEASE,
+    ) -> Released:
+        self._count("pub_release")
+        keys = [
+            f"{self.prefix}:lock:{chat_id}",
+            f"{self.prefix}:shown:{chat_id}",
+            self.table_key(chat_id),
+            self._publish,
+        ]
+        args: list[Any] = [
+            token,
+            str(version),
+            "" if retry_at is None else repr(float(retry_at)),
+            str(chat_id),
+            "" if ttl is None else str(_positive_ttl(ttl)),
+            int(lease * 1000),
+        ]
+        for key, value in shown.items():
+            args += [key, value]
+        reply = [_decode(x) for x in await self._pub_release(keys=keys, args=args)]
+        if reply[0] == "more":
+            return Released(False, version=int(reply[1]))
+        return Released(reply[0] in ("done", "retry"), lost=reply[0] == "lost")
+
+    async def claim_publish(
+        self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100
+    ) -> list[int]:
+        self._count("claim_publish")
+        args = [repr(float(now)), repr(float(now + lease)), str(limit), f"{self.prefix}:t:"]
+        claimed = await self._claim(keys=[self._publish], args=args)
+        return [int(_decode(m)) for m in claimed]
+
+    async def publish_due(self, chat_id: int) -> float | None:
+        self._count("publish_due")
+        score = await self.redis.zscore(self._publish, str(chat_id))
         return None if score is None else float(score)
 
     async def ttl_of(self, chat_id: int) -> float | None:
@@ -692,6 +868,9 @@ class _MemoryData:
     users: dict[int, tuple[set[int], float | None]] = field(default_factory=dict)
     prefs: dict[str, dict[str, str]] = field(default_factory=dict)
     last_first_version: int = 0
+    publish: dict[int, float] = field(default_factory=dict)
+    locks: dict[int, tuple[str, float]] = field(default_factory=dict)
+    shown: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 class MemoryStore(StoreBase):
@@ -767,7 +946,9 @@ class MemoryStore(StoreBase):
         if doc is None:
             del self._data.tables[chat_id]
             self._data.timers.pop(chat_id, None)
+            self._data.publish.pop(chat_id, None)
             return Outcome(True, 0)
+        self._data.publish.setdefault(chat_id, time.time() + PUBLISH_GRACE)
         if entry is None:
             version = max(int(self._clock() * 1_000_000), self._data.last_first_version + 1)
             self._data.last_first_version = version
@@ -829,6 +1010,62 @@ class MemoryStore(StoreBase):
     async def timer_of(self, chat_id: int) -> float | None:
         await self._trip("timer_of")
         return self._data.timers.get(chat_id)
+
+    async def pub_acquire(
+        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+    ) -> dict[str, str] | None:
+        await self._trip("pub_acquire")
+        held = self._data.locks.get(chat_id)
+        if held is not None and held[1] > time.monotonic():
+            return None
+        self._data.locks[chat_id] = (token, time.monotonic() + lease)
+        return dict(self._data.shown.get(chat_id, {}))
+
+    async def pub_release(
+        self,
+        chat_id: int,
+        token: str,
+        version: int,
+        shown: dict[str, str],
+        *,
+        retry_at: float | None = None,
+        ttl: int | None = None,
+        lease: float = PUBLISH_LEASE,
+    ) -> Released:
+        await self._trip("pub_release")
+        held = self._data.locks.get(chat_id)
+        if held is None or held[0] != token or held[1] <= time.monotonic():
+            return Released(False, lost=True)
+        self._data.shown[chat_id] = dict(shown)
+        if retry_at is not None:
+            self._data.publish[chat_id] = retry_at
+            del self._data.locks[chat_id]
+            return Released(True)
+        entry = self._live(chat_id)
+        if entry is None or entry.version == version:
+            self._data.publish.pop(chat_id, None)
+            del self._data.locks[chat_id]
+            return Released(True)
+        self._data.locks[chat_id] = (token, time.monotonic() + lease)
+        return Released(False, version=entry.version)
+
+    async def claim_publish(
+        self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100
+    ) -> list[int]:
+        await self._trip("claim_publish")
+        due = sorted((at, chat) for chat, at in self._data.publish.items() if at <= now)
+        claimed = []
+        for _, chat in due[:limit]:
+            if self._live(chat) is None:
+                del self._data.publish[chat]
+            else:
+                self._data.publish[chat] = now + lease
+                claimed.append(chat)
+        return claimed
+
+    async def publish_due(self, chat_id: int) -> float | None:
+        await self._trip("publish_due")
+        return self._data.publish.get(chat_id)
 
     async def ttl_of(self, chat_id: int) -> float | None:
         await self._trip("ttl_of")

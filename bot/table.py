@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games import Game, get_game
 from engine.core import Action, Event, IllegalAction
+from locales import t
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
 MAX_TIMEOUTS = 3
@@ -52,6 +53,25 @@ class LogEntry(BaseModel):
 
     kind: str
     data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Notice(BaseModel):
+    """A new message to post (a hand's result, a notice): the outbox of the table document.
+
+    Written in the same compare-and-set as the move that caused it, and posted by whichever
+    process publishes the table next (:mod:`bot.publisher`), in ``seq`` order.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    seq: int
+    text: str
+    to: int | None = None
+    """A user's private chat, or ``None`` for the group."""
+
+
+MAX_OUTBOX = 20
+"""Notices kept waiting at most (Telegram refusing for a long time drops the oldest)."""
 
 
 @dataclass
@@ -106,6 +126,14 @@ class Table(BaseModel):
     turn_seconds: int = 0
     """The turn timer's length when it was set (shown as the time each player has)."""
     log: list[LogEntry] = Field(default_factory=list)
+    outbox: list[Notice] = Field(default_factory=list)
+    """New messages still to post, oldest first (see :class:`Notice`)."""
+    closing: dict[str, str] = Field(default_factory=dict)
+    """Message id (as text) of an earlier table message → its final text, still to be shown
+    (a finished hand's table message, or the copy replaced by ``/mesa``: without buttons)."""
+    notice_seq: int = 0
+    moved_at: float = 0.0
+    """Unix time of the last engine transition (a command typed before it is out of date)."""
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -204,6 +232,17 @@ class Table(BaseModel):
         self.status = "cancelled"
         self.deadline = None
 
+    def notify(self, text: str, to: int | None = None) -> None:
+        """Queue a new message for the group (or a user's private chat) in the outbox."""
+        self.notice_seq += 1
+        self.outbox = [*self.outbox, Notice(seq=self.notice_seq, text=text, to=to)][-MAX_OUTBOX:]
+
+    def repost_table(self) -> None:
+        """``/mesa``: post the table message again at the bottom; the old copy loses buttons."""
+        if self.table_msg is not None:
+            self.closing[str(self.table_msg)] = self.adapter.table_text(self)
+        self.table_msg = None
+
     def start(self, seed: int, now: float, timeout: float) -> Step:
         """Deal the first hand: enough players, even teams where the game wants them; in a game
         of teams the players are seated alternately, team 1 first (its first player is the
@@ -246,7 +285,9 @@ class Table(BaseModel):
             raise IllegalAction("not_your_turn")
         transition = adapter.apply(state, seat, action)
         self.timeouts = 0
-        return self._advance(transition.state, list(transition.events), now, timeout)
+        step = self._advance(transition.state, list(transition.events), now, timeout)
+        self._announce(step)
+        return step
 
     def fire_timer(self, now: float, timeout: float) -> Step | None:
         """The turn timer ran out: play the engine's default move for every seat to act.
@@ -281,6 +322,7 @@ class Table(BaseModel):
         if self.timeouts >= MAX_TIMEOUTS and self.status == "playing":
             self.cancel()
             step.cancelled = True
+        self._announce(step)
         return step
 
     def toggle_discard(self, seat: int, card: str, selected: bool, round_: int) -> list[str]:
@@ -316,6 +358,23 @@ class Table(BaseModel):
             raise IllegalAction("already_discarded")
 
     # ---- internals -----------------------------------------------------------------------
+
+    def _announce(self, step: Step) -> None:
+        """Queue what a step shows beyond the table message: the finished hand's table message
+        in its final form, and the result (with the end of the game) as a new message."""
+        adapter = self.adapter
+        if step.closed_hand_log is not None and step.closed_table_msg is not None:
+            text = adapter.closed_table_text(self, step.closed_hand_log)
+            self.closing[str(step.closed_table_msg)] = text
+        hand_log = step.closed_hand_log if step.closed_hand_log is not None else self.log
+        parts = [adapter.result_text(self, step.events, hand_log)]
+        if self.status == "over":
+            parts.append(t(self.lang, "msg.game_over"))
+        if step.cancelled:
+            parts.append(t(self.lang, "msg.cancelled_timeouts"))
+        result = "\n\n".join(p for p in parts if p)
+        if result:
+            self.notify(result)
 
     def _advance(
         self,
@@ -355,5 +414,6 @@ class Table(BaseModel):
     def _commit(self, state: Any, now: float, timeout: float) -> None:
         self.state = self.adapter.to_json(state)
         self.turn += 1
+        self.moved_at = now
         self.deadline = None if self.adapter.is_over(state) else now + timeout
         self.turn_seconds = round(timeout)

@@ -14,23 +14,20 @@ from bot.handlers.common import (
     Context,
     Services,
     alert,
+    answer,
+    can_write_to,
     change_table,
     chat_lang,
     display_name,
-    edit,
     error_text,
     first_delivery,
     new_tid,
     now,
-    publish,
     read_table,
-    record_ids,
-    refresh_lobby,
     reply,
-    send,
     services,
-    start_dm_ok,
 )
+from bot.publisher import flush
 from bot.table import Step, Table
 from engine.core import IllegalAction
 from locales import language_of, t
@@ -114,9 +111,8 @@ async def open_table(
     except IllegalAction as exc:
         await _refuse(svc, update, lang, exc)
         return
-    if update.callback_query is not None:
-        await update.callback_query.answer()
-    await post_lobby(context.bot, svc, table)
+    await answer(update)
+    await flush(context.bot, svc, table.chat_id)
 
 
 async def game_button(update: Update, context: Context) -> None:
@@ -133,14 +129,6 @@ async def game_button(update: Update, context: Context) -> None:
         return
     game = GAMES[cb.args[0]]
     await open_table(update, context, chat, user.id, game.name, game.parse_options([]), lang)
-
-
-async def post_lobby(bot: Bot, svc: Services, table: Table) -> None:
-    message = await send(
-        bot, table.chat_id, render.lobby_text(table), keyboards.lobby_keyboard(table)
-    )
-    if message is not None:
-        await record_ids(svc, table.chat_id, table.tid, lobby_msg=message.message_id)
 
 
 def deep_link(bot: Bot, chat_id: int) -> str:
@@ -162,14 +150,10 @@ async def _join(
             raise IllegalAction("no_table")
         lang = table.lang
         table.join(user.id, name)  # a dry run on a copy: the real join is the CAS below
-        if not await start_dm_ok(
-            context.bot, user.id, t(lang, "msg.join_dm", title=render.esc(table.title))
-        ):
+        if not await can_write_to(context.bot, user.id):
             link = deep_link(context.bot, chat_id)
             if by_button and update.callback_query is not None:
-                await update.callback_query.answer(
-                    t(lang, "msg.join_link_alert"), show_alert=True, url=link
-                )
+                await answer(update, t(lang, "msg.join_link_alert"), url=link)
             else:
                 text = t(lang, "msg.join_link", name=render.esc(name), link=link)
                 await reply(update, text, keyboards.link_keyboard(lang, link))
@@ -184,9 +168,8 @@ async def _join(
         else:
             await reply(update, error_text(lang, exc))
         return
-    if update.callback_query is not None:
-        await update.callback_query.answer()
-    await refresh_lobby(context.bot, svc, table)
+    await answer(update)
+    await flush(context.bot, svc, table.chat_id)
 
 
 async def seat_user(
@@ -204,6 +187,7 @@ async def seat_user(
         table.join(user_id, name)
         if team is not None and table.adapter.teams:
             table.choose_team(user_id, team, joining=True)
+        table.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
         return table, table
 
     # The user's table list is updated in the same write (no extra round trip).
@@ -244,8 +228,7 @@ async def start_private(update: Update, context: Context) -> None:
     except IllegalAction as exc:
         await reply(update, error_text(lang, exc))
         return
-    await reply(update, t(lang, "msg.join_dm", title=render.esc(table.title)))
-    await refresh_lobby(context.bot, svc, table)
+    await flush(context.bot, svc, table.chat_id)
 
 
 async def _leave(update: Update, context: Context, chat_id: int) -> None:
@@ -266,9 +249,8 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
     await svc.store.remove_user_table(user.id, chat_id)
-    if update.callback_query is not None:
-        await update.callback_query.answer()
-    await refresh_lobby(context.bot, svc, table)
+    await answer(update)
+    await flush(context.bot, svc, table.chat_id)
 
 
 async def salir(update: Update, context: Context) -> None:
@@ -294,14 +276,12 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         return table, (table, step)
 
     try:
-        table, step = await change_table(svc, chat_id, fn, update=update)
+        table, _step = await change_table(svc, chat_id, fn, update=update)
     except IllegalAction as exc:
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
-    if update.callback_query is not None:
-        await update.callback_query.answer()
-    await refresh_lobby(context.bot, svc, table)
-    await publish(context.bot, svc, table, step, dm_seats=range(len(table.players)))
+    await answer(update)
+    await flush(context.bot, svc, table.chat_id)
 
 
 async def empezar(update: Update, context: Context) -> None:
@@ -325,10 +305,13 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         return
     tid = table.tid
 
+    who = render.esc(display_name(update))
+
     def fn(current: Table | None) -> tuple[Table | None, Table]:
         if current is None or current.tid != tid or not current.active:
             raise IllegalAction("no_table")
         current.cancel()
+        current.notify(t(current.lang, "msg.cancelled", name=who))
         return current, current
 
     try:
@@ -336,14 +319,8 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
     except IllegalAction as exc:
         await _refuse(svc, update, lang, exc)
         return
-    if update.callback_query is not None:
-        await update.callback_query.answer()
-    await refresh_lobby(context.bot, svc, table)
-    if table.table_msg is not None and table.state is not None:
-        await edit(context.bot, chat_id, table.table_msg, table.adapter.table_text(table), None)
-    await send(
-        context.bot, chat_id, t(lang, "msg.cancelled", name=render.esc(display_name(update)))
-    )
+    await answer(update)
+    await flush(context.bot, svc, table.chat_id)
 
 
 async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
@@ -377,7 +354,7 @@ async def lobby_button(update: Update, context: Context) -> None:
         return
     cb = keyboards.parse_callback(query.data)
     if cb is None:
-        await query.answer()
+        await answer(update)
         return
     svc = services(context)
     table = await read_table(svc, cb.chat_id)
@@ -419,6 +396,5 @@ async def _choose_team(update: Update, context: Context, chat_id: int, team: int
     except IllegalAction as exc:
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
-    if update.callback_query is not None:
-        await update.callback_query.answer()
-    await refresh_lobby(context.bot, svc, table)
+    await answer(update)
+    await flush(context.bot, svc, table.chat_id)

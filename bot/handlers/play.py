@@ -11,22 +11,19 @@ from bot.handlers.common import (
     Context,
     Services,
     alert,
+    answer,
+    can_write_to,
     change_table,
     chat_lang,
-    edit,
     error_text,
-    first_delivery,
-    hand_markup,
     now,
     publish,
     read_table,
-    record_ids,
     reply,
-    send_hand,
     services,
-    show_table,
     start_dm_ok,
 )
+from bot.publisher import flush
 from bot.table import Step, Table
 from engine.core import IllegalAction
 from locales import t
@@ -122,14 +119,14 @@ async def table_button(update: Update, context: Context) -> None:
         return
     cb = keyboards.parse_callback(query.data)
     if cb is None:
-        await query.answer()
+        await answer(update)
         return
     svc = services(context)
     if cb.kind == "h":
         await my_cards_alert(update, svc, cb.chat_id, cb.tid)
         return
     if not cb.args:
-        await query.answer()
+        await answer(update)
         return
     try:
         table, step, _seat = await play(
@@ -137,10 +134,10 @@ async def table_button(update: Update, context: Context) -> None:
         )
     except IllegalAction as exc:  # an alert is private: every refusal may go there
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
-        if exc.reason == "stale" and query.message is not None:
-            await heal(update, context, cb.chat_id, cb.tid, query.message.message_id)
+        if exc.reason == "stale":
+            await flush(context.bot, svc, cb.chat_id)  # whatever the presser saw is repaired
         return
-    await query.answer()
+    await answer(update)
     await publish(context.bot, svc, table, step)
 
 
@@ -154,16 +151,6 @@ async def refuse_privately(
     if user is not None and await start_dm_ok(context.bot, user.id, error_text(lang, exc)):
         return
     await reply(update, t(lang, "error.refused_private"))
-
-
-async def heal(update: Update, context: Context, chat_id: int, tid: str, msg_id: int) -> None:
-    """A stale press on the current table message: show the current state again.
-
-    (Two processes may finish their edits out of order; the next press repairs the message.)
-    """
-    table = await read_table(services(context), chat_id)
-    if table is not None and table.tid == tid and table.table_msg == msg_id:
-        await show_table(context.bot, table)
 
 
 async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) -> None:
@@ -187,13 +174,13 @@ async def discard_button(update: Update, context: Context) -> None:
         return
     cb = keyboards.parse_callback(query.data)
     if cb is None or cb.token is None:
-        await query.answer()
+        await answer(update)
         return
     svc = services(context)
     at = now(svc)
     round_ = cb.token
 
-    def toggle(table: Table | None) -> tuple[Table | None, tuple[Table, Step | None, int]]:
+    def toggle(table: Table | None) -> tuple[Table | None, None]:
         if table is None or table.tid != cb.tid or not table.active:
             raise IllegalAction("stale")
         seat = table.seat_of(user.id)
@@ -202,23 +189,17 @@ async def discard_button(update: Update, context: Context) -> None:
         if cb.kind == "t":
             card, on = (*cb.args, "", "")[:2]
             table.toggle_discard(seat, card, on == "1", round_)
-            return table, (table, None, seat)
-        step = table.confirm_discard(seat, round_, at, svc.settings.turn_timeout)
-        return table, (table, step, seat)
+        else:
+            table.confirm_discard(seat, round_, at, svc.settings.turn_timeout)
+        return table, None
 
     try:
-        table, step, seat = await change_table(svc, cb.chat_id, toggle, update=update)
+        await change_table(svc, cb.chat_id, toggle, update=update)
     except IllegalAction as exc:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         return
-    await query.answer()
-    if step is None:
-        msg = query.message
-        if msg is not None:
-            text = table.adapter.hand_text(table, seat)
-            await edit(context.bot, msg.chat.id, msg.message_id, text, hand_markup(table, seat))
-        return
-    await publish(context.bot, svc, table, step, dm_seats=[seat])
+    await answer(update)
+    await flush(context.bot, svc, cb.chat_id)
 
 
 async def mesa(update: Update, context: Context) -> None:
@@ -227,48 +208,56 @@ async def mesa(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    table = await read_table(svc, chat.id)
-    if table is None or table.status != "playing":
-        await reply(update, t(await chat_lang(svc, chat.id), "error.no_table"))
+
+    def fn(table: Table | None) -> tuple[Table | None, None]:
+        if table is None or table.status != "playing":
+            raise IllegalAction("no_table")
+        table.repost_table()
+        return table, None
+
+    try:
+        await change_table(svc, chat.id, fn, update=update)
+    except IllegalAction as exc:
+        await reply(update, error_text(await chat_lang(svc, chat.id), exc))
         return
-    if not await first_delivery(svc, update):
-        return  # re-delivered: the table was posted again already
-    msg_id = await show_table(context.bot, table, repost=True)
-    await record_ids(svc, chat.id, table.tid, table_msg=msg_id, hand=table.hand)
+    await flush(context.bot, svc, chat.id)
 
 
 async def cartas(update: Update, context: Context) -> None:
-    """``/cartas``: send me my hand again in private (from the group or the private chat)."""
+    """``/cartas``: send me my hand again in private, as a new message (from the group or the
+    private chat)."""
     svc = services(context)
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    chat_ids = [chat.id] if chat.type != chat.PRIVATE else await svc.store.user_tables(user.id)
-    lang = await chat_lang(svc, chat.id) if chat.type != chat.PRIVATE else svc.settings.language
-    sent = False
+    private = chat.type == chat.PRIVATE
+    chat_ids = await svc.store.user_tables(user.id) if private else [chat.id]
+    lang = svc.settings.language if private else await chat_lang(svc, chat.id)
+    reason = "not_seated" if chat_ids else "no_table"
     for chat_id in chat_ids:
-        table = await read_table(svc, chat_id)
-        if table is None or table.status != "playing":
+
+        def fn(table: Table | None) -> tuple[Table | None, str]:
+            if table is None or table.status != "playing":
+                raise IllegalAction("no_table")
+            seat = table.seat_of(user.id)
+            if seat is None:
+                raise IllegalAction("not_seated")
+            table.hand_msgs.pop(str(seat), None)  # a fresh message at the bottom of the chat
+            return table, table.lang
+
+        try:
+            lang = await change_table(svc, chat_id, fn, update=update)
+        except IllegalAction as exc:
+            reason = exc.reason if chat_id == chat.id else reason
             continue
-        seat = table.seat_of(user.id)
-        if seat is None:
-            continue
-        lang = table.lang
-        if not sent and not await first_delivery(svc, update):
-            return  # re-delivered: the hand was sent again already
-        table.hand_msgs.pop(str(seat), None)  # a fresh message at the bottom of the chat
-        msg_id = await send_hand(context.bot, table, seat)
-        if msg_id is None:
+        if not await can_write_to(context.bot, user.id):
             await reply(update, t(lang, "msg.cards_dm_failed"))
             return
-        await record_ids(svc, chat_id, table.tid, hand=table.hand, hand_msgs={seat: msg_id})
-        sent = True
-    if not sent:
-        await reply(
-            update, error_text(lang, IllegalAction("not_seated" if chat_ids else "no_table"))
-        )
-    elif chat.type != chat.PRIVATE:
-        await reply(update, t(lang, "msg.cards_sent"))
+        await flush(context.bot, svc, chat_id)
+        if not private:
+            await reply(update, t(lang, "msg.cards_sent"))
+        return
+    await reply(update, error_text(lang, IllegalAction(reason)))
 
 
 async def descarto(update: Update, context: Context) -> None:
@@ -293,10 +282,10 @@ async def descarto(update: Update, context: Context) -> None:
         if not table.adapter.in_discard(table.engine_state()):
             continue
         try:
-            table, step, seat = await play(svc, chat_id, user.id, text, update=update)
+            table, step, _seat = await play(svc, chat_id, user.id, text, update=update)
         except IllegalAction as exc:
             await reply(update, error_text(lang, exc))
             return
-        await publish(context.bot, svc, table, step, dm_seats=[seat])
+        await publish(context.bot, svc, table, step)
         return
     await reply(update, error_text(lang, IllegalAction("wrong_phase")))

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 
 from telegram import Bot
 
+from bot import publisher
 from bot.handlers.common import Services, change_table, publish
 from bot.table import Step, Table
 
@@ -39,24 +41,36 @@ async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
     return True
 
 
+async def _fire(bot: Bot, svc: Services, chat_id: int) -> bool:
+    try:
+        return await fire(bot, svc, chat_id)
+    except Exception:
+        log.exception("timer of a table failed")
+        return False
+
+
 async def sweep_once(bot: Bot, svc: Services) -> int:
-    """Fire every due timer once; returns how many tables moved."""
-    moved = 0
-    for chat_id in await svc.store.claim_due(svc.clock()):
-        try:
-            moved += await fire(bot, svc, chat_id)
-        except Exception:
-            log.exception("timer of a table failed")
-    return moved
+    """Fire the due timers (a batch of them, at once; other processes take the rest) and
+    publish the tables whose publication is due; returns how many tables moved."""
+    chats = await svc.store.claim_due(svc.clock(), limit=svc.settings.sweep_batch)
+    moved = await asyncio.gather(*(_fire(bot, svc, chat) for chat in chats))
+    await publisher.sweep_once(bot, svc)
+    return sum(moved)
 
 
 async def sweep_forever(bot: Bot, svc: Services) -> None:
-    """The background task started in ``post_init``: a sweep every ``timer_tick`` seconds."""
+    """The background task started in ``post_init``: a sweep every ``timer_tick`` seconds
+    (with a little jitter, so that processes started together take turns)."""
+    rng = random.Random()
+    warned = False
     while True:
         try:
             await sweep_once(bot, svc)
+            warned = False
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("timer sweep failed")
-        await asyncio.sleep(svc.settings.timer_tick)
+        except Exception as exc:
+            if not warned:  # one line per outage, not one per tick
+                log.warning("timer sweep failed: %s", type(exc).__name__)
+                warned = True
+        await asyncio.sleep(svc.settings.timer_tick * rng.uniform(0.8, 1.2))

@@ -1432,11 +1432,8 @@ class FakeTelegram:
     def _m_setmyshortdescription(self, params: dict[str, Any]) -> Any:
         return True
 
-    def _m_sendchataction(self, params: dict[str, Any]) -> Any:
-        self._chat(params)
-        return True
-
-    def _m_sendmessage(self, params: dict[str, Any]) -> Any:
+    def _check_private(self, params: dict[str, Any]) -> None:
+        """A private chat the bot may write to: the user started it and did not block it."""
         chat_id = params.get("chat_id")
         if chat_id is not None and int(chat_id) > 0:
             user = self.users.get(int(chat_id))
@@ -1446,6 +1443,14 @@ class FakeTelegram:
                 raise ApiError(403, "Forbidden: bot was blocked by the user")
             if not user.started:
                 raise ApiError(403, FORBIDDEN_DM)
+
+    def _m_sendchataction(self, params: dict[str, Any]) -> Any:
+        self._check_private(params)
+        self._chat(params)
+        return True
+
+    def _m_sendmessage(self, params: dict[str, Any]) -> Any:
+        self._check_private(params)
         chat = self._chat(params)
         raw, text, mode = self._render(params)
         markup = self._markup(params)

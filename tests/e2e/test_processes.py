@@ -190,7 +190,7 @@ async def test_timeout_plays_the_default_and_three_cancel_the_table(
     assert doc.get("timeouts") == 1
     # Nobody answers: two more timeouts in a row cancel the table.
     found = await tg.wait_for(
-        lambda: _status(redis, group.id, "cancelled"), timeout=8, what="the table cancelled"
+        lambda: _status(redis, group.id, "cancelled"), timeout=15, what="the table cancelled"
     )
     assert found
     cancelled = t(LANG, "msg.cancelled_timeouts")
@@ -209,15 +209,14 @@ async def test_timer_fires_after_a_restart(tg: FakeTelegram, apps: Any, redis_fa
     first = await apps.start(turn_timeout=60.0)
     table, _users, group = await open_table(tg, redis)
     await apps.stop(first)
-    await apps.start(turn_timeout=0.5, timer_tick=0.05)
+    await apps.start(turn_timeout=2.0, timer_tick=0.05)  # time enough to stop it (a busy CI)
     doc = await table.doc()
     state = await table.state()
     table.seat_user(doc, state.to_act[0]).send(group, "/mus")
     doc = await table.wait_turn_after(doc.get("turn", 0))
-    await tg.settle()
     second = apps.running[-1]
     await apps.stop(second)  # the timer is pending in Redis while no process runs
-    await asyncio.sleep(0.6)
+    await asyncio.sleep(2.2)
     before = (await table.doc())["turn"]
     assert before == doc["turn"], "the timer fired although no process was running"
     await apps.start(turn_timeout=0.5, timer_tick=0.05)

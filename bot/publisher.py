@@ -1,0 +1,419 @@
+"""Publishing: what the group and the players see converges to the stored table, whatever fails.
+
+Nothing a handler decides is only in memory. A move's compare-and-set write carries everything
+there is to show: the new state (the table message, the lobby and each private hand are rendered
+from it), the notices to post (:attr:`~bot.table.Table.outbox`: a hand's result...) and the final
+texts of earlier table messages (:attr:`~bot.table.Table.closing`). The same write marks the
+table as due for publication (see :mod:`bot.storage`). Then :func:`flush` makes Telegram show it:
+
+1. the closing edits, then the notices in order (each recorded in the document once posted, so
+   no other process posts it again);
+2. the messages that are missing: each player's private hand (before anyone must act), the lobby,
+   the table message (recorded likewise);
+3. an edit of every message whose wanted render differs from what it showed after the last
+   publication (a hash per message, kept beside the table).
+
+One process publishes a table at a time (a leased lock), always from the newest document, so an
+older render never lands over a newer one; writes made meanwhile are published by the same loop
+before it lets go, several moves becoming one edit. A crash, a restart, a Redis outage or a Bot
+API failure leaves the table due: another try (this process's or another's sweep,
+:func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts); a
+notice whose send timed out may have been posted, so it is not posted again (a table message or
+a private hand is: a player needs its buttons).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import secrets
+import time
+import warnings
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, TypeVar
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
+
+from bot import keyboards, render
+from bot.storage import Loaded
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.handlers.common import Services
+
+log = logging.getLogger("bot.publisher")
+
+T = TypeVar("T")
+Render = tuple[str, InlineKeyboardMarkup | None]
+
+MAX_WAIT = 5.0
+"""Longest flood-control wait (or retry pause) spent inside one publication; longer ones are
+left to a later try."""
+RETRIES = 3
+"""Tries of one Bot API call that failed for a reason that may pass (5xx, network, timeout)."""
+MAX_LOOPS = 20
+"""Publication rounds one flush makes before leaving the rest to the sweep."""
+RETRY_LATER = 5.0
+"""Seconds before another try when Telegram kept failing."""
+
+
+class Deferred(Exception):
+    """Telegram refuses for now: try the whole publication again at ``at`` (unix time)."""
+
+    def __init__(self, at: float) -> None:
+        super().__init__(f"retry at {at}")
+        self.at = at
+
+
+class Gone(Exception):
+    """The message or chat cannot be written any more (deleted, blocked, kicked)."""
+
+
+@dataclass
+class _Run:
+    """One publication round's bookkeeping."""
+
+    shown: dict[str, str]
+    calls: int = 0
+    sent: dict[str, int] = field(default_factory=dict)
+
+
+# ---- Bot API calls ---------------------------------------------------------------------------
+
+
+def _seconds(exc: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that the type becomes timedelta
+        warnings.simplefilter("ignore")
+        wait = exc.retry_after
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+
+
+async def call_api(call: Callable[[], Awaitable[T]], *, uncertain_ok: bool = False) -> T | None:
+    """One Bot API call with the retries that make sense.
+
+    A flood-control wait up to :data:`MAX_WAIT` is waited; a longer one raises
+    :class:`Deferred`. 5xx, network errors and timeouts are retried (:data:`RETRIES` tries)
+    before :class:`Deferred`; with ``uncertain_ok`` a timeout returns ``None`` at once (a send
+    that may have gone through must not be repeated). ``Forbidden`` and a deleted message raise
+    :class:`Gone`; other ``BadRequest`` errors propagate.
+    """
+    pause = 0.5
+    for attempt in range(RETRIES):
+        try:
+            return await call()
+        except RetryAfter as exc:
+            wait = _seconds(exc)
+            if wait > MAX_WAIT:
+                raise Deferred(time.time() + wait) from None
+            await asyncio.sleep(wait)
+        except Forbidden as exc:
+            raise Gone(exc.message) from None
+        except BadRequest as exc:
+            text = exc.message.lower()
+            if "not found" in text or "can't be edited" in text or "chat not found" in text:
+                raise Gone(exc.message) from None
+            raise
+        except TimedOut:
+            if uncertain_ok:
+                return None
+            if attempt + 1 == RETRIES:
+                raise Deferred(time.time() + RETRY_LATER) from None
+            await asyncio.sleep(pause)
+        except TelegramError:
+            if attempt + 1 == RETRIES:
+                raise Deferred(time.time() + RETRY_LATER) from None
+            await asyncio.sleep(pause)
+        pause *= 2
+    raise Deferred(time.time() + RETRY_LATER)
+
+
+async def _send(bot: Bot, chat_id: int, render_: Render, *, uncertain_ok: bool) -> Message | None:
+    text, markup = render_
+    return await call_api(
+        lambda: bot.send_message(
+            chat_id,
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            disable_web_page_preview=True,
+        ),
+        uncertain_ok=uncertain_ok,
+    )
+
+
+async def _edit(bot: Bot, chat_id: int, message_id: int, render_: Render) -> None:
+    text, markup = render_
+    try:
+        await call_api(
+            lambda: bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                disable_web_page_preview=True,
+            )
+        )
+    except BadRequest as exc:
+        if "not modified" not in exc.message.lower():
+            log.warning("cannot edit message %s in %s: %s", message_id, chat_id, exc.message)
+
+
+# ---- what is wanted ------------------------------------------------------------------------
+
+
+def _digest(render_: Render) -> str:
+    text, markup = render_
+    data = json.dumps([text, None if markup is None else markup.to_dict()], sort_keys=True)
+    return hashlib.blake2b(data.encode(), digest_size=8).hexdigest()
+
+
+def _key(chat_id: int, message_id: int) -> str:
+    return f"{chat_id}:{message_id}"
+
+
+def lobby_view(table: Table) -> Render:
+    """The lobby message (its buttons only while the lobby is open)."""
+    markup = keyboards.lobby_keyboard(table) if table.status == "lobby" else None
+    return render.lobby_text(table), markup
+
+
+def table_view(table: Table) -> Render:
+    """The table message (its buttons only while the game is played)."""
+    markup = keyboards.table_keyboard(table) if table.status == "playing" else None
+    return table.adapter.table_text(table), markup
+
+
+def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
+    """The private hand's buttons: the discard toggles in a discard, else the game's own."""
+    if table.status != "playing":
+        return None
+    game = table.adapter
+    state = table.engine_state()
+    if game.in_discard(state):
+        if seat not in game.to_act(state):
+            return None
+        cards = game.seat_cards(table, seat)
+        return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
+    rows = keyboards.game_rows(table, game.hand_buttons(table, seat))
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def hand_view(table: Table, seat: int) -> Render:
+    return table.adapter.hand_text(table, seat), hand_markup(table, seat)
+
+
+def _has_table(table: Table) -> bool:
+    return table.status in ("playing", "over", "cancelled") and table.state is not None
+
+
+# ---- the publication -------------------------------------------------------------------------
+
+
+async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
+    """Publish the table of ``chat_id`` until what Telegram shows is its newest document.
+
+    Returns at once when another process is publishing it (that process publishes this write
+    too). Never raises for Telegram or Redis trouble: the table stays due and is retried.
+    """
+    token = secrets.token_hex(8)
+    try:
+        shown = await svc.store.pub_acquire(chat_id, token)
+    except Exception as exc:
+        log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
+        return
+    if shown is None:
+        return
+    run = _Run(shown=shown)
+    retry_at: float | None = None
+    for _ in range(MAX_LOOPS):
+        try:
+            loaded = await svc.store.cached(chat_id)
+            if loaded is not None:
+                loaded = await _publish(bot, svc, chat_id, loaded, run)
+        except Deferred as exc:
+            retry_at, loaded = exc.at, None
+        except Exception:
+            log.exception("publishing table %s failed", chat_id)
+            retry_at, loaded = time.time() + RETRY_LATER, None
+        version = loaded.version if loaded is not None else 0
+        try:
+            released = await svc.store.pub_release(
+                chat_id,
+                token,
+                version,
+                run.shown,
+                retry_at=retry_at,
+                ttl=svc.settings.table_ttl,
+            )
+        except Exception as exc:
+            log.warning("publishing %s: release failed: %s", chat_id, type(exc).__name__)
+            return
+        if released.done or released.lost:
+            return
+        svc.store.forget(chat_id)  # another write came in: publish it from the store
+    await svc.store.pub_release(
+        chat_id, token, 0, run.shown, retry_at=time.time(), ttl=svc.settings.table_ttl
+    )
+
+
+async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _Run) -> Loaded:
+    """One round: closing edits and notices, missing messages, then edits. Returns the document
+    the edits rendered (its version is what was published)."""
+    from bot.handlers.common import load_doc
+
+    table = load_doc(loaded)
+    assert table is not None
+    for msg, text in sorted(table.closing.items()):
+        await _edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
+    if table.closing:
+        loaded = await _record(svc, table, closing=list(table.closing))
+        table = load_doc(loaded) or table
+    for notice in list(table.outbox):
+        await _post_notice(bot, run, table, notice.to, notice.text)
+        loaded = await _record(svc, table, notice=notice.seq)
+        table = load_doc(loaded) or table
+    loaded, table = await _post_missing(bot, svc, run, loaded, table)
+    await _edit_all(bot, run, table)
+    return loaded
+
+
+async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want: Render) -> bool:
+    """Edit a message to ``want`` unless it shows it already; False if the message is gone."""
+    key, digest = _key(chat_id, message_id), _digest(want)
+    if run.shown.get(key) == digest:
+        return True
+    run.calls += 1
+    try:
+        await _edit(bot, chat_id, message_id, want)
+    except Gone:
+        run.shown.pop(key, None)
+        return False
+    run.shown[key] = digest
+    return True
+
+
+async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: str) -> None:
+    run.calls += 1
+    try:
+        await _send(bot, table.chat_id if to is None else to, (text, None), uncertain_ok=True)
+    except (Gone, BadRequest) as exc:
+        log.warning("a notice for %s could not be posted: %s", table.chat_id, exc)
+
+
+async def _post_missing(
+    bot: Bot, svc: Services, run: _Run, loaded: Loaded, table: Table
+) -> tuple[Loaded, Table]:
+    """Send the private hands, the lobby and the table message that have no message yet."""
+    if table.status == "playing" and table.state is not None:
+        for seat, player in enumerate(table.players):
+            if str(seat) in table.hand_msgs:
+                continue
+            msg = await _post(bot, run, player.user_id, hand_view(table, seat))
+            if msg is not None:
+                loaded = await _record(svc, table, hand=(table.hand, seat, msg))
+                table = load_table(loaded, table)
+    if table.lobby_msg is None and table.status == "lobby":
+        msg = await _post(bot, run, table.chat_id, lobby_view(table))
+        if msg is not None:
+            loaded = await _record(svc, table, lobby=msg)
+            table = load_table(loaded, table)
+    if table.table_msg is None and _has_table(table):
+        msg = await _post(bot, run, table.chat_id, table_view(table))
+        if msg is not None:
+            loaded = await _record(svc, table, table_msg=(table.hand, msg))
+            table = load_table(loaded, table)
+    return loaded, table
+
+
+def load_table(loaded: Loaded, fallback: Table) -> Table:
+    from bot.handlers.common import load_doc
+
+    return load_doc(loaded) or fallback
+
+
+async def _post(bot: Bot, run: _Run, chat_id: int, want: Render) -> int | None:
+    """Send a message the table needs (a player needs its buttons: a timed-out send is tried
+    again); ``None`` when that chat cannot be written."""
+    run.calls += 1
+    try:
+        message = await _send(bot, chat_id, want, uncertain_ok=False)
+    except Gone as exc:
+        log.warning("cannot write to chat %s: %s", chat_id, exc)
+        return None
+    except BadRequest as exc:
+        log.warning("cannot write to chat %s: %s", chat_id, exc.message)
+        return None
+    if message is None:
+        return None
+    run.shown[_key(chat_id, message.message_id)] = _digest(want)
+    return message.message_id
+
+
+async def _edit_all(bot: Bot, run: _Run, table: Table) -> None:
+    """Edit every message of the table whose wanted render changed (group first)."""
+    if table.lobby_msg is not None:
+        await _edit_or_skip(bot, run, table.chat_id, table.lobby_msg, lobby_view(table))
+    if table.table_msg is not None and _has_table(table):
+        await _edit_or_skip(bot, run, table.chat_id, table.table_msg, table_view(table))
+    if table.state is None or table.status == "lobby":
+        return
+    edits = [
+        _edit_or_skip(bot, run, table.players[int(seat)].user_id, msg, hand_view(table, int(seat)))
+        for seat, msg in sorted(table.hand_msgs.items())
+        if int(seat) < len(table.players)
+    ]
+    await asyncio.gather(*edits)  # different private chats: no need to wait for each other
+
+
+async def _record(
+    svc: Services,
+    table: Table,
+    *,
+    closing: list[str] | None = None,
+    notice: int | None = None,
+    hand: tuple[int, int, int] | None = None,
+    lobby: int | None = None,
+    table_msg: tuple[int, int] | None = None,
+) -> Loaded:
+    """Write down in the document what was just shown (so no process shows it again)."""
+    from bot.handlers.common import change_table
+
+    tid = table.tid
+
+    def fn(current: Table | None) -> tuple[Table | None, None]:
+        if current is None or current.tid != tid:
+            return None, None
+        for msg in closing or []:
+            current.closing.pop(msg, None)
+        if notice is not None:
+            current.outbox = [n for n in current.outbox if n.seq != notice]
+        if hand is not None and current.hand == hand[0]:
+            current.hand_msgs.setdefault(str(hand[1]), hand[2])
+        if lobby is not None and current.lobby_msg is None:
+            current.lobby_msg = lobby
+        if table_msg is not None and current.hand == table_msg[0] and current.table_msg is None:
+            current.table_msg = table_msg[1]
+        return current, None
+
+    await change_table(svc, table.chat_id, fn)
+    found = await svc.store.cached(table.chat_id)
+    if found is None:
+        raise Deferred(time.time() + RETRY_LATER)
+    return found
+
+
+# ---- the sweep -------------------------------------------------------------------------------
+
+
+async def sweep_once(bot: Bot, svc: Services) -> int:
+    """Publish every table whose publication is due (left by a crash, or retried)."""
+    chats = await svc.store.claim_publish(svc.clock(), limit=svc.settings.sweep_batch)
+    await asyncio.gather(*(flush(bot, svc, chat) for chat in chats))
+    return len(chats)
