@@ -10,6 +10,7 @@ from bot.handlers.common import (
     Services,
     change_table,
     chat_lang,
+    first_delivery,
     read_table,
     reply,
     services,
@@ -31,6 +32,8 @@ async def ayuda(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is None:
         return
+    if not await first_delivery(svc, update):
+        return  # answered already (a re-delivery)
     lang = await chat_lang(svc, chat.id)
     game = await _table_game(svc, chat.id)
     text = t(lang, "msg.help")
@@ -45,6 +48,8 @@ async def reglas(update: Update, context: Context) -> None:
     svc = services(context)
     chat = update.effective_chat
     if chat is None:
+        return
+    if not await first_delivery(svc, update):
         return
     lang = await chat_lang(svc, chat.id)
     words = list(context.args or [])

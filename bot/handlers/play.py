@@ -16,6 +16,7 @@ from bot.handlers.common import (
     change_table,
     chat_lang,
     error_text,
+    first_delivery,
     now,
     publish,
     read_table,
@@ -44,6 +45,17 @@ def command_action(table: Table, command: str, words: list[str]) -> str:
     return " ".join([prefix, *words]).strip()
 
 
+TYPED_SLACK = 1.0
+"""Seconds a typed command's date (whole seconds, Telegram's clock) may precede the last move
+and still count: it was typed in the same second, or the clocks differ a little."""
+
+
+def typed_date(update: Update) -> float | None:
+    """When a typed command was sent (``None`` for anything else)."""
+    message = update.effective_message
+    return message.date.timestamp() if message is not None and message.date else None
+
+
 class PrivateRefusal(IllegalAction):
     """A refusal that tells something about the player's own hand: answered to him only."""
 
@@ -57,10 +69,13 @@ async def play(
     tid: str | None = None,
     *,
     update: Update | None = None,
+    typed_at: float | None = None,
 ) -> tuple[Table, Step, int]:
     """Apply one player's action to the table with CAS; ``IllegalAction`` changes nothing.
 
     ``turn``/``tid`` (from a button) must match the table, so stale or repeated presses fail.
+    ``typed_at`` (a typed command's date) must not be older than the table's last move: a late
+    copy of ``/paso`` is not applied to the next lance.
     """
     at = now(svc)
 
@@ -74,6 +89,8 @@ async def play(
             raise IllegalAction("not_seated")
         if table.status != "playing":
             raise IllegalAction("not_started")
+        if typed_at is not None and typed_at + TYPED_SLACK < table.moved_at:
+            raise IllegalAction("typed_too_late")
         text = action if isinstance(action, str) else action(table)
         try:
             step = table.play(seat, text, at, svc.settings.turn_timeout)
@@ -101,6 +118,7 @@ async def action_command(update: Update, context: Context) -> None:
             user.id,
             lambda table: command_action(table, command, words),
             update=update,
+            typed_at=typed_date(update),
         )
     except PrivateRefusal as exc:
         await refuse_privately(update, context, svc, chat.id, exc)
@@ -154,7 +172,10 @@ async def refuse_privately(
 
 
 async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) -> None:
+    """"Mis cartas": the presser's cards in a private alert (once per press, in any process)."""
     user = update.effective_user
+    if not await first_delivery(svc, update):
+        return
     table = await read_table(svc, chat_id)
     if table is None or table.tid != tid or table.state is None or user is None:
         await alert(update, error_text(await chat_lang(svc, chat_id), IllegalAction("stale")))

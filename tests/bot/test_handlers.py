@@ -115,7 +115,7 @@ class Harness:
             "update_id": next(_ids),
             "message": {
                 "message_id": next(_ids),
-                "date": 0,
+                "date": int(self.clock),
                 "chat": chat,
                 "from": self._user(uid),
                 "text": text,
@@ -591,3 +591,18 @@ async def test_a_redelivered_join_and_mesa_do_nothing() -> None:
     with contextlib.suppress(ApplicationHandlerStop):  # stopped, or answered nothing
         await lobby.nueva(nueva, other_ctx)  # its re-delivery elsewhere: silent
     assert len(h.bot.calls) == calls + 1
+
+
+async def test_a_typed_command_older_than_the_last_move_is_refused() -> None:
+    """A late copy of a typed command (typed before the last move) is not applied."""
+    h = Harness()
+    table = await h.open_and_start()
+    mano = table.players[table.to_act()[0]].user_id
+    late = h.command(mano, "/mus")  # typed now...
+    h.clock += 5
+    await h.act(table.to_act()[0], "mus")  # ...but another copy moved the table first
+    before = await read_table(h.svc, GROUP)
+    await play.action_command(*late)
+    assert h.bot.group_sends()[-1] == t("es", "error.typed_too_late")
+    after = await read_table(h.svc, GROUP)
+    assert after is not None and before is not None and after.turn == before.turn
