@@ -440,6 +440,7 @@ async def publish(
     # Private hands first, so nobody has to act before seeing his cards.
     seats = set(dm_seats)
     seats.update(e.data.get("seat", -1) for e in step.events if e.kind == "dealt")
+    seats.update(table.adapter.private_seats(table, step.events))
     if step.discard_started:
         seats.update(range(len(table.players)))
     new_ids: dict[int, int] = {}
