@@ -60,10 +60,18 @@ def name_of(lang: str, names: Sequence[str], seat: object, mocho: object = None)
 
 
 def team_name(lang: str, names: Sequence[str], team: object) -> str:
-    """The players of a team (seats ``team``, ``team + 2``...): ``Ana, Cris y Eva``."""
+    """The players of a team (seats ``team``, ``team + 2``...): ``Ana, Cris y Eva``; with an
+    odd number of players the short team also has the mocho (the last seat, E1).
+
+    >>> team_name("es", ["Ana", "Bea", "Cris", "Dani", "Eva"], 1)
+    'Bea, Dani y el mocho'
+    """
     if not isinstance(team, int) or team not in (0, 1):
         return "?"
-    return join_words(lang, [esc(n) for s, n in enumerate(names) if s % 2 == team])
+    members = [esc(n) for s, n in enumerate(names) if s % 2 == team]
+    if len(names) % 2 and len(names) % 2 == team:
+        members.append(t(lang, "envite.mocho"))
+    return join_words(lang, members)
 
 
 def action_label(lang: str, action: Action) -> str:
@@ -163,7 +171,6 @@ def _team_line(lang: str, names: Sequence[str], view: Mapping[str, Any], team: i
     score = list(view.get("score") or [0, 0])
     chicos = list(view.get("chicos") or [0, 0])
     en_tumbo = list(view.get("en_tumbo") or [False, False])
-    mocho = view.get("mocho")
     line = t(
         lang,
         f"envite.table.team{team}",
@@ -171,8 +178,6 @@ def _team_line(lang: str, names: Sequence[str], view: Mapping[str, Any], team: i
         stones=score[team],
         chicos=chicos[team],
     )
-    if isinstance(mocho, int) and mocho % 2 == team:
-        line += t(lang, "envite.table.with_mocho")
     if en_tumbo[team]:
         line += t(lang, "envite.table.en_tumbo")
     return line
