@@ -64,6 +64,7 @@ class EnviteTable:
     def __init__(self, tg: FakeTelegram, group: Chat, users: Sequence[User], redis: Any) -> None:
         self.tg, self.group, self.users, self.redis = tg, group, list(users), redis
         self.poll = 0.005
+        self.lang = LANG
 
     async def doc(self) -> dict[str, Any]:
         found = await read_doc(self.redis, self.group.id)
@@ -83,7 +84,7 @@ class EnviteTable:
         return next((m for m in self.group.bot_messages() if m.message_id == message_id), None)
 
     def hand_message(self, user: User) -> Message | None:
-        prefix = t(LANG, "hand.cards", cards="").strip()
+        prefix = t(self.lang, "hand.cards", cards="").strip()
         for m in reversed(user.private.bot_messages()):
             if prefix in m.text:
                 return m
@@ -147,7 +148,8 @@ class EnviteTable:
             return None
         for b in msg.buttons():
             data = str(b.get("callback_data", ""))
-            if b["text"] == label_for(action) and data.split(":")[3:4] == [str(doc["turn"])]:
+            current = data.split(":")[3:4] == [str(doc["turn"])]
+            if b["text"] == label_for(action, self.lang) and current:
                 return msg, data
         return None
 
@@ -157,12 +159,12 @@ class EnviteTable:
 
         def table_msg() -> Message | None:
             msg = self.message(doc.get("table_msg"))
-            if msg and t(LANG, "envite.button.play") in msg.button_texts():
+            if msg and t(self.lang, "envite.button.play") in msg.button_texts():
                 return msg
             return None
 
         msg = await self.tg.wait_for(table_msg, timeout=3, what="the play button")
-        query = user.press(msg, t(LANG, "envite.button.play"))
+        query = user.press(msg, t(self.lang, "envite.button.play"))
         answer = await self.tg.wait_inline_answer(query)
         assert answer.is_personal and answer.cache_time == 0
         wanted = f"{self.group.id}:{doc['tid']}:{doc['turn']}:{action}"
@@ -184,7 +186,7 @@ async def open_envite(
         users[0].send(group, f"/idioma {lang}")
         await tg.settle()
     users[0].send(group, f"/nueva envite {options}".strip())
-    join = t(lang, "button.join") if lang == LANG else "Join"
+    join = t(lang, "button.join")
     lobby = await tg.wait_for(
         lambda: next((m for m in group.bot_messages() if join in m.button_texts()), None),
         what="the lobby",
@@ -197,7 +199,9 @@ async def open_envite(
     await tg.settle()
     found = await read_doc(redis, group.id)
     assert found is not None and found[1]["status"] == "playing", found
-    return EnviteTable(tg, group, users, redis)
+    table = EnviteTable(tg, group, users, redis)
+    table.lang = lang
+    return table
 
 
 def lively(state: Any, seat: int, rng: random.Random) -> Action:
