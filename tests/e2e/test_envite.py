@@ -233,6 +233,7 @@ async def test_bad_inputs_are_answered_and_change_nothing(
 
     # A bet en tumbo: the stored game is put at 11 for team 0 (test set-up).
     await table.act(mandador, Action("quiero"), "button")
+    await tg.settle(quiet=0.1)  # the bot's own follow-up writes are done before the set-up
     fresh = envite.new_game(players=4, seed=4, score=(11, 3))
     key = f"tapete:t:{group.id}"
     stored = await table.doc()
