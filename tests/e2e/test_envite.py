@@ -240,7 +240,10 @@ async def test_bad_inputs_are_answered_and_change_nothing(
     import json
 
     stored["state"] = envite.to_json(fresh)
-    await redis.hset(key, "d", json.dumps(stored))
+    async with redis.pipeline(transaction=True) as pipe:  # a new version: no CAS clobbers it
+        pipe.hset(key, "d", json.dumps(stored))
+        pipe.hincrby(key, "v", 1)
+        await pipe.execute()
     raw = await read_raw(redis, group.id)
     table.user_at(stored, 0).send(group, "/envido")
     await tg.settle(quiet=0.1)
