@@ -281,9 +281,12 @@ class Table(BaseModel):
         state = self.engine_state()
         if isinstance(action, str):
             action = adapter.parse_action(action)
-        if seat not in adapter.to_act(state):
+        if seat not in adapter.to_act(state) and not adapter.engine_checks_turn:
             raise IllegalAction("not_your_turn")
-        transition = adapter.apply(state, seat, action)
+        try:
+            transition = adapter.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise adapter.refusal(self, exc) from None
         self.timeouts = 0
         step = self._advance(transition.state, list(transition.events), now, timeout)
         self._announce(step)

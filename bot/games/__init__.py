@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
-from bot.games.base import Buttons, EngineGame, Game, GameButton, OptionError
+from bot.games.base import Buttons, EngineGame, Game, GameButton, InlineChoice, OptionError
+from bot.games.envite import ENVITE
 from bot.games.mus import MUS
 
-GAMES: dict[str, Game] = {game.name: game for game in (MUS,)}
+GAMES: dict[str, Game] = {game.name: game for game in (MUS, ENVITE)}
 DEFAULT_GAME = MUS.name
 
 
@@ -42,6 +43,7 @@ __all__ = [
     "EngineGame",
     "Game",
     "GameButton",
+    "InlineChoice",
     "OptionError",
     "command_names",
     "find_game",

@@ -35,6 +35,17 @@ Buttons = list[list[GameButton]]
 """Rows of game buttons; the shared flow packs the callback data."""
 
 
+@dataclass(frozen=True, slots=True)
+class InlineChoice:
+    """One inline-mode result offered to a player: choosing it plays ``action``; ``text`` is
+    what the group then sees posted by him "via @bot" (HTML)."""
+
+    action: str
+    title: str
+    description: str
+    text: str
+
+
 class OptionError(ValueError):
     """An option word of ``/nueva`` the game does not know (``word`` is shown to the user)."""
 
@@ -56,6 +67,9 @@ class Game(Protocol):
     """The first player of each team is its captain (the envite's mandador)."""
     discard_limit: int
     """Most cards a player may select in a private discard (0: the game has none)."""
+    engine_checks_turn: bool
+    """The engine itself judges who may act (out-of-turn calls, "the mandador answers"):
+    the table does not refuse a seat outside ``to_act`` before asking it."""
 
     @property
     def commands(self) -> Mapping[str, str]:
@@ -163,6 +177,16 @@ class Game(Protocol):
         """Game buttons of a player's private hand message (besides the shared discard)."""
         ...
 
+    # ---- optional hooks (EngineGame gives neutral defaults) ----------------------------------
+
+    def refusal(self, table: Table, error: IllegalAction) -> IllegalAction:
+        """A refusal of the engine with the parameters its text needs (names, words)."""
+        ...
+
+    def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
+        """The inline-mode results this seat may choose now (its own legal cards)."""
+        ...
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -175,6 +199,7 @@ class EngineGame:
     teams = 0
     team_captains = False
     discard_limit = 0
+    engine_checks_turn = False
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
 
@@ -228,4 +253,10 @@ class EngineGame:
         return Action("descarto", cards=parse_cards(list(cards)))
 
     def hand_buttons(self, table: Table, seat: int) -> Buttons:
+        return []
+
+    def refusal(self, table: Table, error: IllegalAction) -> IllegalAction:
+        return error
+
+    def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
         return []

@@ -172,7 +172,7 @@ async def refuse_privately(
 
 
 async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) -> None:
-    """"Mis cartas": the presser's cards in a private alert (once per press, in any process)."""
+    """ "Mis cartas": the presser's cards in a private alert (once per press, in any process)."""
     user = update.effective_user
     if not await first_delivery(svc, update):
         return

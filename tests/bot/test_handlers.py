@@ -358,6 +358,8 @@ async def test_help_and_rules_speak_of_the_game_at_the_table_or_list_all() -> No
     for game in GAMES:
         await info.reglas(*h.command(101, f"/reglas {game}"))
         assert h.bot.group_sends()[-1] == t("es", f"rules.{game}")
+    await info.reglas(*h.command(101, "/reglas canario"))
+    assert h.bot.group_sends()[-1] == t("es", "rules.envite")
     await info.reglas(*h.command(101, "/reglas <b>poker"))
     assert h.bot.group_sends()[-1] == t("es", "error.unknown_rules", word="&lt;b&gt;poker")
     await lobby.nueva(*h.command(101, "/nueva mus"))

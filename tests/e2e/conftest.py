@@ -103,6 +103,7 @@ class RedisFactory:
             await client.delete(*doomed)
         if ids:
             await client.zrem("tapete:timers", *ids)
+            await client.zrem("tapete:pub", *ids)
         for c in self.clients:
             with contextlib.suppress(Exception):
                 await c.aclose()

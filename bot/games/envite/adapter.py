@@ -1,0 +1,202 @@
+"""Envite canario at the table (rules/envite.md): options, teams, the engine, its messages.
+
+>>> ENVITE.parse_options(["mocho", "chicos=3"])
+{'chicos': 3, 'mocho': True, 'renuncio': False}
+>>> ENVITE.seats({})
+(4, 12)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import engine.envite as envite
+from bot.games.base import Buttons, EngineGame, GameButton, InlineChoice, OptionError
+from bot.games.envite import render
+from engine.core import Action, Event, IllegalAction, normalize
+from locales import t
+
+if TYPE_CHECKING:
+    from bot.table import LogEntry, Table
+
+_CHICOS_RE = re.compile(r"^chicos=([1-4])$")
+BUTTONS_PER_ROW = 3
+MAX_LOG = 12
+"""Public events of the current round kept for the table message."""
+
+_LOGGED = frozenset(
+    {"tumbo_decided", "bet", "bet_accepted", "bet_refused", "trick_won", "renuncio_called",
+     "timeout"}
+)  # fmt: skip
+
+
+class EnviteGame(EngineGame):
+    """Envite canario: two teams of 2 to 6 (the mocho fills an odd seat), a mandador each."""
+
+    engine: ClassVar[ModuleType] = envite
+    name = "envite"
+    aliases: tuple[str, ...] = ("canario",)
+    teams = 2
+    team_captains = True
+    engine_checks_turn = True
+    private_refusals = frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"})
+    hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"round_started"})
+    commands: ClassVar[Mapping[str, str]] = {
+        "tiro": "tiro",
+        "play": "tiro",
+        "envido": "envido",
+        "bet": "envido",
+        "raise": "envido",
+        "siete": "siete",
+        "nueve": "nueve",
+        "chicofuera": "chico fuera",
+        "quiero": "quiero",
+        "accept": "quiero",
+        "noquiero": "no quiero",
+        "fold": "no quiero",
+        "tumbo": "tumbo",
+        "knock": "tumbo",
+        "notumbo": "no tumbo",
+        "pass": "no tumbo",
+        "renuncio": "renuncio",
+        "renege": "renuncio",
+    }
+
+    # ---- seats and options -------------------------------------------------------------------
+
+    def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
+        """``chicos=1..4``, ``mocho`` (odd numbers), ``renuncio`` (modo renuncio) (E1, E4, E6).
+
+        >>> ENVITE.parse_options(["renuncio"])["renuncio"]
+        True
+        """
+        values: dict[str, Any] = envite.Options().model_dump()
+        for raw in words:
+            word = normalize(raw).replace(" ", "")
+            if m := _CHICOS_RE.match(word):
+                values["chicos"] = int(m.group(1))
+            elif word in ("mocho", "ciego"):
+                values["mocho"] = True
+            elif word == "renuncio":
+                values["renuncio"] = True
+            else:
+                raise OptionError(raw[:30])
+        return envite.Options(**values).model_dump()
+
+    def option_labels(self, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        opts = envite.Options(**options)
+        key = "envite.opt.chicos_one" if opts.chicos == 1 else "envite.opt.chicos"
+        labels: list[tuple[str, dict[str, Any]]] = [(key, {"n": opts.chicos})]
+        if opts.mocho:
+            labels.append(("envite.opt.mocho", {}))
+        if opts.renuncio:
+            labels.append(("envite.opt.renuncio", {}))
+        return labels
+
+    def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        return 4, 12
+
+    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
+        """Even teams; with the mocho one team may be one short (E1). Each team 2..6.
+
+        >>> ENVITE.check_teams((3, 2), {"mocho": True})
+        >>> ENVITE.check_teams((3, 1), {"mocho": True})
+        Traceback (most recent call last):
+        ...
+        engine.core.IllegalAction: envite_uneven_mocho(a=3, b=1)
+        """
+        a, b = sizes
+        if a == b:
+            return
+        if not options.get("mocho"):
+            raise IllegalAction("uneven_teams", a=a, b=b)
+        if abs(a - b) != 1 or min(a, b) < 2:
+            raise IllegalAction("envite_uneven_mocho", a=a, b=b)
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
+        return envite.new_game(players=players, options=envite.Options(**options), seed=seed)
+
+    def seat_cards(self, table: Table, seat: int) -> list[str]:
+        view = self.view(table.engine_state(), seat)
+        return [str(c) for c in view.get("cards") or []]
+
+    # ---- hooks of the shared flow ------------------------------------------------------------
+
+    def refusal(self, table: Table, error: IllegalAction) -> IllegalAction:
+        """Name the mandador who answers, and the suit in the table's language."""
+        params = error.params
+        if error.reason == "not_mandador":
+            mandador = params.get("mandador")
+            names = table.names()
+            name = names[mandador] if isinstance(mandador, int) and mandador < len(names) else "?"
+            return IllegalAction("not_mandador", mandador=mandador, name=name)
+        if error.reason == "must_follow_suit" and "suit" in params:
+            suit = params["suit"]
+            return IllegalAction("must_follow_suit", suit=suit, name=t(table.lang, f"suit.{suit}"))
+        return error
+
+    def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
+        return render.inline_cards(table, seat, self._card_actions(table, seat))
+
+    def _card_actions(self, table: Table, seat: int) -> list[Action]:
+        if table.status != "playing":
+            return []
+        return [a for a in self.legal_actions(table.engine_state(), seat) if a.cards]
+
+    # ---- messages ----------------------------------------------------------------------------
+
+    def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
+        return [e for e in log if e.kind in _LOGGED][-MAX_LOG:]
+
+    def table_text(self, table: Table) -> str:
+        return render.table_text(table)
+
+    def closed_table_text(self, table: Table, log: Sequence[LogEntry]) -> str:
+        return render.closed_table_text(table, log)
+
+    def result_text(
+        self, table: Table, events: Sequence[Event], hand_log: Sequence[LogEntry]
+    ) -> str | None:
+        return render.result_text(table, events)
+
+    def hand_text(self, table: Table, seat: int) -> str:
+        return render.hand_text(table, seat)
+
+    def cards_alert(self, table: Table, seat: int) -> str:
+        return render.cards_alert(table, seat)
+
+    def table_buttons(self, table: Table) -> Buttons:
+        """The answers and bets of whoever may speak (the engine's list), ``Renuncio`` when
+        somebody may call it, and the inline button that opens one's own cards."""
+        if table.status != "playing":
+            return []
+        state = table.engine_state()
+        seen: dict[str, Action] = {}
+        for seat in self.to_act(state):
+            for action in self.legal_actions(state, seat):
+                if not action.cards and action.kind != "renuncio":
+                    seen.setdefault(str(action), action)
+        if state.options.renuncio and any(
+            a.kind == "renuncio"
+            for seat in range(len(table.players))
+            for a in self.legal_actions(state, seat)
+        ):
+            seen["renuncio"] = Action("renuncio")
+        buttons = [GameButton(render.action_label(table.lang, a), str(a)) for a in seen.values()]
+        rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
+        if state.phase == "play":
+            rows.insert(0, [GameButton(t(table.lang, "envite.button.play"), inline=table.tid)])
+        return rows
+
+    def hand_buttons(self, table: Table, seat: int) -> Buttons:
+        """One button per card this seat may play now (the mocho's cards on the mocho's turn)."""
+        return [
+            [GameButton(render.card_button(table.lang, str(a.cards[0])), str(a))]
+            for a in self._card_actions(table, seat)
+        ]
+
+
+ENVITE = EnviteGame()
