@@ -95,7 +95,11 @@ def build_application(
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot's Application; storage is ``store``, else ``redis``, else ``settings.redis_url``,
     else in memory (tables lost on restart)."""
-    builder = Application.builder().token(settings.telegram_bot_token)
+    builder = (
+        Application.builder()
+        .token(settings.telegram_bot_token)
+        .concurrent_updates(settings.concurrent_updates)
+    )
     if settings.telegram_api_url:
         base = settings.telegram_api_url
         builder = builder.base_url(base).base_file_url(_file_url(base))

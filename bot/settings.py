@@ -87,6 +87,14 @@ class Settings(BaseSettings):
         "rest: the work spreads over processes).",
         validation_alias=_env("sweep_batch", "TAPETE_SWEEP_BATCH"),
     )
+    concurrent_updates: int = Field(
+        default=64,
+        ge=1,
+        le=4096,
+        description="Updates one process handles at once (the compare-and-set keeps them "
+        "consistent; a slow Bot API call then delays only its own update).",
+        validation_alias=_env("concurrent_updates", "TAPETE_CONCURRENT_UPDATES"),
+    )
     table_ttl: int = Field(
         default=86_400,
         gt=0,
