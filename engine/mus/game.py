@@ -26,7 +26,7 @@ from typing import Any
 from engine.cards import DECK, Card, parse_cards
 from engine.core import Action, Event, IllegalAction, Transition
 from engine.mus.actions import parse_action
-from engine.mus.evaluation import HandValue, best_seat, hand_value
+from engine.mus.evaluation import LANCES, HandValue, hand_value, lance_winners
 from engine.mus.options import Options
 from engine.mus.state import Hand, LanceResult, MusState
 
@@ -240,6 +240,15 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
         if kind not in _LANCE_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         new = _bet(state, seat, act, events)
+    if new.hand_number == state.hand_number:
+        first = events[0].data
+        if phase == "lance":
+            said = (state.lance or "", seat, first["action"], first["bet"])
+        elif phase == "mus":
+            said = ("mus", seat, first["action"], None)
+        else:
+            said = ("mus", seat, "descarto", first["count"])
+        new = _replace(new, history=(*state.history, said))
     return Transition(new, tuple(events))
 
 
@@ -477,12 +486,6 @@ def _raise(
     )
 
 
-def _lance_keys(st: MusState, vals: Sequence[HandValue], lance: str) -> list[int]:
-    if lance == "punto":
-        return [v.points for v in vals]
-    return [v.key(lance) for v in vals]  # type: ignore[arg-type]
-
-
 def _close(
     st: MusState,
     outcome: str,
@@ -511,8 +514,8 @@ def _ordago_accepted(st: MusState, seat: int, events: list[Event]) -> MusState:
     """M5: cards are shown at once and the winner of the lance wins the juego."""
     events.append(_spoke(seat, "quiero"))
     lance = st.lance or ""
-    keys = _lance_keys(st, values(st), lance)
-    winner = best_seat(keys, st.mano, st.players)
+    # Non-holders have key 0 in pares and juego, so the best of all four is the best player.
+    winner = lance_winners(values(st), st.mano)[LANCES.index(lance)]
     pair = (winner if winner is not None else st.mano) % 2
     events.append(
         Event("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair})
@@ -545,6 +548,7 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
     """
     vals = values(state)
     mano = state.mano
+    winners = lance_winners(vals, mano)
     items: list[tuple[int, int, str, str]] = []
     for r in state.results:
         lance = r.lance
@@ -555,8 +559,7 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
         if r.pair is not None:
             pair = r.pair
         else:
-            keys = _lance_keys(state, vals, lance)
-            winner = best_seat(keys, mano)
+            winner = winners[LANCES.index(lance)]
             pair = (winner if winner is not None else mano) % 2
         if lance in ("grande", "chica"):
             if r.outcome == "en_paso":
