@@ -18,22 +18,26 @@ from engine.mus import Options, apply, hand_value, lance_winners, legal_actions,
 Figure = tuple[str, float, str]
 
 
-def lance_comparisons(seconds: float = 1.0, deals: int = 10_000) -> float:
-    """All five lances of one hand decided from precomputed values: comparisons per second."""
+def lance_deals(seconds: float = 1.0, deals: int = 10_000) -> tuple[float, float]:
+    """``lance_winners`` of whole deals (all five lances), per second: from evaluated hands
+    (``HandValue``) and from the cards themselves."""
     rng = random.Random(1)
     opts = Options()
     prepared = []
     for _ in range(deals):
         cards = rng.sample(DECK, 16)
-        values = [hand_value(cards[i : i + 4], opts) for i in range(0, 16, 4)]
-        prepared.append((values, rng.randrange(4)))
-    done = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for values, mano in prepared:
-            lance_winners(values, mano)
-        done += deals
-    return 5 * done / (time.perf_counter() - start)
+        hands = [tuple(cards[i : i + 4]) for i in range(0, 16, 4)]
+        prepared.append(([hand_value(h, opts) for h in hands], hands, rng.randrange(4)))
+    rates = []
+    for use_cards in (False, True):
+        done = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            for values, hands, mano in prepared:
+                lance_winners(hands if use_cards else values, mano, opts)
+            done += deals
+        rates.append(done / (time.perf_counter() - start))
+    return rates[0], rates[1]
 
 
 def random_hands(seconds: float = 2.0) -> tuple[float, float]:
@@ -59,8 +63,10 @@ def random_hands(seconds: float = 2.0) -> tuple[float, float]:
 
 def run() -> list[Figure]:
     hands, calls = random_hands()
+    from_values, from_cards = lance_deals()
     return [
-        ("lance comparisons (5 lances per hand, tables)", lance_comparisons(), "/s"),
+        ("lance_winners, deals from HandValue (5 lances)", from_values, "deals/s"),
+        ("lance_winners, deals from cards (5 lances)", from_cards, "deals/s"),
         ("complete random Mus hands through apply", hands, "hands/s"),
         ("apply calls (with legal_actions)", calls, "calls/s"),
     ]

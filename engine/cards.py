@@ -9,8 +9,8 @@ as de bastos. Ranks are 1-7, 10 (sota), 11 (caballo), 12 (rey); suits are ``o`` 
 ('12o', 12, 'o')
 >>> [str(x) for x in parse_cards("1b, 7e 3c")]
 ['1b', '7e', '3c']
->>> len(DECK)
-40
+>>> len(DECK), DECK[c.index] is c
+(40, True)
 """
 
 from __future__ import annotations
@@ -36,11 +36,13 @@ class InvalidCard(ValueError):
 class Card:
     """One card of the Spanish deck. Cards are interned: ``Card.parse`` returns shared objects."""
 
-    __slots__ = ("_text", "rank", "suit")
+    __slots__ = ("_text", "index", "rank", "suit")
     _interned: ClassVar[dict[str, Card]] = {}
 
     rank: int
     suit: str
+    index: int
+    """Position in :data:`DECK` (0-39): a plain integer key for fast tables."""
     _text: str
 
     def __init__(self, rank: int, suit: str) -> None:
@@ -49,6 +51,7 @@ class Card:
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "_text", f"{rank}{suit}")
+        object.__setattr__(self, "index", SUITS.index(suit) * len(RANKS) + RANKS.index(rank))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")

@@ -66,6 +66,11 @@ class HandValue:
     pares_key: int
     juego_key: int
     punto_key: int
+    keys: tuple[int, int, int, int, int]
+    """The five keys in lance order (grande, chica, pares, juego, punto)."""
+    code: int
+    """The hand class as an integer: the sum of the cards' :func:`card_weights` (a rank
+    multiset in base 5), the same for every hand with these effective ranks."""
 
     def key(self, lance: Lance) -> int:
         """The comparison key for ``lance``."""
@@ -127,6 +132,7 @@ def _value(ranks_desc: tuple[int, ...], real_option: bool) -> HandValue:
         juego_key = 2 * (len(JUEGO_ORDER) - JUEGO_ORDER.index(points))
         if real_option and is_real:
             juego_key += 1
+    punto_key = 0 if juego else points
     return HandValue(
         ranks=ranks_desc,
         pares=pares,
@@ -137,18 +143,37 @@ def _value(ranks_desc: tuple[int, ...], real_option: bool) -> HandValue:
         chica_key=chica_key,
         pares_key=pares_key,
         juego_key=juego_key,
-        punto_key=0 if juego else points,
+        punto_key=punto_key,
+        keys=(grande_key, chica_key, pares_key, juego_key, punto_key),
+        code=sum(5 ** _INDEX[r] for r in ranks_desc),
     )
 
 
 @cache
-def _table(reyes: int, real: bool) -> dict[tuple[int, ...], HandValue]:
+def _table(reyes: int, real: bool) -> dict[int, HandValue]:
+    """Every hand class under these options, by :attr:`HandValue.code`."""
     ranks = sorted({_effective(r, reyes) for r in _GRANDE_ORDER}, key=_INDEX.__getitem__)
-    table: dict[tuple[int, ...], HandValue] = {}
+    table: dict[int, HandValue] = {}
     for combo in combinations_with_replacement(ranks, 4):
         desc = tuple(sorted(combo, key=_INDEX.__getitem__, reverse=True))
-        table[desc] = _value(desc, real)
+        value = _value(desc, real)
+        table[value.code] = value
     return table
+
+
+@cache
+def card_weights(reyes: int) -> tuple[int, ...]:
+    """Per card of :data:`~engine.cards.DECK` (by ``Card.index``), its weight in a hand class
+    code: ``5 ** i`` for its effective rank's place ``i`` in grande order (M1: with 8 reyes a 3
+    weighs as a rey and a 2 as an as).
+
+    >>> w = card_weights(8)
+    >>> w[Card.parse("3o").index] == w[Card.parse("12c").index] == 5 ** 9
+    True
+    """
+    from engine.cards import DECK
+
+    return tuple(5 ** _INDEX[_effective(c.rank, reyes)] for c in DECK)
 
 
 @cache
@@ -156,6 +181,16 @@ def _effective_maps(reyes: int) -> dict[Card, int]:
     from engine.cards import DECK
 
     return {c: _effective(c.rank, reyes) for c in DECK}
+
+
+def hand_classes(options: CardRules | None = None) -> dict[int, HandValue]:
+    """Every hand class (330 with 8 reyes, 715 with 4) by its integer code.
+
+    >>> len(hand_classes()), len(hand_classes(_DefaultRules(reyes=4)))
+    (330, 715)
+    """
+    rules = options or DEFAULT_RULES
+    return _table(rules.reyes, rules.real)
 
 
 def evaluate(hand: Iterable[Card | str] | str, options: CardRules | None = None) -> HandValue:
@@ -170,9 +205,8 @@ def evaluate(hand: Iterable[Card | str] | str, options: CardRules | None = None)
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(Card.parse(c) for c in hand)
     if len(cards) != 4:
         raise ValueError(f"a Mus hand has 4 cards, not {len(cards)}")
-    eff = _effective_maps(rules.reyes)
-    key = tuple(sorted((eff[c] for c in cards), key=_INDEX.__getitem__, reverse=True))
-    return _table(rules.reyes, rules.real)[key]
+    w = card_weights(rules.reyes)
+    return _table(rules.reyes, rules.real)[sum(w[c.index] for c in cards)]
 
 
 def sort_for_display(
@@ -199,9 +233,9 @@ def hand_value(cards: Sequence[Card], options: CardRules | None = None) -> HandV
     31
     """
     rules = options or DEFAULT_RULES
-    eff = _effective_maps(rules.reyes)
-    key = tuple(sorted((eff[c] for c in cards), key=_INDEX.__getitem__, reverse=True))
-    return _table(rules.reyes, rules.real)[key]
+    w = card_weights(rules.reyes)
+    a, b, c, d = cards
+    return _table(rules.reyes, rules.real)[w[a.index] + w[b.index] + w[c.index] + w[d.index]]
 
 
 def best_seat(keys: Sequence[int], mano: int, seats: Iterable[int] | None = None) -> int | None:
@@ -241,35 +275,60 @@ def worst_seat(keys: Sequence[int], mano: int, seats: Iterable[int]) -> int | No
 _ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
 
 
-def lance_winners(values: Sequence[HandValue], mano: int = 0) -> tuple[int | None, ...]:
-    """Winners of grande, chica, pares, juego and punto for four evaluated hands (M3), fast.
+def lance_winners(
+    hands: Sequence[HandValue | Iterable[Card | str] | str],
+    mano: int = 0,
+    options: CardRules | None = None,
+) -> tuple[int | None, int | None, int | None, int | None, int | None]:
+    """Winners of grande, chica, pares, juego and punto of one deal (M3), in one pass.
 
-    Each is a seat, or ``None`` when that lance is not played (nobody has pares; nobody has
-    juego; punto when somebody has juego). Ties go to the seat nearest the mano.
+    ``hands`` are four hands in seat order: evaluated :class:`HandValue` (fastest) or cards.
+    Each winner is a seat, or ``None`` when that lance is not played (nobody has pares; nobody
+    has juego; punto when somebody has juego). Ties go to the seat nearest the mano. This is
+    the one comparison the state machine and :func:`lance_winner` use.
 
     >>> hands = ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"]
-    >>> lance_winners([evaluate(h) for h in hands])
+    >>> lance_winners(hands)
     (2, 0, 0, 2, None)
     >>> lance_winners([evaluate(h) for h in ["1o 2c 4e 5b", "7o 6c 5e 4b"] * 2], mano=1)
     (1, 2, 2, None, 1)
     """
-    order = _ORDERS[mano]
-    vs = [values[s] for s in order]
-    keys = [v.grande_key for v in vs]
-    grande = order[keys.index(max(keys))]
-    keys = [v.chica_key for v in vs]
-    chica = order[keys.index(max(keys))]
-    keys = [v.pares_key for v in vs]
-    best = max(keys)
-    pares = order[keys.index(best)] if best else None
-    keys = [v.juego_key for v in vs]
-    best = max(keys)
-    juego = order[keys.index(best)] if best else None
-    if juego is not None:
-        return (grande, chica, pares, juego, None)
-    keys = [v.points for v in vs]
-    punto = order[keys.index(max(keys))]
-    return (grande, chica, pares, juego, punto)
+    o = _ORDERS[mano]
+    a, b, c, d = (hands[o[0]], hands[o[1]], hands[o[2]], hands[o[3]])
+    if not (type(a) is type(b) is type(c) is type(d) is HandValue):
+        a, b, c, d = (_as_value(h, options) for h in (a, b, c, d))
+    ka, kb, kc, kd = a.keys, b.keys, c.keys, d.keys
+    juego = _best(o, ka[3], kb[3], kc[3], kd[3])
+    return (
+        _best(o, ka[0], kb[0], kc[0], kd[0]),
+        _best(o, ka[1], kb[1], kc[1], kd[1]),
+        _best(o, ka[2], kb[2], kc[2], kd[2]),
+        juego,
+        None if juego is not None else _best(o, ka[4], kb[4], kc[4], kd[4]),
+    )
+
+
+def _as_value(hand: HandValue | Iterable[Card | str] | str, options: CardRules | None) -> HandValue:
+    if isinstance(hand, HandValue):
+        return hand
+    if not isinstance(hand, str):
+        cards = tuple(hand)
+        if len(cards) == 4 and all(type(c) is Card for c in cards):
+            return hand_value(cards, options)  # type: ignore[arg-type]
+        return evaluate(cards, options)
+    return evaluate(hand, options)
+
+
+def _best(order: tuple[int, ...], a: int, b: int, c: int, d: int) -> int | None:
+    """The seat of the highest of four keys given in playing order (ties: the earlier one)."""
+    w, m = 0, a
+    if b > m:
+        w, m = 1, b
+    if c > m:
+        w, m = 2, c
+    if d > m:
+        w, m = 3, d
+    return order[w] if m else None
 
 
 def lance_winner(
@@ -287,7 +346,9 @@ def lance_winner(
     0
     >>> lance_winner("punto", ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"])
     """
-    values = [evaluate(h, options) for h in hands]
+    if len(hands) == 4:
+        return lance_winners(hands, mano, options)[LANCES.index(lance)]
+    values = [_as_value(h, options) for h in hands]
     if lance == "punto" and any(v.juego for v in values):
         return None
     return best_seat([v.key(lance) for v in values], mano)

@@ -26,7 +26,7 @@ from typing import Any
 from engine.cards import DECK, Card, parse_cards
 from engine.core import Action, Event, IllegalAction, Transition
 from engine.mus.actions import parse_action
-from engine.mus.evaluation import HandValue, best_seat, hand_value
+from engine.mus.evaluation import LANCES, HandValue, hand_value, lance_winners
 from engine.mus.options import Options
 from engine.mus.state import Hand, LanceResult, MusState
 
@@ -64,6 +64,24 @@ def _card_texts(cards: Iterable[Card]) -> list[str]:
 # --------------------------------------------------------------------------- deal (M1, M2)
 
 
+def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """Exactly ``rng.shuffle(cards)`` (same draws, same order), without a method call per card.
+
+    >>> a, b = list(range(40)), list(range(40))
+    >>> random.Random("7/1/deal").shuffle(a); _shuffle(random.Random("7/1/deal"), b)
+    >>> a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _deal(
     options: Options,
     seed: int,
@@ -76,7 +94,7 @@ def _deal(
 ) -> MusState:
     if hands is None:
         deck = list(DECK)
-        random.Random(f"{seed}/{hand_number}/deal").shuffle(deck)
+        _shuffle(random.Random(f"{seed}/{hand_number}/deal"), deck)
         dealt: list[list[Card]] = [[], [], [], []]
         for i in range(4 * PLAYERS):  # one at a time, starting with the mano (M2)
             dealt[(mano + i) % PLAYERS].append(deck[i])
@@ -91,7 +109,7 @@ def _deal(
         if len(set(used)) != len(used):
             raise ValueError("a card appears twice in the explicit deal")
         others = [c for c in DECK if c not in set(used)]
-        random.Random(f"{seed}/{hand_number}/deal").shuffle(others)
+        _shuffle(random.Random(f"{seed}/{hand_number}/deal"), others)
         rest = tuple(given) + tuple(others)
     return MusState(
         options=options,
@@ -240,6 +258,16 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
         if kind not in _LANCE_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         new = _bet(state, seat, act, events)
+    if new.hand_number == state.hand_number:
+        first = events[0].data
+        if phase == "lance":
+            said = (state.lance or "", seat, first["action"], first["bet"])
+        elif phase == "mus":
+            said = ("mus", seat, first["action"], None)
+        else:
+            said = ("mus", seat, "descarto", first["count"])
+        # ``new`` was built by this call and has not escaped: finish it in place (no copy).
+        object.__setattr__(new, "history", (*state.history, said))
     return Transition(new, tuple(events))
 
 
@@ -295,7 +323,7 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[Event]
                 waiting = {c for w in order[i:] for c in discarding[w] or ()}
                 others = [c for c in pile if c not in waiting] or pile
                 reshuffles += 1
-                random.Random(f"{st.seed}/{st.hand_number}/r{reshuffles}").shuffle(others)
+                _shuffle(random.Random(f"{st.seed}/{st.hand_number}/r{reshuffles}"), others)
                 taken = set(others)
                 pile = [c for c in pile if c not in taken]
                 stock = others
@@ -477,12 +505,6 @@ def _raise(
     )
 
 
-def _lance_keys(st: MusState, vals: Sequence[HandValue], lance: str) -> list[int]:
-    if lance == "punto":
-        return [v.points for v in vals]
-    return [v.key(lance) for v in vals]  # type: ignore[arg-type]
-
-
 def _close(
     st: MusState,
     outcome: str,
@@ -511,8 +533,8 @@ def _ordago_accepted(st: MusState, seat: int, events: list[Event]) -> MusState:
     """M5: cards are shown at once and the winner of the lance wins the juego."""
     events.append(_spoke(seat, "quiero"))
     lance = st.lance or ""
-    keys = _lance_keys(st, values(st), lance)
-    winner = best_seat(keys, st.mano, st.players)
+    # Non-holders have key 0 in pares and juego, so the best of all four is the best player.
+    winner = lance_winners(values(st), st.mano)[LANCES.index(lance)]
     pair = (winner if winner is not None else st.mano) % 2
     events.append(
         Event("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair})
@@ -545,6 +567,7 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
     """
     vals = values(state)
     mano = state.mano
+    winners = lance_winners(vals, mano)
     items: list[tuple[int, int, str, str]] = []
     for r in state.results:
         lance = r.lance
@@ -555,8 +578,7 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
         if r.pair is not None:
             pair = r.pair
         else:
-            keys = _lance_keys(state, vals, lance)
-            winner = best_seat(keys, mano)
+            winner = winners[LANCES.index(lance)]
             pair = (winner if winner is not None else mano) % 2
         if lance in ("grande", "chica"):
             if r.outcome == "en_paso":

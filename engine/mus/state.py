@@ -19,6 +19,15 @@ from engine.mus.options import Options
 
 Hand = tuple[Card, ...]
 
+Spoken = tuple[str, int, str, int | None]
+"""One entry of a hand's public history: ``(stage, seat, action, amount)``.
+
+``stage`` is ``"mus"`` (mus, corto and discards) or the lance; ``action`` is the canonical text
+of what was said (``"mus"``, ``"corto"``, ``"descarto"``, ``"paso"``, ``"envido 5"``,
+``"quiero"``, ``"no quiero"``, ``"ordago"``); ``amount`` is the total at stake after a bet,
+raise or quiero (as in the ``spoke`` event), the number of cards for ``"descarto"``, else None.
+"""
+
 PHASES = ("mus", "discard", "lance", "over")
 
 
@@ -81,6 +90,8 @@ class MusState:
     winner: int | None = None
     shown: bool = False
     """The final hand of a finished vaca was shown (showdown)."""
+    history: tuple[Spoken, ...] = ()
+    """Everything said in the current hand, in order (public; reset with each new deal)."""
 
     @property
     def is_over(self) -> bool:
@@ -136,6 +147,7 @@ def to_json(state: MusState) -> str:
         "juego_has": None if state.juego_has is None else list(state.juego_has),
         "winner": state.winner,
         "shown": state.shown,
+        "history": [list(h) for h in state.history],
     }
     return json.dumps(d, separators=(",", ":"), ensure_ascii=False)
 
@@ -174,4 +186,8 @@ def from_json(text: str) -> MusState:
         juego_has=None if d["juego_has"] is None else tuple(bool(x) for x in d["juego_has"]),
         winner=d["winner"],
         shown=bool(d["shown"]),
+        history=tuple(
+            (str(h[0]), int(h[1]), str(h[2]), None if h[3] is None else int(h[3]))
+            for h in d.get("history", ())
+        ),
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.mus.state import LanceResult, MusState
+from engine.mus.state import LanceResult, MusState, Spoken
 
 AMARRACO = 5
 """M1: five points (piedras, tantos) make one amarraco."""
@@ -57,6 +57,9 @@ class MusView:
     mus_round: int
     revealed: tuple[tuple[str, ...], ...] | None
     winner: int | None
+    history: tuple[Spoken, ...] = ()
+    """Everything said in the current hand, in order: ``(stage, seat, action, amount)`` (see
+    :data:`engine.mus.state.Spoken`); in ``to_dict()`` a list of objects with those keys."""
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -85,6 +88,9 @@ class MusView:
             "mus_round": self.mus_round,
             "revealed": None if self.revealed is None else [list(h) for h in self.revealed],
             "winner": self.winner,
+            "history": [
+                {"stage": h[0], "seat": h[1], "action": h[2], "amount": h[3]} for h in self.history
+            ],
         }
         if self.cards is not None:
             d["cards"] = list(self.cards)
@@ -130,4 +136,5 @@ def view(state: MusState, seat: int | None = None) -> MusView:
         mus_round=state.mus_round,
         revealed=revealed,
         winner=state.winner,
+        history=state.history,
     )
