@@ -243,7 +243,7 @@ class Table(BaseModel):
         if isinstance(action, str):
             action = adapter.parse_action(action)
         if seat not in adapter.to_act(state):
-            raise IllegalAction("not_your_turn")
+            raise adapter.turn_refusal(state, seat, action)
         transition = adapter.apply(state, seat, action)
         self.timeouts = 0
         return self._advance(transition.state, list(transition.events), now, timeout)

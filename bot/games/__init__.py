@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from bot.games.base import Buttons, EngineGame, Game, GameButton, OptionError
 from bot.games.mus import MUS
+from bot.games.piedras import PIEDRAS
 
-GAMES: dict[str, Game] = {game.name: game for game in (MUS,)}
+GAMES: dict[str, Game] = {game.name: game for game in (MUS, PIEDRAS)}
 DEFAULT_GAME = MUS.name
 
 
