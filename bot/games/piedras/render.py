@@ -41,8 +41,9 @@ SUMMARY_KINDS = frozenset(
 """Log entries kept for the whole hand (the result is built from them)."""
 DETAIL_KINDS = frozenset({"lance_started", "spoke", "deposit_taken", "to_plate", "timeout"})
 """Entries of the lance being played shown in the table message."""
-MID_HAND_KINDS = frozenset({"ordago_settled", "freed"})
-"""Entries of earlier lances still shown in the table message (an órdago settled at once)."""
+MID_HAND_KINDS = frozenset({"ordago_settled", "freed", "to_plate", "deposit_taken"})
+"""Entries of earlier lances still shown in the table message: stones moved at once (a bet
+nobody accepted, a refused raise, an órdago settled at once)."""
 RESULT_KINDS = frozenset(
     {
         "showdown", "to_plate", "deposit_taken", "ordago_settled", "freed", "hand_over",
@@ -242,7 +243,7 @@ def turn_line(lang: str, names: Sequence[str], view: Mapping[str, Any], state: A
 
 
 def current_log(entries: Sequence[LogEntry]) -> list[LogEntry]:
-    """What the table message shows of the log: an órdago settled earlier in the hand, then
+    """What the table message shows of the log: the stones moved earlier in the hand, then
     the lance being played (its earlier lances are in the header)."""
     starts = [i for i, e in enumerate(entries) if e.kind == "lance_started"]
     last = starts[-1] if starts else len(entries)
