@@ -70,6 +70,8 @@ class Step:
     """The table was cancelled (three timeouts in a row)."""
     discard_started: bool = False
     """A discard phase began: every seat's private message needs its discard buttons."""
+    discard_ended: bool = False
+    """A discard phase ended: every seat's private message loses its "waiting" line."""
 
 
 class Table(BaseModel):
@@ -341,6 +343,7 @@ class Table(BaseModel):
         self.log = log
         if step.closed_hand_log is not None or not adapter.in_discard(state):
             self.discards = {}
+        step.discard_ended = was_discard and not adapter.in_discard(state)
         if adapter.in_discard(state) and not was_discard:
             self.discards = {}
             self.discard_round += 1

@@ -442,8 +442,10 @@ async def publish(
     # Private hands first, so nobody has to act before seeing his cards.
     seats = set(dm_seats)
     seats.update(e.data.get("seat", -1) for e in step.events if e.kind == "dealt")
-    if step.discard_started:
-        seats.update(range(len(table.players)))
+    if step.discard_started:  # everyone to discard (not a player sitting the hand out)
+        seats.update(table.to_act())
+    if step.discard_ended:  # the hand messages already sent lose their "waiting" line
+        seats.update(int(s) for s in table.hand_msgs)
     new_ids: dict[int, int] = {}
     for seat in sorted(s for s in seats if isinstance(s, int) and 0 <= s < len(table.players)):
         msg_id = await send_hand(bot, table, seat)
