@@ -8,26 +8,38 @@ from bot.handlers.common import (
     Context,
     change_table,
     chat_lang,
+    read_table,
     reply,
     services,
     set_chat_lang,
 )
 from bot.table import Table
-from locales import LANGUAGES, t
+from locales import LANGUAGES, catalog, t
 
 
 async def ayuda(update: Update, context: Context) -> None:
-    """``/ayuda``: the commands, in the chat's language."""
+    """``/ayuda``: the commands, in the chat's language (the game at the table's own help
+    when it has one: ``<game>.help``)."""
     chat = update.effective_chat
     if chat is not None:
-        await reply(update, t(await chat_lang(services(context), chat.id), "msg.help"))
+        await reply(update, await _game_text(context, chat.id, "help"))
 
 
 async def reglas(update: Update, context: Context) -> None:
-    """``/reglas``: a short summary of the rules of mus."""
+    """``/reglas``: a short summary of the rules (of the game at the table: ``<game>.rules``
+    when it has its own, else mus)."""
     chat = update.effective_chat
     if chat is not None:
-        await reply(update, t(await chat_lang(services(context), chat.id), "msg.rules"))
+        await reply(update, await _game_text(context, chat.id, "rules"))
+
+
+async def _game_text(context: Context, chat_id: int, what: str) -> str:
+    svc = services(context)
+    table = await read_table(svc, chat_id)
+    lang = table.lang if table is not None and table.active else await chat_lang(svc, chat_id)
+    if table is not None and table.active and f"{table.game}.{what}" in catalog(lang):
+        return t(lang, f"{table.game}.{what}")
+    return t(lang, f"msg.{what}")
 
 
 async def idioma(update: Update, context: Context) -> None:

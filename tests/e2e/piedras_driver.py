@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from driver import card_mentions, read_doc
-from fake_telegram import Chat, FakeTelegram, Message, User
+from fake_telegram import Chat, FakeTelegram, Message, User, html_to_text
 
 import engine.piedras as piedras
 from engine.core import Action
@@ -96,7 +96,8 @@ class PiedrasTable:
         self.users = list(users)
         self.redis = redis
         self.lang = lang
-        self.check = HiddenCards(group, lang)
+        examples = {"msg.help", "piedras.help", "error.discard_in_private"}
+        self.check = HiddenCards(group, lang, examples={html_to_text(t(lang, k)) for k in examples})
         self.poll = 0.005
 
     # ---- reading ----------------------------------------------------------------------------

@@ -273,6 +273,17 @@ async def test_unknown_option(tg: FakeTelegram, apps: Any, redis_factory: Any) -
     assert await read_raw(redis_factory.client(), group.id) == (None, None)
 
 
+async def test_help_and_rules_of_the_game_at_the_table(
+    tg: FakeTelegram, grande: PiedrasTable
+) -> None:
+    table = grande
+    ana = table.users[0]
+    rules = await reply_to(tg, ana, table.group, "/reglas")
+    assert rules.startswith("Mus a piedras (de 3 a 8") and "plato" in rules
+    helps = await reply_to(tg, ana, table.group, "/ayuda")
+    assert "/nueva piedras [piedras=5|8|10]" in helps
+
+
 async def test_restart_mid_hand_continues(tg: FakeTelegram, apps: Any, redis_factory: Any) -> None:
     redis = redis_factory.client()
     first = await apps.start()
