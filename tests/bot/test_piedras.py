@@ -446,3 +446,21 @@ def test_whole_match_renders_in_both_languages() -> None:
             assert len(table.model_dump_json()) < 8000
         assert table.status == "over" and results >= 2
         assert t(lang, "table.over") in PIEDRAS.table_text(table)
+
+
+# ---- the turn timer -------------------------------------------------------------------------
+
+
+def test_timer_plays_the_engine_default_and_says_so_without_the_card() -> None:
+    table = table_of(hands=TRIO)
+    assert table.deadline is not None
+    step = table.fire_timer(table.deadline + 1, 60)
+    assert step is not None and len(step.notes) == 3
+    state = table.engine_state()
+    assert state.phase == "lance" and all(len(state.hands[s]) == 4 for s in range(3))
+    text = PIEDRAS.table_text(table)
+    assert not mentions(text, DECK, "es")
+    assert table.deadline is not None
+    step = table.fire_timer(table.deadline + 1, 60)
+    assert step is not None
+    assert "⏱ <b>Ana</b> no contestó a tiempo: paso." in PIEDRAS.table_text(table)
