@@ -128,6 +128,10 @@ class Game(Protocol):
         """The action that discards ``cards`` (card texts)."""
         ...
 
+    def hand_seats(self, events: Sequence[Event]) -> set[int]:
+        """Seats whose private hand message the events changed (new cards, a new pile...)."""
+        ...
+
     def seat_cards(self, table: Table, seat: int) -> list[str]:
         """The cards a seat holds now, in the order its player holds them (best first)."""
         ...
@@ -234,6 +238,10 @@ class EngineGame:
         from engine.cards import parse_cards
 
         return Action("descarto", cards=parse_cards(list(cards)))
+
+    def hand_seats(self, events: Sequence[Event]) -> set[int]:
+        seats = {e.data.get("seat") for e in events if e.kind == "dealt"}
+        return {s for s in seats if isinstance(s, int)}
 
     def hand_buttons(self, table: Table, seat: int) -> Buttons:
         return []

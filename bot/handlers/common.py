@@ -441,7 +441,7 @@ async def publish(
         result = "\n\n".join(x for x in (result, t(lang, "msg.cancelled_timeouts")) if x)
     # Private hands first, so nobody has to act before seeing his cards.
     seats = set(dm_seats)
-    seats.update(e.data.get("seat", -1) for e in step.events if e.kind == "dealt")
+    seats.update(table.adapter.hand_seats(step.events))
     if step.discard_started:  # everyone to discard (not a player sitting the hand out)
         seats.update(table.to_act())
     if step.discard_ended:  # the hand messages already sent lose their "waiting" line

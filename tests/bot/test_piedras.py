@@ -464,3 +464,13 @@ def test_timer_plays_the_engine_default_and_says_so_without_the_card() -> None:
     step = table.fire_timer(table.deadline + 1, 60)
     assert step is not None
     assert "⏱ <b>Ana</b> no contestó a tiempo: paso." in PIEDRAS.table_text(table)
+
+
+def test_private_hands_to_refresh_are_the_seats_whose_pile_moved() -> None:
+    table = table_of(hands=TRIO)
+    discard_all(table)
+    step = act(table, 0, "envido 2")
+    assert PIEDRAS.hand_seats(step.events) == {0}
+    act(table, 1, "no quiero")
+    step = act(table, 2, "no quiero")
+    assert PIEDRAS.hand_seats(step.events) == {0}  # his bet back, 1 stone to the plate

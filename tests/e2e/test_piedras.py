@@ -138,6 +138,10 @@ async def test_english_commands(tg: FakeTelegram, apps: Any, redis_factory: Any)
     doc = await table.wait_turn_after(doc["turn"])
     state = await table.state()
     assert state.betting.level == 3
+    # The bettor's private hand shows his pile after the bet.
+    bettor = table.seat_user(doc, mano)
+    pile = t("en", "piedras.hand.pile", n=state.piles[mano], plate=state.plate)
+    await tg.wait_for(lambda: pile in table.hand_message(bettor).text, what="the pile updated")
     table.seat_user(doc, state.to_act[0]).send(table.group, "/fold")
     await table.wait_turn_after(doc["turn"])
 

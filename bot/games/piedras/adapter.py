@@ -80,6 +80,16 @@ class PiedrasGame(EngineGame):
                 return exc
         return IllegalAction("not_your_turn")
 
+    def hand_seats(self, events: Sequence[Event]) -> set[int]:
+        """New cards, and every pile that stones left or reached (the private hand shows it)."""
+        seats = super().hand_seats(events)
+        for e in events:
+            if e.kind in _PILE_KINDS:
+                seats.update(
+                    s for s in (e.data.get("seat"), e.data.get("frm")) if isinstance(s, int)
+                )
+        return seats
+
     def seat_cards(self, table: Table, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)
         cards = [str(c) for c in view.get("cards") or []]
@@ -120,5 +130,8 @@ class PiedrasGame(EngineGame):
         raising = betting is not None and betting.stage == "reenvite"
         return buttons.table_rows(table.lang, legal, raising=raising)
 
+
+_PILE_KINDS = frozenset({"deposited", "deposit_taken", "pile_taken", "to_plate"})
+"""Events that move stones out of or into a seat's pile."""
 
 PIEDRAS = PiedrasGame()
