@@ -474,3 +474,14 @@ def test_private_hands_to_refresh_are_the_seats_whose_pile_moved() -> None:
     act(table, 1, "no quiero")
     step = act(table, 2, "no quiero")
     assert PIEDRAS.hand_seats(step.events) == {0}  # his bet back, 1 stone to the plate
+
+
+def test_unknown_words_name_piedras_words() -> None:
+    table = table_of(hands=TRIO)
+    discard_all(table)
+    exc = refusal(table, 0, "envido 3 4")
+    assert exc.reason == "piedras.error.unknown_action"
+    assert error_text("es", exc) == (
+        "No entiendo «envido 3 4». Prueba con paso, envido N, N más, quiero, no quiero u órdago."
+    )
+    assert "mus" not in error_text("en", exc).lower().replace("mus a piedras", "")

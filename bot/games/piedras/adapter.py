@@ -54,6 +54,17 @@ class PiedrasGame(EngineGame):
     def new_game(self, players: int, options_: Mapping[str, Any], seed: int) -> Any:
         return piedras.new_game(players=players, options=piedras.Options(**options_), seed=seed)
 
+    def parse_action(self, text: str) -> Action:
+        """The engine's reading of a player's words; words it does not know get piedras's own
+        list of words (no mus here)."""
+        try:
+            return super().parse_action(text)
+        except IllegalAction as exc:
+            if exc.reason == "unknown_action":
+                words = str(exc.params.get("text", ""))
+                raise IllegalAction("piedras.error.unknown_action", text=words) from None
+            raise
+
     def apply(self, state: Any, seat: int, action: Action) -> Transition[Any]:
         """The engine's transition; a discard of other than one card gets piedras's own words."""
         try:
