@@ -313,8 +313,8 @@ async def _post_missing(
     """Send the private hands, the lobby and the table message that have no message yet."""
     if table.status == "playing" and table.state is not None:
         for seat, player in enumerate(table.players):
-            if str(seat) in table.hand_msgs:
-                continue
+            if str(seat) in table.hand_msgs or not table.adapter.seat_cards(table, seat):
+                continue  # sent already, or not dealt in (free, out of the match)
             msg = await _post(bot, run, player.user_id, hand_view(table, seat))
             if msg is not None:
                 loaded = await _record(svc, table, hand=(table.hand, seat, msg))

@@ -90,6 +90,7 @@ class Step:
     """The table was cancelled (three timeouts in a row)."""
     discard_started: bool = False
     """A discard phase began: every seat's private message needs its discard buttons."""
+    """A discard phase ended: every seat's private message loses its "waiting" line."""
 
 
 class Table(BaseModel):
@@ -282,7 +283,7 @@ class Table(BaseModel):
         if isinstance(action, str):
             action = adapter.parse_action(action)
         if seat not in adapter.to_act(state) and not adapter.engine_checks_turn:
-            raise IllegalAction("not_your_turn")
+            raise adapter.turn_refusal(state, seat, action)
         try:
             transition = adapter.apply(state, seat, action)
         except IllegalAction as exc:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from bot.games.base import Buttons, EngineGame, Game, GameButton, InlineChoice, OptionError
 from bot.games.envite import ENVITE
 from bot.games.mus import MUS
+from bot.games.piedras import PIEDRAS
 
-GAMES: dict[str, Game] = {game.name: game for game in (MUS, ENVITE)}
+GAMES: dict[str, Game] = {game.name: game for game in (MUS, ENVITE, PIEDRAS)}
 DEFAULT_GAME = MUS.name
 
 

@@ -125,6 +125,11 @@ class Game(Protocol):
 
     def default_action(self, state: Any, seat: int) -> Action: ...
 
+    def turn_refusal(self, state: Any, seat: int, action: Action) -> IllegalAction:
+        """Why a seated player not in ``to_act`` may not play ``action`` now (``not_your_turn``,
+        or a game's more precise reason such as ``not_in_lance``)."""
+        ...
+
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """``view(state, seat).to_dict()``: JSON-plain; ``seat=None`` is the public view."""
         ...
@@ -239,6 +244,9 @@ class EngineGame:
     def default_action(self, state: Any, seat: int) -> Action:
         action: Action = self.engine.default_action(state, seat)
         return action
+
+    def turn_refusal(self, state: Any, seat: int, action: Action) -> IllegalAction:
+        return IllegalAction("not_your_turn")
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         data: dict[str, Any] = self.engine.view(state, seat).to_dict()

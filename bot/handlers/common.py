@@ -162,12 +162,14 @@ async def change_table(
 
 
 def error_text(lang: str, error: IllegalAction) -> str:
-    """A refusal in the chat's language (``error.<reason>``; user text escaped)."""
+    """A refusal in the chat's language (``error.<reason>``; user text escaped). A dotted
+    reason is a game's own locale key (``piedras.error.free``)."""
     params: dict[str, Any] = {
         k: render.esc(v) if isinstance(v, str) else v for k, v in error.params.items()
     }
+    key = error.reason if "." in error.reason else f"error.{error.reason}"
     try:
-        return t(lang, f"error.{error.reason}", **params)
+        return t(lang, key, **params)
     except (KeyError, IndexError, ValueError):
         return t(lang, "error.generic")
 
