@@ -1,11 +1,17 @@
 """Benchmark of the whole bot: fake Bot API + Redis + the real Application, many random tables.
 
-    .venv/bin/python bench/bot.py [--tables 24] [--concurrency 6] [--hands 2] [--seconds 60]
+    .venv/bin/python bench/bot.py [--game mus|envite|piedras] [--players N] [--tables 24]
+        [--concurrency 6] [--hands 2] [--seconds 60] [--latency MS] [--processes N]
 
-Each table is a group of four simulated users who open a table, join with buttons, start and play
-``--hands`` Mus hands of random legal actions, half by command and half by button (discards with
-the private toggle buttons). Redis is ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); the
-run uses fresh random chat ids and deletes its keys at the end. All traffic stays on 127.0.0.1.
+Each table is a group of simulated users who open a table, join with buttons, start and play
+``--hands`` hands (envite: rounds) of random legal actions. Mus: four players, half by command
+and half by button (discards with the private toggle buttons). Envite (``--players`` 4..12, one
+chico): the private card buttons, the table buttons and commands in turn. Mus a piedras
+(``--players`` 3..8, 5 stones): buttons, with the private discard toggles. The envite and piedras
+drivers wait for the whole fake server to be quiet while opening a table, so their tables open
+one at a time. ``--latency`` holds every Bot API answer back that many milliseconds (a real
+network). Redis is ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); the run uses fresh
+random chat ids and deletes its keys at the end. All traffic stays on 127.0.0.1.
 
 Printed figures: updates handled per second, p50/p99 handling latency (update queued -> the bot's
 first resulting API call), new group messages per hand, Bot API calls per hand, Redis round trips
@@ -32,11 +38,13 @@ sys.path.insert(0, str(ROOT))
 
 import redis.asyncio as aioredis  # noqa: E402
 from driver import LANG, PREFIX, MusTable, t  # noqa: E402
+from envite_driver import open_envite, play_round  # noqa: E402
 from fake_telegram import FakeTelegram  # noqa: E402
+from piedras_driver import open_piedras_table, play_hand_by_buttons  # noqa: E402
 
 import engine.mus as mus  # noqa: E402
 
-TARGET_GROUP_MSGS = 3
+TARGET_GROUP_MSGS = {"mus": 3, "envite": 2, "piedras": 3}
 TARGET_ROUND_TRIPS = 3
 TARGET_BYTES = 8 * 1024
 
@@ -72,6 +80,11 @@ class Bench:
         for i in range(1, self.args.processes):
             self.tg.add_token(f"{654320 + i}:BENCH-PROCESS-{i}")
         self.deliver = "round_robin" if self.args.processes > 1 else None
+        self.opening = asyncio.Lock()
+        if self.args.latency:
+            for token in self.tg.tokens:
+                for method in ("sendmessage", "editmessagetext", "answercallbackquery"):
+                    self.tg.delay[(token, method)] = self.args.latency / 1000
         self.reader = aioredis.Redis.from_url(self.redis_url)
         apps, clients = [], []
         for token in self.tg.tokens:
@@ -138,6 +151,42 @@ class Bench:
                 self.errors.append(f"table {index}: {type(exc).__name__}: {exc}")
 
     async def play_table(self, index: int) -> None:
+        if self.args.game == "envite":
+            await self.play_envite(index)
+        elif self.args.game == "piedras":
+            await self.play_piedras(index)
+        else:
+            await self.play_mus(index)
+
+    async def play_envite(self, index: int) -> None:
+        rng = random.Random(self.args.seed * 1000 + index)
+        async with self.opening:
+            table = await open_envite(
+                self.tg, self.reader, players=self.args.players or 4, options="chicos=1"
+            )
+        for _ in range(self.args.hands):
+            state = await play_round(table, rng, vias=("button", "command"))
+            self.hands += 1
+            await self._size(table.group.id)
+            if state.is_over:
+                break
+
+    async def play_piedras(self, index: int) -> None:
+        rng = random.Random(self.args.seed * 1000 + index)
+        async with self.opening:
+            table = await open_piedras_table(self.tg, self.reader, players=self.args.players or 4)
+        for _ in range(self.args.hands):
+            state = await play_hand_by_buttons(table, rng)
+            self.hands += 1
+            await self._size(table.group.id)
+            if state.is_over:
+                break
+
+    async def _size(self, chat_id: int) -> None:
+        size = await self.reader.hstrlen(f"{PREFIX}:t:{chat_id}", "d")
+        self.doc_sizes.append(int(size))
+
+    async def play_mus(self, index: int) -> None:
         tg = self.tg
         rng = random.Random(self.args.seed * 1000 + index)
         users = [tg.user(name) for name in ("Ana", "Bea", "Cris", "Dani")]
@@ -223,6 +272,7 @@ class Bench:
         for i in range(0, len(doomed), 500):
             await self.reader.delete(*doomed[i : i + 500])
         await self.reader.zrem(f"{PREFIX}:timers", *ids)
+        await self.reader.zrem(f"{PREFIX}:pub", *ids)
         await self.reader.aclose()
 
     def report(
@@ -244,9 +294,10 @@ class Bench:
             f"handling latency       p50 {percentile(lat, 0.5) * 1000:.1f} ms, "
             f"p99 {percentile(lat, 0.99) * 1000:.1f} ms ({len(lat)} matched)"
         )
+        target = TARGET_GROUP_MSGS[self.args.game]
         print(
             f"new group messages     {group_msgs / hands:.2f} per hand "
-            f"(incl. lobby/start; target <= {TARGET_GROUP_MSGS} per Mus hand)"
+            f"(incl. lobby/start; target <= {target} per {self.args.game} hand)"
         )
         per_hand_play = (group_msgs - 2 * self.tables_done) / hands  # minus lobby + first table
         print(f"  of which in play     {per_hand_play:.2f} per hand")
@@ -279,6 +330,9 @@ class Bench:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--game", choices=["mus", "envite", "piedras"], default="mus")
+    parser.add_argument("--players", type=int, default=0, help="envite 4..12, piedras 3..8")
+    parser.add_argument("--latency", type=float, default=0.0, help="Bot API latency in ms")
     parser.add_argument("--tables", type=int, default=24)
     parser.add_argument("--concurrency", type=int, default=6)
     parser.add_argument("--hands", type=int, default=2)

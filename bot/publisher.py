@@ -222,14 +222,19 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
     Returns at once when another process is publishing it (that process publishes this write
     too). Never raises for Telegram or Redis trouble: the table stays due and is retried.
     """
-    token = secrets.token_hex(8)
-    try:
-        shown = await svc.store.pub_acquire(chat_id, token)
-    except Exception as exc:
-        log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
-        return
-    if shown is None:
-        return
+    taken = svc.store.take_acquired(chat_id)  # the write that called us took the lock
+    if taken is not None:
+        token, shown = taken
+    else:
+        token = secrets.token_hex(8)
+        try:
+            found = await svc.store.pub_acquire(chat_id, token)
+        except Exception as exc:
+            log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
+            return
+        if found is None:
+            return
+        shown = found
     run = _Run(shown=shown)
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
@@ -257,7 +262,7 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
             return
         if released.done or released.lost:
             return
-        svc.store.forget(chat_id)  # another write came in: publish it from the store
+        # Another write came in meanwhile: the release brought it (and the store cached it).
     await svc.store.pub_release(
         chat_id, token, 0, run.shown, retry_at=time.time(), ttl=svc.settings.table_ttl
     )
@@ -312,13 +317,16 @@ async def _post_missing(
 ) -> tuple[Loaded, Table]:
     """Send the private hands, the lobby and the table message that have no message yet."""
     if table.status == "playing" and table.state is not None:
+        sent: list[tuple[int, int]] = []
         for seat, player in enumerate(table.players):
             if str(seat) in table.hand_msgs or not table.adapter.seat_cards(table, seat):
                 continue  # sent already, or not dealt in (free, out of the match)
             msg = await _post(bot, run, player.user_id, hand_view(table, seat))
             if msg is not None:
-                loaded = await _record(svc, table, hand=(table.hand, seat, msg))
-                table = load_table(loaded, table)
+                sent.append((seat, msg))
+        if sent:  # one write for the round of private hands
+            loaded = await _record(svc, table, hands=(table.hand, sent))
+            table = load_table(loaded, table)
     if table.lobby_msg is None and table.status == "lobby":
         msg = await _post(bot, run, table.chat_id, lobby_view(table))
         if msg is not None:
@@ -378,7 +386,7 @@ async def _record(
     *,
     closing: list[str] | None = None,
     notice: int | None = None,
-    hand: tuple[int, int, int] | None = None,
+    hands: tuple[int, list[tuple[int, int]]] | None = None,
     lobby: int | None = None,
     table_msg: tuple[int, int] | None = None,
 ) -> Loaded:
@@ -390,12 +398,13 @@ async def _record(
     def fn(current: Table | None) -> tuple[Table | None, None]:
         if current is None or current.tid != tid:
             return None, None
-        for msg in closing or []:
-            current.closing.pop(msg, None)
+        for done in closing or []:
+            current.closing.pop(done, None)
         if notice is not None:
             current.outbox = [n for n in current.outbox if n.seq != notice]
-        if hand is not None and current.hand == hand[0]:
-            current.hand_msgs.setdefault(str(hand[1]), hand[2])
+        if hands is not None and current.hand == hands[0]:
+            for seat, msg in hands[1]:
+                current.hand_msgs.setdefault(str(seat), msg)
         if lobby is not None and current.lobby_msg is None:
             current.lobby_msg = lobby
         if table_msg is not None and current.hand == table_msg[0] and current.table_msg is None:

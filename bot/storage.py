@@ -117,7 +117,7 @@ TIMER_LEASE = 30.0
 #: normally publishes at once and clears it long before).
 PUBLISH_GRACE = 15.0
 #: Seconds a process holds a table's publishing lock before another may take it.
-PUBLISH_LEASE = 30.0
+PUBLISH_LEASE = 20.0
 
 
 class Released(NamedTuple):
@@ -128,6 +128,7 @@ class Released(NamedTuple):
     done: bool
     lost: bool = False
     version: int = 0
+    doc: str | None = None
 
 
 class Loaded(NamedTuple):
@@ -155,6 +156,9 @@ class Write(Generic[T]):
     ttl: int | None = None
     delete: bool = False
     users: tuple[int, ...] = ()
+    lock: str | None = None
+    """With a ``doc``: also take the table's publishing lock with this token in the same atomic
+    write, if it is free (see :meth:`StoreBase.take_acquired`); saves the publisher a trip."""
 
 
 class TableConflict(RuntimeError):
@@ -184,6 +188,10 @@ class Store(Protocol):
 
     async def cached(self, chat_id: int) -> Loaded | None:
         """The last copy of the table this store saw (maybe stale), else a load."""
+        ...
+
+    def take_acquired(self, chat_id: int) -> tuple[str, dict[str, str]] | None:
+        """The publishing lock a write of this store took for the table, once."""
         ...
 
     def forget(self, chat_id: int | None = None) -> None:
@@ -324,6 +332,8 @@ class Outcome(NamedTuple):
     version: int = 0
     current: Loaded | None = None
     duplicate: bool = False
+    shown: dict[str, str] | None = None
+    """The write also took the publishing lock: the shown-message hashes (else ``None``)."""
 
 
 class StoreBase(Store):
@@ -342,6 +352,12 @@ class StoreBase(Store):
         #: Round trips by operation name, for benchmarks.
         self.ops: Counter[str] = Counter()
         self._known: OrderedDict[int, Loaded | None] = OrderedDict()
+        self._acquired: dict[int, tuple[str, dict[str, str]]] = {}
+
+    def take_acquired(self, chat_id: int) -> tuple[str, dict[str, str]] | None:
+        """The publishing lock a write of this store took for the table (token, shown hashes),
+        once; ``None`` if none did."""
+        return self._acquired.pop(chat_id, None)
 
     def _count(self, op: str) -> None:
         self.round_trips += 1
@@ -378,10 +394,12 @@ class StoreBase(Store):
         ttl: int | None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        lock: str | None = None,
     ) -> Outcome:
         """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
         ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
-        A saved ``doc`` also adds the chat to each of ``users``' tables."""
+        A saved ``doc`` also adds the chat to each of ``users``' tables, and with ``lock`` takes
+        the publishing lock if it is free (``Outcome.shown``)."""
         raise NotImplementedError
 
     async def _check(self, chat_id: int, expected_version: int) -> Outcome:
@@ -406,12 +424,15 @@ class StoreBase(Store):
         ttl: int | None = None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        lock: str | None = None,
     ) -> Outcome:
         self._count("delete" if doc is None else "save")
         ttl = None if ttl is None else _positive_ttl(ttl)
         outcome = await self._cas(
-            chat_id, expected_version, doc, timer_at, ttl, update_id, users=users
+            chat_id, expected_version, doc, timer_at, ttl, update_id, users=users, lock=lock
         )
+        if outcome.shown is not None and lock is not None:
+            self._acquired[chat_id] = (lock, outcome.shown)
         if outcome.duplicate:
             raise DuplicateUpdate(update_id if update_id is not None else 0)
         if outcome.ok:
@@ -497,7 +518,14 @@ class StoreBase(Store):
             outcome = await self._checked(chat_id, version)
         else:
             outcome = await self._write(
-                chat_id, version, write.doc, write.timer_at, write.ttl, update_id, write.users
+                chat_id,
+                version,
+                write.doc,
+                write.timer_at,
+                write.ttl,
+                update_id,
+                write.users,
+                write.lock,
             )
         return outcome.ok, write.result, outcome.current
 
@@ -513,10 +541,12 @@ def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-# KEYS: table hash, timers zset, update-id key, publish zset, then the sets of users who sit at
-# the table. ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl (""
-# persists), chat id (timer member), update-id ttl ("": no update id, KEYS[3] unused), publish
-# due time (a saved table must be published by then, by this process or another).
+# KEYS: table hash, timers zset, update-id key, publish zset, publishing lock, shown hash, then
+# the sets of users who sit at the table. ARGV: expected version, mode ("save"|"delete"), doc,
+# timer_at ("" clears), ttl ("" persists), chat id (timer member), update-id ttl ("": no update
+# id, KEYS[3] unused), publish due time (a saved table must be published by then, by this
+# process or another), lock token ("": none), lock lease (ms). A saved table with a token also
+# takes the lock if it is free: the reply then goes on with 1 and the shown hashes.
 # Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
 # when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
 # update id was already used (nothing written). A new table's version is the server clock in
@@ -556,9 +586,14 @@ if ARGV[5] == '' then
 else
   redis.call('EXPIRE', KEYS[1], ARGV[5])
 end
-for i = 5, #KEYS do
+for i = 7, #KEYS do
   redis.call('SADD', KEYS[i], ARGV[6])
   if ARGV[5] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+end
+if ARGV[9] ~= '' and redis.call('SET', KEYS[5], ARGV[9], 'NX', 'PX', ARGV[10]) then
+  local reply = {1, version, 1}
+  for _, x in ipairs(redis.call('HGETALL', KEYS[6])) do reply[#reply + 1] = x end
+  return reply
 end
 return {1, version}
 """
@@ -576,7 +611,11 @@ def _outcome(reply: Any) -> Outcome:
     if int(reply[0]) == 2:
         return Outcome(False, duplicate=True)
     if int(reply[0]) == 1:
-        return Outcome(True, int(reply[1]) if len(reply) > 1 else 0)
+        shown = None
+        if len(reply) > 2 and int(reply[2]) == 1:
+            flat = [_decode(x) for x in reply[3:]]
+            shown = dict(zip(flat[::2], flat[1::2], strict=True))
+        return Outcome(True, int(reply[1]) if len(reply) > 1 else 0, shown=shown)
     version = int(reply[1])
     return Outcome(False, 0, Loaded(version, _decode(reply[2])) if version else None)
 
@@ -609,7 +648,7 @@ return shown
 # KEYS: lock key, shown hash, table hash, publish zset. ARGV: token, version published, retry
 # at ("": none), chat id, ttl of the shown hash ("": none), lease (ms), then field, value, ...
 # Returns {'lost'}, {'done'} (lock freed), {'retry'} (lock freed, due at retry) or
-# {'more', current version} (lock kept and extended).
+# {'more', current version, current document} (lock kept and extended).
 _PUB_RELEASE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'lost'} end
 redis.call('DEL', KEYS[2])
@@ -627,7 +666,7 @@ if current == ARGV[2] or current == '0' then
   return {'done'}
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
-return {'more', current}
+return {'more', current, redis.call('HGET', KEYS[3], 'd')}
 """
 
 # KEYS: the user's set. ARGV: chat id, ttl ("" keeps the current expiry).
@@ -699,6 +738,7 @@ class RedisStore(StoreBase):
         ttl: int | None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        lock: str | None = None,
     ) -> Outcome:
         args = [
             str(expected_version),
@@ -709,12 +749,16 @@ class RedisStore(StoreBase):
             str(chat_id),
             "" if update_id is None else str(self.dedupe_ttl),
             repr(time.time() + PUBLISH_GRACE),
+            lock or "",
+            str(int(PUBLISH_LEASE * 1000)),
         ]
         keys = [
             self.table_key(chat_id),
             self._timers,
             self._update_key(update_id),
             self._publish,
+            f"{self.prefix}:lock:{chat_id}",
+            f"{self.prefix}:shown:{chat_id}",
         ]
         if doc is not None:
             keys.extend(self._user_key(u) for u in users)
@@ -795,7 +839,8 @@ class RedisStore(StoreBase):
             args += [key, value]
         reply = [_decode(x) for x in await self._pub_release(keys=keys, args=args)]
         if reply[0] == "more":
-            return Released(False, version=int(reply[1]))
+            self._remember(chat_id, Loaded(int(reply[1]), reply[2]))
+            return Released(False, version=int(reply[1]), doc=reply[2])
         return Released(reply[0] in ("done", "retry"), lost=reply[0] == "lost")
 
     async def claim_publish(
@@ -936,6 +981,7 @@ class MemoryStore(StoreBase):
         ttl: int | None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        lock: str | None = None,
     ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
@@ -962,6 +1008,10 @@ class MemoryStore(StoreBase):
             self._data.timers[chat_id] = float(timer_at)
         for user_id in users:
             self._link_user(user_id, chat_id, ttl)
+        held = self._data.locks.get(chat_id)
+        if lock is not None and (held is None or held[1] <= time.monotonic()):
+            self._data.locks[chat_id] = (lock, time.monotonic() + PUBLISH_LEASE)
+            return Outcome(True, version, shown=dict(self._data.shown.get(chat_id, {})))
         return Outcome(True, version)
 
     async def _check(self, chat_id: int, expected_version: int) -> Outcome:
@@ -1047,7 +1097,8 @@ class MemoryStore(StoreBase):
             del self._data.locks[chat_id]
             return Released(True)
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
-        return Released(False, version=entry.version)
+        self._remember(chat_id, Loaded(entry.version, entry.doc))
+        return Released(False, version=entry.version, doc=entry.doc)
 
     async def claim_publish(
         self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100

@@ -116,6 +116,7 @@ async def change_table(
     *,
     update: Update | None = None,
     users: Iterable[int] = (),
+    publish: bool = False,
 ) -> R:
     """Load, run ``fn`` on a fresh copy, compare-and-set the result (retried on conflict).
 
@@ -131,8 +132,12 @@ async def change_table(
 
     ``users``: if the table is written, the store also records (in the same write) that these
     users sit at it (:meth:`~bot.storage.Store.user_tables`).
+
+    ``publish``: the caller publishes the table right after (:func:`bot.publisher.flush`): the
+    write also takes the table's publishing lock when it is free, saving a round trip.
     """
     linked = tuple(users)
+    token = secrets.token_hex(8) if publish else None
 
     def run(current: Loaded | None) -> Write[R]:
         table_to_save, result = fn(load_doc(current))
@@ -144,6 +149,7 @@ async def change_table(
             timer_at=table_to_save.deadline if table_to_save.status == "playing" else None,
             ttl=svc.settings.table_ttl,
             users=linked,
+            lock=token,
         )
 
     if update is None:

@@ -16,6 +16,7 @@ from bot.handlers.common import (
     services,
     set_chat_lang,
 )
+from bot.publisher import flush
 from bot.render import esc
 from bot.table import Table
 from locales import LANGUAGES, t
@@ -84,5 +85,6 @@ async def idioma(update: Update, context: Context) -> None:
         table.lang = new
         return table, None
 
-    await change_table(svc, chat.id, fn, update=update)
+    await change_table(svc, chat.id, fn, update=update, publish=True)
     await reply(update, t(new, "msg.language_set"))
+    await flush(context.bot, svc, chat.id)  # the table and the hands speak the new language now

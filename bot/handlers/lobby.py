@@ -107,7 +107,7 @@ async def open_table(
         return fresh, fresh
 
     try:
-        table = await change_table(svc, chat.id, create, update=update)
+        table = await change_table(svc, chat.id, create, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(svc, update, lang, exc)
         return
@@ -191,7 +191,7 @@ async def seat_user(
         return table, table
 
     # The user's table list is updated in the same write (no extra round trip).
-    return await change_table(svc, chat_id, fn, update=update, users=(user_id,))
+    return await change_table(svc, chat_id, fn, update=update, users=(user_id,), publish=True)
 
 
 async def unirme(update: Update, context: Context) -> None:
@@ -244,7 +244,7 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
         return table, table
 
     try:
-        table = await change_table(svc, chat_id, fn, update=update)
+        table = await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
@@ -276,7 +276,7 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         return table, (table, step)
 
     try:
-        table, _step = await change_table(svc, chat_id, fn, update=update)
+        table, _step = await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
@@ -315,7 +315,7 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         return current, current
 
     try:
-        table = await change_table(svc, chat_id, fn, update=update)
+        table = await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(svc, update, lang, exc)
         return
@@ -392,7 +392,7 @@ async def _choose_team(update: Update, context: Context, chat_id: int, team: int
         return current, current
 
     try:
-        table = await change_table(svc, chat_id, fn, update=update)
+        table = await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return

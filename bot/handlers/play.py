@@ -100,7 +100,7 @@ async def play(
             raise
         return table, (table, step, seat)
 
-    return await change_table(svc, chat_id, fn, update=update)
+    return await change_table(svc, chat_id, fn, update=update, publish=True)
 
 
 async def action_command(update: Update, context: Context) -> None:
@@ -215,7 +215,7 @@ async def discard_button(update: Update, context: Context) -> None:
         return table, None
 
     try:
-        await change_table(svc, cb.chat_id, toggle, update=update)
+        await change_table(svc, cb.chat_id, toggle, update=update, publish=True)
     except IllegalAction as exc:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         return
@@ -237,7 +237,7 @@ async def mesa(update: Update, context: Context) -> None:
         return table, None
 
     try:
-        await change_table(svc, chat.id, fn, update=update)
+        await change_table(svc, chat.id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await reply(update, error_text(await chat_lang(svc, chat.id), exc))
         return
@@ -266,14 +266,14 @@ async def cartas(update: Update, context: Context) -> None:
             table.hand_msgs.pop(str(seat), None)  # a fresh message at the bottom of the chat
             return table, table.lang
 
-        try:
-            lang = await change_table(svc, chat_id, fn, update=update)
-        except IllegalAction as exc:
-            reason = exc.reason if chat_id == chat.id else reason
-            continue
         if not await can_write_to(context.bot, user.id):
             await reply(update, t(lang, "msg.cards_dm_failed"))
             return
+        try:
+            lang = await change_table(svc, chat_id, fn, update=update, publish=True)
+        except IllegalAction as exc:
+            reason = exc.reason if chat_id == chat.id else reason
+            continue
         await flush(context.bot, svc, chat_id)
         if not private:
             await reply(update, t(lang, "msg.cards_sent"))

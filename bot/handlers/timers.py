@@ -33,7 +33,7 @@ async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
             return table, None
         return table, (table, step)
 
-    fired = await change_table(svc, chat_id, fn)
+    fired = await change_table(svc, chat_id, fn, publish=True)
     if fired is None:
         return False
     table, step = fired
