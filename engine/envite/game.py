@@ -30,8 +30,8 @@ from engine.envite.ranking import (
     TRUMP,
     card_key,
     plain_key,
+    ranker,
     suit_of,
-    top_card,
     trick_winner,
 )
 from engine.envite.state import (
@@ -48,6 +48,9 @@ from engine.envite.state import (
 
 EnviteTransition = Transition[EnviteState]
 _BET_ACTIONS = frozenset(BET_KINDS[1:])
+_TIRO: dict[Card, Action] = {c: Action("tiro", cards=(c,)) for c in DECK}
+"""One shared (immutable) card-play action per card: legal_actions lists them without building."""
+_ENVIDO = Action("envido")
 
 
 def _step_text(step: int) -> int | str:
@@ -248,16 +251,26 @@ def playable(state: EnviteState, seat: int) -> list[Card]:
     hand = state.hands[seat]
     if not state.trick:
         return list(hand)
-    k, vira = state.k, state.vira
-    led = suit_of(state.trick[0], vira, k)
+    r = ranker(state.vira, state.players // 2)
+    suits = r.suits
+    led = suits[state.trick[0]._text]
+    same = [c for c in hand if suits[c._text] == led]
     if led == TRUMP:
-        top = top_card(vira, k)
-        trumps = [c for c in hand if suit_of(c, vira, k) == TRUMP]
-        if any(c != top for c in trumps):
-            return trumps
+        top = r.top
+        if any(c is not top and c != top for c in same):
+            return same
         return list(hand)
-    same = [c for c in hand if suit_of(c, vira, k) == led]
     return same or list(hand)
+
+
+def _lawful(state: EnviteState, seat: int, card: Card) -> bool:
+    """Whether ``card`` (held by ``seat``) is in :func:`playable`; quick when it follows."""
+    if not state.trick:
+        return True
+    suits = ranker(state.vira, state.players // 2).suits
+    if suits[card._text] == suits[state.trick[0]._text]:
+        return True
+    return card in playable(state, seat)
 
 
 def _play_refusal(state: EnviteState) -> IllegalAction:
@@ -321,6 +334,15 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 1)], legal_actions(s, 2)
     (['tiro 3c', 'envido'], [])
     """
+    if state.phase == "play" and not state.options.renuncio:  # the common case, kept quick
+        turn = state.turn
+        if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
+            return []
+        plays = [_TIRO[c] for c in playable(state, turn)]
+        score = state.score
+        if not state.bet_closed and score[0] < TUMBO_AT and score[1] < TUMBO_AT:
+            plays.append(_ENVIDO)
+        return plays
     if state.phase == "over" or not 0 <= seat < state.players:
         return []
     actions: list[Action] = []
@@ -336,7 +358,7 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
             cards = (
                 state.hands[state.turn] if state.options.renuncio else playable(state, state.turn)
             )
-            actions = [Action("tiro", cards=(c,)) for c in cards]
+            actions = [_TIRO[c] for c in cards]
             if _bets_open(state):
                 actions.append(Action("envido"))
     if _may_call_renuncio(state, seat):
@@ -385,6 +407,11 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
     """
     if isinstance(action, str):
         action = parse_action(action)
+    if state.phase == "play" and action.kind == "tiro":  # the common case, kept quick
+        turn = state.turn
+        if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
+            raise IllegalAction("not_your_turn", seat=seat)
+        return _play_card(state, seat, action)
     if state.phase == "over":
         raise IllegalAction("game_over")
     if not 0 <= seat < state.players or seat == state.ghost:
@@ -482,23 +509,30 @@ def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransiti
         raise IllegalAction("no_bet_to_answer")
     if action.kind != "tiro":
         raise IllegalAction("wrong_phase", phase=state.phase)
+    return _play_card(state, seat, action)
+
+
+def _play_card(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
+    """E4: ``seat`` (the player, or the mandador for the mocho) plays a card for ``state.turn``."""
     if len(action.cards) != 1:
         raise IllegalAction("play_one_card", count=len(action.cards))
     card = action.cards[0]
     who = state.turn
-    if card not in state.hands[who]:
+    hand = state.hands[who]
+    if card not in hand:
         raise IllegalAction("card_not_in_hand", card=str(card))
     renuncios = state.renuncios
-    if card not in playable(state, who):
+    if not _lawful(state, who, card):
         if not state.options.renuncio:
             raise _play_refusal(state)
         renuncios = (*renuncios, who)
+    i = hand.index(card)
     hands = list(state.hands)
-    hands[who] = tuple(c for c in hands[who] if c != card)
+    hands[who] = hand[:i] + hand[i + 1 :]
     trick = (*state.trick, card)
     number = len(state.tricks) + 1
     events: list[Event] = [
-        Event("card_played", {"seat": who, "card": str(card), "trick": number, "by": seat})
+        Event("card_played", {"seat": who, "card": card._text, "trick": number, "by": seat})
     ]
     if len(trick) < state.players:
         new = replace(
