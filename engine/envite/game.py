@@ -73,12 +73,35 @@ def _draw_dealer(
     raise AssertionError("unreachable: the draw always separates within 1000 attempts")
 
 
+_SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+
+
+def shuffled_deck(seed: str) -> list[Card]:
+    """The deck as ``random.Random(seed).shuffle`` leaves it, computed without its per-card calls.
+
+    The same Fisher-Yates steps and the same draws of ``getrandbits`` as CPython's ``shuffle``
+    (a test checks it against ``random.shuffle``), inlined because the deal is a hot path.
+
+    >>> deck = list(DECK)
+    >>> random.Random("7/1").shuffle(deck)
+    >>> shuffled_deck("7/1") == deck
+    True
+    """
+    deck = list(DECK)
+    getrandbits = random.Random(seed).getrandbits
+    for i, n, bits in _SWAPS:
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
 def _deal(
     seed: int, number: int, dealer: int, seats: int
 ) -> tuple[tuple[tuple[Card, ...], ...], Card]:
     """E2: three cards at once to each seat from the dealer's right, then the vira."""
-    deck = list(DECK)
-    random.Random(f"{seed}/{number}").shuffle(deck)
+    deck = shuffled_deck(f"{seed}/{number}")
     hands: list[tuple[Card, ...]] = [() for _ in range(seats)]
     for i in range(seats):
         hands[(dealer + 1 + i) % seats] = tuple(deck[3 * i : 3 * i + 3])
@@ -225,13 +248,14 @@ def opening_events(state: EnviteState) -> tuple[Event, ...]:
             },
         )
     )
-    for i in range(state.players):
-        seat = (state.mano + i) % state.players
+    n, mano, hands = state.players, state.mano, state.hands
+    for i in range(n):
+        seat = (mano + i) % n
         events.append(
             Event(
                 "dealt",
-                {"seat": seat, "cards": [str(c) for c in state.hands[seat]]},
-                frozenset({state.controller(seat)}),
+                {"seat": seat, "cards": [c._text for c in hands[seat]]},
+                frozenset((state.controller(seat),)),
             )
         )
     return tuple(events)

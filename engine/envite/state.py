@@ -135,7 +135,8 @@ class EnviteState:
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (one at a time in envite; empty when the game is over)."""
         if self.phase == "play":
-            return (self.controller(self.turn),)
+            turn = self.turn
+            return (self.mandadores[turn % 2] if turn == self.ghost else turn,)
         if self.phase == "bet":
             assert self.raised_by is not None
             return (self.mandadores[1 - self.raised_by],)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
-from engine.cards import DECK, Card
+from engine.cards import Card
+from engine.envite.game import shuffled_deck
 from engine.piedras.table import Table
 
 
@@ -41,8 +40,7 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
     t.phase = "discard"
     t._values = {}
     if hands is None:
-        deck = list(DECK)
-        random.Random(f"{t.seed}/{t.hand_number}").shuffle(deck)
+        deck = shuffled_deck(f"{t.seed}/{t.hand_number}")
         k = len(t.in_hand)
         dealt: list[list[Card]] = [[] for _ in range(t.players)]
         for i in range(5 * k):

@@ -92,7 +92,7 @@ def legal_actions(state: PiedrasState, seat: int) -> list[Action]:
         return []
     if state.phase == "discard":
         return [Action("descarto", cards=(c,)) for c in state.hands[seat]]
-    return legal(Table(state), seat)
+    return legal(state, seat)
 
 
 def default_action(state: PiedrasState, seat: int) -> Action:

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -45,7 +45,7 @@ class LanceRecord:
     winner: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Betting:
     """The betting of the lance being played (P4).
 
@@ -71,7 +71,7 @@ class Betting:
     last_raiser: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PiedrasState:
     """A Mus a piedras match. ``score`` is each seat's pile; ``winner`` the seat that won."""
 
@@ -108,10 +108,13 @@ class PiedrasState:
     @property
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now: every seat still to discard, or the one who speaks."""
-        if self.phase == "discard":
-            return tuple(s for s in self.in_hand if len(self.hands[s]) == 5)
-        if self.phase == "lance" and self.betting is not None:
-            return self.betting.queue[:1]
+        phase = self.phase
+        if phase == "lance":
+            b = self.betting
+            return b.queue[:1] if b is not None else ()
+        if phase == "discard":
+            hands = self.hands
+            return tuple([s for s in self.in_hand if len(hands[s]) == 5])
         return ()
 
     @property
@@ -137,6 +140,24 @@ class PiedrasState:
     def stones_in_play(self) -> int:
         """Stones handed out at the start of the current juego (P5 conservation)."""
         return self.options.stones * len(self.seated)
+
+
+def betting_with(b: Betting, **changes: Any) -> Betting:
+    """A copy of ``b`` with some fields changed (a faster ``dataclasses.replace``: the class keeps
+    its fields in an instance ``__dict__`` so the copy is two C-level dictionary updates)."""
+    new = object.__new__(Betting)
+    attrs = new.__dict__
+    attrs.update(b.__dict__)
+    attrs.update(changes)
+    return new
+
+
+def make_state(**fields: Any) -> PiedrasState:
+    """A :class:`PiedrasState` from every one of its fields, without the per-field ``__init__``
+    cost (the transitions build one per action)."""
+    new = object.__new__(PiedrasState)
+    new.__dict__.update(fields)
+    return new
 
 
 _ADAPTER = TypeAdapter(PiedrasState)

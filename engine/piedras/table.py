@@ -6,14 +6,20 @@ stones handed out in the juego) is kept in one place and every movement emits it
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.cards import Card
 from engine.core import Event
-from engine.mus.evaluation import HandValue, Lance, evaluate
+from engine.mus.evaluation import HandValue, Lance, hand_value
 from engine.piedras.options import Options
-from engine.piedras.state import Betting, LanceRecord, Phase, PiedrasState
+from engine.piedras.state import (
+    Betting,
+    LanceRecord,
+    Phase,
+    PiedrasState,
+    betting_with,
+    make_state,
+)
 
 
 class Table:
@@ -44,7 +50,7 @@ class Table:
 
     def freeze(self) -> PiedrasState:
         d = self.deposits
-        return PiedrasState(
+        return make_state(
             players=self.players,
             options=self.options,
             seed=self.seed,
@@ -75,13 +81,15 @@ class Table:
 
     def from_mano(self, seats: list[int] | tuple[int, ...]) -> list[int]:
         """``seats`` in playing order starting at the mano."""
-        n = self.players
-        return sorted(seats, key=lambda s: (s - self.mano) % n)
+        n, mano = self.players, self.mano
+        if len(seats) <= 1:
+            return list(seats)
+        return [s for i in range(n) if (s := (mano + i) % n) in seats]
 
     def value(self, seat: int) -> HandValue:
         v = self._values.get(seat)
         if v is None:
-            v = evaluate(self.hands[seat], self.options)
+            v = hand_value(self.hands[seat], self.options)
             self._values[seat] = v
         return v
 
@@ -126,4 +134,4 @@ class Table:
 
     def with_betting(self, **changes: Any) -> None:
         assert self.betting is not None
-        self.betting = replace(self.betting, **changes)
+        self.betting = betting_with(self.betting, **changes)
