@@ -211,6 +211,7 @@ def _open_round(state: EnviteState) -> EnviteState:
         bet_closed=False,
         tumbo=at_tumbo[0] and at_tumbo[1],
         renuncios=(),
+        spoken=(),
     )
 
 
@@ -490,7 +491,14 @@ def _apply_answer(state: EnviteState, seat: int, action: Action) -> EnviteTransi
     team = seat % 2
     if action.kind == "quiero":
         event = Event("bet_accepted", {"seat": seat, "team": team, "stake": _step_text(raised)})
-        new = replace(state, phase="play", step=raised, raised=None, bet_closed=True)
+        new = replace(
+            state,
+            phase="play",
+            step=raised,
+            raised=None,
+            bet_closed=True,
+            spoken=(*state.spoken, (seat, "quiero")),
+        )
         return Transition(new, (event,))
     if action.kind == "no_quiero":
         paid = LADDER[raised - 1]
@@ -501,7 +509,9 @@ def _apply_answer(state: EnviteState, seat: int, action: Action) -> EnviteTransi
             raise IllegalAction("no_higher_bet")
         _bet_step(state, action, raised + 1)
         event = _bet_event(state, seat, raised + 1)
-        return Transition(replace(state, raised=raised + 1, raised_by=team), (event,))
+        spoken = (*state.spoken, (seat, BET_KINDS[raised + 1]))
+        new = replace(state, raised=raised + 1, raised_by=team, spoken=spoken)
+        return Transition(new, (event,))
     if action.kind == "tiro":
         raise IllegalAction("must_answer_bet")
     raise IllegalAction("wrong_phase", phase=state.phase)
@@ -527,7 +537,13 @@ def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransiti
         if state.bet_closed:
             raise IllegalAction("bet_already_settled")
         _bet_step(state, action, 1)
-        new = replace(state, phase="bet", raised=1, raised_by=state.turn % 2)
+        new = replace(
+            state,
+            phase="bet",
+            raised=1,
+            raised_by=state.turn % 2,
+            spoken=(*state.spoken, (seat, BET_KINDS[1])),
+        )
         return Transition(new, (_bet_event(state, seat, 1),))
     if action.kind in ("quiero", "no_quiero"):
         raise IllegalAction("no_bet_to_answer")

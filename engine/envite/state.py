@@ -88,6 +88,9 @@ class EnviteState:
     chicos: tuple[int, int]
     winner: int | None
     """The team that won the game, else None."""
+    spoken: tuple[tuple[int, str], ...] = ()
+    """The betting of this round in order: (seat that spoke, action kind) for every bet, raise
+    and answer (``envido``, ``siete``, ``nueve``, ``chico_fuera``, ``quiero``). Public."""
 
     @property
     def k(self) -> int:

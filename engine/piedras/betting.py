@@ -168,6 +168,7 @@ def act(t: Table, seat: int, action: Action) -> None:
 def _spoke(t: Table, seat: int, text: str) -> None:
     b = t.betting
     assert b is not None
+    t.spoken = (*t.spoken, (seat, b.lance, text))
     t.emit(
         "spoke",
         seat=seat,

@@ -36,6 +36,7 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
     t.lances = []
     t.betting = None
     t.revealed = []
+    t.spoken = ()
     assert not any(t.deposits), "every deposit is settled before a new hand"
     t.phase = "discard"
     t._values = {}

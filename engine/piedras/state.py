@@ -104,6 +104,9 @@ class PiedrasState:
     revealed: tuple[int, ...] = ()
     """Seats whose hands were shown this hand (an órdago)."""
     winner: int | None = None
+    spoken: tuple[tuple[int, str, str], ...] = ()
+    """What was said in this hand, in order: (seat, lance, action text as in the ``spoke``
+    event: "paso", "envido 4", "3 más", "quiero", "no quiero", "ordago"). Public."""
 
     @property
     def to_act(self) -> tuple[int, ...]:

@@ -45,6 +45,7 @@ class Table:
         self.betting: Betting | None = s.betting
         self.revealed = list(s.revealed)
         self.winner = s.winner
+        self.spoken = s.spoken
         self.events: list[Event] = []
         self._values: dict[int, HandValue] = {}
 
@@ -70,6 +71,7 @@ class Table:
             betting=self.betting,
             revealed=tuple(sorted(self.revealed)),
             winner=self.winner,
+            spoken=self.spoken,
         )
 
     # -- events -------------------------------------------------------------------------------
