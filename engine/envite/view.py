@@ -28,7 +28,8 @@ def _step(step: int) -> int | str:
 def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     """Everything ``seat`` may know (``None``: the public view for the group).
 
-    Fields: phase, round, players, k, teams, mandadores, mocho, dealer, mano, turn, to_act, vira,
+    Fields: seat (the seat viewing, None for the group), phase, round, players, k, teams,
+    mandadores, mocho, dealer, mano, turn, to_act, vira,
     trick ([[seat, card]...] of the current trick), tricks (finished ones: leader, cards, winner),
     tricks_won, stake (2/4/7/9 or "chico fuera"), bet (pending {step, team} or null),
     bet_closed, bet_team (the team that made the last bet of this round, pending or accepted,
@@ -51,6 +52,7 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     n = state.players
     trick = [[(state.leader + i) % n, str(c)] for i, c in enumerate(state.trick)]
     data: dict[str, Any] = {
+        "seat": seat,
         "phase": state.phase,
         "round": state.round,
         "players": n,
