@@ -31,7 +31,7 @@ def view(state: PiedrasState, seat: int | None) -> PiedrasView:
     Besides the piles, plate, deposits and lances: ``betting`` (the lance being bet: players,
     in_lance, level, put, bettor, ordago, accepted, ``queue`` = who speaks next, in order) and
     ``spoken`` (everything said this hand: [{seat, lance, action}], action as in the ``spoke``
-    event).
+    event); ``options`` (the table options, as ``Options.model_dump()``).
     """
     b = state.betting
     betting: dict[str, Any] | None = None
@@ -70,6 +70,7 @@ def view(state: PiedrasState, seat: int | None) -> PiedrasView:
         "stones": state.options.stones,
         "losses": list(state.losses),
         "max_losses": state.options.losses,
+        "options": state.options.model_dump(),
         "seated": list(state.seated),
         "free": list(state.free),
         "out": list(state.out),
