@@ -51,6 +51,8 @@ _BET_ACTIONS = frozenset(BET_KINDS[1:])
 _TIRO: dict[Card, Action] = {c: Action("tiro", cards=(c,)) for c in DECK}
 """One shared (immutable) card-play action per card: legal_actions lists them without building."""
 _ENVIDO = Action("envido")
+_ONLY = tuple(frozenset((seat,)) for seat in range(12))
+"""Shared (immutable) event audiences of one seat."""
 
 
 def _step_text(step: int) -> int | str:
@@ -194,12 +196,16 @@ def new_game(
     return _open_round(base)
 
 
-def _open_round(state: EnviteState) -> EnviteState:
-    """Reset the round fields for the deal already in ``state`` and pick its first phase (E6)."""
-    at_tumbo = state.en_tumbo
-    mano = state.mano
+def _open_round(state: EnviteState, **changes: object) -> EnviteState:
+    """``state`` with ``changes`` (a new deal, a new score) and the round fields reset for that
+    deal, its first phase picked (E6); one copy of the state."""
+    score: tuple[int, int] = changes.get("score", state.score)  # type: ignore[assignment]
+    dealer: int = changes.get("dealer", state.dealer)  # type: ignore[assignment]
+    at_tumbo = (score[0] >= TUMBO_AT, score[1] >= TUMBO_AT)
+    mano = (dealer + 1) % state.players
     return replace(
         state,
+        **changes,
         phase="tumbo" if at_tumbo[0] != at_tumbo[1] else "play",
         turn=mano,
         leader=mano,
@@ -250,13 +256,16 @@ def opening_events(state: EnviteState) -> tuple[Event, ...]:
         )
     )
     n, mano, hands = state.players, state.mano, state.hands
+    ghost = state.ghost
+    mandador = state.mandadores[ghost % 2] if ghost is not None else -1
     for i in range(n):
         seat = (mano + i) % n
+        cards = hands[seat]
         events.append(
             Event(
                 "dealt",
-                {"seat": seat, "cards": [c._text for c in hands[seat]]},
-                frozenset((state.controller(seat),)),
+                {"seat": seat, "cards": [c._text for c in cards]},
+                _ONLY[mandador if seat == ghost else seat],
             )
         )
     return tuple(events)
@@ -559,30 +568,31 @@ def _play_card(state: EnviteState, seat: int, action: Action) -> EnviteTransitio
     card = action.cards[0]
     who = state.turn
     hand = state.hands[who]
-    if card not in hand:
-        raise IllegalAction("card_not_in_hand", card=str(card))
+    try:
+        i = hand.index(card)
+    except ValueError:
+        raise IllegalAction("card_not_in_hand", card=str(card)) from None
     renuncios = state.renuncios
-    if not _lawful(state, who, card):
+    if state.trick and not _lawful(state, who, card):
         if not state.options.renuncio:
             raise _play_refusal(state)
         renuncios = (*renuncios, who)
-    i = hand.index(card)
     hands = list(state.hands)
     hands[who] = hand[:i] + hand[i + 1 :]
     trick = (*state.trick, card)
     number = len(state.tricks) + 1
-    events: list[Event] = [
-        Event("card_played", {"seat": who, "card": card._text, "trick": number, "by": seat})
-    ]
-    if len(trick) < state.players:
-        new = replace(
-            state,
-            hands=tuple(hands),
-            trick=trick,
-            renuncios=renuncios,
-            turn=(who + 1) % state.players,
-        )
-        return Transition(new, tuple(events))
+    played = Event("card_played", {"seat": who, "card": card._text, "trick": number, "by": seat})
+    players = state.players
+    if len(trick) < players:
+        new = object.__new__(EnviteState)
+        attrs = new.__dict__
+        attrs.update(state.__dict__)
+        attrs["hands"] = tuple(hands)
+        attrs["trick"] = trick
+        attrs["renuncios"] = renuncios
+        attrs["turn"] = (who + 1) % players
+        return Transition(new, (played,))
+    events = [played]
     index = trick_winner(trick, state.vira, state.k)
     winner = (state.leader + index) % state.players
     tricks = (*state.tricks, Trick(state.leader, trick, winner))
@@ -662,12 +672,11 @@ def _score_round(
     score = list(state.score)
     gained = min(TUMBO_AT, score[team] + points) - score[team]
     score[team] += gained
-    new = replace(state, score=(score[0], score[1]))
     scored = Event(
         "round_scored",
         {"round": state.round, "team": team, "points": gained, "why": why, "score": score},
     )
-    return _next_round(new, (*events, scored))
+    return _next_round(state, (*events, scored), score=(score[0], score[1]))
 
 
 def _win_chico(
@@ -675,19 +684,30 @@ def _win_chico(
 ) -> EnviteTransition:
     chicos = list(state.chicos)
     chicos[team] += 1
-    new = replace(state, score=(0, 0), chicos=(chicos[0], chicos[1]))
     out = [*events, Event("chico_won", {"team": team, "chicos": chicos, "why": why})]
     if chicos[team] >= state.options.chicos:
         out.append(Event("game_won", {"team": team, "chicos": chicos}))
-        over = replace(new, phase="over", winner=team, raised=None, turn=state.turn)
+        over = replace(
+            state,
+            score=(0, 0),
+            chicos=(chicos[0], chicos[1]),
+            phase="over",
+            winner=team,
+            raised=None,
+            turn=state.turn,
+        )
         return Transition(over, tuple(out))
-    return _next_round(new, tuple(out))
+    return _next_round(state, tuple(out), score=(0, 0), chicos=(chicos[0], chicos[1]))
 
 
-def _next_round(state: EnviteState, events: tuple[Event, ...]) -> EnviteTransition:
-    """E1/E2: the deal moves one seat to the right; shuffle from the seed and the round number."""
+def _next_round(
+    state: EnviteState, events: tuple[Event, ...], **changes: object
+) -> EnviteTransition:
+    """E1/E2: the deal moves one seat to the right; shuffle from the seed and the round number.
+
+    ``changes`` (the new score or chicos) go into the same copy of the state."""
     number = state.round + 1
     dealer = (state.dealer + 1) % state.players
     hands, vira = _deal(state.seed, number, dealer, state.players)
-    new = _open_round(replace(state, round=number, dealer=dealer, hands=hands, vira=vira))
+    new = _open_round(state, **changes, round=number, dealer=dealer, hands=hands, vira=vira)
     return Transition(new, (*events, *opening_events(new)))
