@@ -155,6 +155,15 @@ def betting_with(b: Betting, **changes: Any) -> Betting:
     return new
 
 
+def state_with(state: PiedrasState, **changes: Any) -> PiedrasState:
+    """A copy of ``state`` with some fields changed (a faster ``dataclasses.replace``)."""
+    new = object.__new__(PiedrasState)
+    attrs = new.__dict__
+    attrs.update(state.__dict__)
+    attrs.update(changes)
+    return new
+
+
 def make_state(**fields: Any) -> PiedrasState:
     """A :class:`PiedrasState` from every one of its fields, without the per-field ``__init__``
     cost (the transitions build one per action)."""
