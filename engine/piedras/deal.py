@@ -43,10 +43,10 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
     if hands is None:
         deck = shuffled_deck(f"{t.seed}/{t.hand_number}")
         k = len(t.in_hand)
-        dealt: list[list[Card]] = [[] for _ in range(t.players)]
-        for i in range(5 * k):
-            dealt[t.in_hand[i % k]].append(deck[i])
-        hands = [tuple(h) for h in dealt]
+        dealt: list[tuple[Card, ...]] = [() for _ in range(t.players)]
+        for j, seat in enumerate(t.in_hand):  # one card at a time from the mano (P2)
+            dealt[seat] = tuple(deck[j : 5 * k : k])
+        hands = dealt
     t.hands = list(hands)
     t.emit(
         "hand_started",
@@ -59,4 +59,4 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
         plate=t.plate,
     )
     for s in t.in_hand:
-        t.emit("dealt", s, seat=s, cards=[str(c) for c in t.hands[s]])
+        t.emit("dealt", s, seat=s, cards=[c._text for c in t.hands[s]])

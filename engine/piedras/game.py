@@ -214,9 +214,7 @@ def _quiet_word(
     )
     if kind == "no_quiero":
         events.append(Event("left_lance", {"seat": seat, "lance": b.lance}))
-    new = state_with(
-        state, betting=nb, spoken=(*state.spoken, (seat, b.lance, text)), **changes
-    )
+    new = state_with(state, betting=nb, spoken=(*state.spoken, (seat, b.lance, text)), **changes)
     return Transition(new, tuple(events))
 
 

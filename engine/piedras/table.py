@@ -6,6 +6,7 @@ stones handed out in the juego) is kept in one place and every movement emits it
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import Card
@@ -20,6 +21,18 @@ from engine.piedras.state import (
     betting_with,
     make_state,
 )
+
+_ONLY = tuple(frozenset((seat,)) for seat in range(8))
+"""Shared (immutable) event audiences of one seat."""
+
+
+@lru_cache(maxsize=8192)
+def _hand_value(hand: tuple[Card, ...], reyes: int, real: bool) -> HandValue:
+    """``hand_value`` remembered by hand: a hand is valued again at every transition."""
+    return hand_value(hand, _RULES[(reyes, real)])
+
+
+_RULES = {(r, real): Options(reyes=r, real=real) for r in (8, 4) for real in (False, True)}
 
 
 class Table:
@@ -77,7 +90,7 @@ class Table:
     # -- events -------------------------------------------------------------------------------
 
     def emit(self, kind: str, to: int | None = None, /, **data: Any) -> None:
-        self.events.append(Event(kind, data, None if to is None else frozenset((to,))))
+        self.events.append(Event(kind, data, None if to is None else _ONLY[to]))
 
     # -- seats --------------------------------------------------------------------------------
 
@@ -91,7 +104,7 @@ class Table:
     def value(self, seat: int) -> HandValue:
         v = self._values.get(seat)
         if v is None:
-            v = hand_value(self.hands[seat], self.options)
+            v = _hand_value(self.hands[seat], self.options.reyes, self.options.real)
             self._values[seat] = v
         return v
 

@@ -15,8 +15,22 @@ def test_shuffled_deck_matches_random_shuffle() -> None:
             assert shuffled_deck(text) == deck
 
 
-def test_known_first_deal_unchanged() -> None:
-    # Fixed by the engine before the speed-up: seed 7, round 1.
-    deck = list(DECK)
-    random.Random("7/1").shuffle(deck)
-    assert [str(c) for c in shuffled_deck("7/1")[:4]] == [str(c) for c in deck[:4]]
+def test_known_first_deals_unchanged() -> None:
+    """Deals written down from the engine before the speed-up (seed 7, first hand)."""
+    import engine.envite as envite
+    import engine.piedras as piedras
+
+    s = envite.new_game(players=4, seed=7)
+    assert [[str(c) for c in h] for h in s.hands] == [
+        ["4b", "11o", "5e"],
+        ["6e", "3e", "11e"],
+        ["1o", "2o", "2c"],
+        ["12b", "5o", "6c"],
+    ]
+    assert str(s.vira) == "10o"
+    p = piedras.new_game(players=3, seed=7)
+    assert [[str(c) for c in h] for h in p.hands] == [
+        ["6e", "1o", "12b", "4b", "10o"],
+        ["3e", "2o", "5o", "11o", "5c"],
+        ["11e", "2c", "6c", "5e", "6o"],
+    ]
