@@ -9,16 +9,20 @@ the table and in finished tricks, the bets of the round and the score.
 How it plays (level ``"normal"``):
 
 - **Cards** (E3, E4). It never plays an unlawful card, even in modo renuncio. Following: when a
-  partner is winning the trick it does not overtake him and throws its lowest card; when an
-  opponent is winning it plays the cheapest card that wins (a card no unseen card can beat when
-  opponents still play after it, the highest winner when the trick decides the round), else it
-  throws its lowest. Leading: a card nobody can beat if it has one, else its lowest card.
-  "Lowest" spends plain cards before trumps.
-- **Strength.** Each card is worth the share of unseen cards it beats (``_power``); from that the
-  chance of the team taking each remaining trick, and then the round given the tricks won.
-- **Bets** (E5, E6). It bets when the round looks clearly won, answers a bet by comparing what
-  accepting and refusing are worth in stones (capped at 11, a chico fuera worth the chico), and
-  raises with a strong hand. At tumbo it plays unless its hand is hopeless.
+  partner is winning the trick it does not overtake him and throws its lowest card (unless the
+  partner's card may still be beaten and it holds a card nobody can beat); when an opponent is
+  winning it plays the cheapest card that wins (a card no unseen card can beat when opponents
+  still play after it, the highest winner when the trick decides the round), else it throws its
+  lowest. Leading: a card nobody can beat if it has one, else its highest plain card (trumps
+  are kept for later tricks). "Lowest" spends plain cards before trumps.
+- **Strength.** Each card is worth the share of unseen cards it beats (``_Table.power``); from
+  that the chance of the team taking each remaining trick (partners' unknown cards counted as
+  average), and then the round given the tricks already won (``_round_chance``).
+- **Bets** (E5, E6). It bets when the round looks likely won (:data:`BET_AT`), answers a bet by
+  comparing the chance of winning the chico after accepting and after refusing (a rough chance
+  from the score, ``_chico``; a chico fuera is the chico), and raises with a strong hand
+  (:data:`RAISE_AT`). At tumbo it plays when that beats declining, by a small table of what
+  each score at 11 is worth (``_tumbo_values``).
 - **Renuncio** (modo renuncio): it calls only a proven one (an opponent who did not follow a suit
   and later showed a card of it).
 
@@ -98,7 +102,6 @@ class _Table:
             seen.update(t["cards"])
         seen.update(str(c) for _, c in self.trick)
         self.unseen = [Card.parse(t) for t in _ALL_TEXT if t not in seen]
-        self.unseen_trumps = [c for c in self.unseen if self.r.suits[c._text] == TRUMP]
         self._power: dict[Card, float] = {}
 
     # -- card values ------------------------------------------------------------------------
