@@ -19,7 +19,8 @@ whole deposit (P4.3); the worst of an órdago takes everyone's stones and the ot
   within the cap), calls órdago with a near-certain best hand, else passes.
 - **First envite** (P4.2): accepting puts stones in (good) that come back multiplied to the
   worst: it accepts when the chance of being worst times the players in is small; an órdago
-  only when being worst is less likely than losing the juego anyway.
+  (worst: it takes every pile and loses the juego; else it is free) only when being worst is
+  less than half as likely as losing the juego anyway (1 in the players still in the hand).
 - **Re-envites** (P4.3): refusing a raise takes the whole deposit, so it stays unless it is
   likely the worst; it raises and calls órdago on the same tests as opening.
 
