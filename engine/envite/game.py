@@ -48,7 +48,7 @@ from engine.envite.state import (
 
 EnviteTransition = Transition[EnviteState]
 _BET_ACTIONS = frozenset(BET_KINDS[1:])
-_TIRO: dict[Card, Action] = {c: Action("tiro", cards=(c,)) for c in DECK}
+_TIRO: dict[str, Action] = {str(c): Action("tiro", cards=(c,)) for c in DECK}
 """One shared (immutable) card-play action per card: legal_actions lists them without building."""
 _ENVIDO = Action("envido")
 _ONLY = tuple(frozenset((seat,)) for seat in range(12))
@@ -372,7 +372,7 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
         turn = state.turn
         if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
             return []
-        plays = [_TIRO[c] for c in playable(state, turn)]
+        plays = [_TIRO[c._text] for c in playable(state, turn)]
         score = state.score
         if not state.bet_closed and score[0] < TUMBO_AT and score[1] < TUMBO_AT:
             plays.append(_ENVIDO)
@@ -392,7 +392,7 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
             cards = (
                 state.hands[state.turn] if state.options.renuncio else playable(state, state.turn)
             )
-            actions = [_TIRO[c] for c in cards]
+            actions = [_TIRO[c._text] for c in cards]
             if _bets_open(state):
                 actions.append(Action("envido"))
     if _may_call_renuncio(state, seat):
