@@ -19,7 +19,7 @@ from typing import Protocol
 
 from engine.core import Action, IllegalAction
 from engine.piedras.settlement import end_hand, settle_ordago, settle_ordago_everyone, show
-from engine.piedras.state import LAST_LANCES, SLOTS, Betting, LanceRecord, Outcome
+from engine.piedras.state import LAST_LANCES, SLOTS, Betting, LanceRecord, Outcome, make_betting
 from engine.piedras.table import Table
 
 MIN_ENVIDO = 2
@@ -119,7 +119,7 @@ def _open_lance(t: Table, slot: int) -> None:
     if min(t.piles[s] for s in entitled) < 1:  # all in: nobody may bet, the lance is en paso (P4)
         _close(t, lance, "en_paso", entitled, None)
         return
-    t.betting = Betting(
+    t.betting = make_betting(
         lance=lance,
         stage="open",
         entitled=tuple(entitled),
@@ -216,7 +216,7 @@ def _first_envite(
     t: Table, b: Betting, seat: int, level: int, put: tuple[int, ...], ordago: int | None
 ) -> Betting:
     others = ordered(t, seat, 1, [s for s in b.entitled if s != seat])
-    return Betting(
+    return make_betting(
         lance=b.lance,
         stage="envite",
         entitled=b.entitled,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card
+from engine.cards import DECK, Card
 from engine.core import Action, Event, IllegalAction, Transition
 from engine.piedras.actions import parse_action
 from engine.piedras.betting import act, advance, legal
@@ -25,6 +25,8 @@ from engine.piedras.state import Betting, PiedrasState, betting_with, state_with
 from engine.piedras.table import Table
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
+_DESCARTO = {str(c): Action("descarto", cards=(c,)) for c in DECK}
+"""One shared (immutable) discard action per card."""
 
 
 def new_game(
@@ -88,11 +90,15 @@ def legal_actions(state: PiedrasState, seat: int) -> list[Action]:
     >>> len(legal_actions(s, 1)), legal_actions(s, 1)[0].kind
     (5, 'descarto')
     """
-    if seat not in state.to_act:
-        return []
-    if state.phase == "discard":
-        return [Action("descarto", cards=(c,)) for c in state.hands[seat]]
-    return legal(state, seat)
+    phase = state.phase
+    if phase == "discard":
+        hand = state.hands[seat] if 0 <= seat < state.players else ()
+        if len(hand) != 5 or seat not in state.in_hand:
+            return []
+        return [_DESCARTO[c._text] for c in hand]
+    if phase == "lance":
+        return legal(state, seat)  # [] unless ``seat`` is the one who speaks
+    return []
 
 
 def default_action(state: PiedrasState, seat: int) -> Action:

@@ -164,6 +164,31 @@ def state_with(state: PiedrasState, **changes: Any) -> PiedrasState:
     return new
 
 
+_BETTING_DEFAULTS: dict[str, Any] = {
+    "level": 0,
+    "bettor": None,
+    "ordago": None,
+    "accepted": (),
+    "direction": 1,
+    "raised": False,
+    "last_raiser": None,
+}
+
+
+def make_betting(**fields: Any) -> Betting:
+    """A :class:`Betting` like ``Betting(**fields)`` without the per-field ``__init__`` cost.
+
+    >>> make_betting(lance="grande", stage="open", entitled=(0, 1), in_lance=(0, 1),
+    ...     put=(0, 0), queue=(0, 1)) == Betting("grande", "open", (0, 1), (0, 1), (0, 0), (0, 1))
+    True
+    """
+    new = object.__new__(Betting)
+    attrs = new.__dict__
+    attrs.update(_BETTING_DEFAULTS)
+    attrs.update(fields)
+    return new
+
+
 def make_state(**fields: Any) -> PiedrasState:
     """A :class:`PiedrasState` from every one of its fields, without the per-field ``__init__``
     cost (the transitions build one per action)."""
