@@ -189,14 +189,6 @@ def make_betting(**fields: Any) -> Betting:
     return new
 
 
-def make_state(**fields: Any) -> PiedrasState:
-    """A :class:`PiedrasState` from every one of its fields, without the per-field ``__init__``
-    cost (the transitions build one per action)."""
-    new = object.__new__(PiedrasState)
-    new.__dict__.update(fields)
-    return new
-
-
 _ADAPTER = TypeAdapter(PiedrasState)
 
 

@@ -19,7 +19,6 @@ from engine.piedras.state import (
     Phase,
     PiedrasState,
     betting_with,
-    make_state,
 )
 
 _ONLY = tuple(frozenset((seat,)) for seat in range(8))
@@ -63,8 +62,10 @@ class Table:
         self._values: dict[int, HandValue] = {}
 
     def freeze(self) -> PiedrasState:
+        new = object.__new__(PiedrasState)
         d = self.deposits
-        return make_state(
+        free, revealed = self.free, self.revealed
+        new.__dict__.update(
             players=self.players,
             options=self.options,
             seed=self.seed,
@@ -77,15 +78,16 @@ class Table:
             deposits=(d[0], d[1], d[2], d[3]),
             losses=tuple(self.losses),
             seated=tuple(self.seated),
-            free=tuple(sorted(self.free)),
+            free=tuple(sorted(free)) if len(free) > 1 else tuple(free),
             in_hand=tuple(self.in_hand),
             hands=tuple(self.hands),
             lances=tuple(self.lances),
             betting=self.betting,
-            revealed=tuple(sorted(self.revealed)),
+            revealed=tuple(sorted(revealed)) if len(revealed) > 1 else tuple(revealed),
             winner=self.winner,
             spoken=self.spoken,
         )
+        return new
 
     # -- events -------------------------------------------------------------------------------
 
