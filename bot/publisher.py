@@ -32,7 +32,7 @@ import secrets
 import time
 import warnings
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypeVar
 
@@ -77,11 +77,27 @@ class Gone(Exception):
 
 @dataclass
 class _Run:
-    """One publication round's bookkeeping."""
+    """One publication's bookkeeping: what the messages show, the Bot API calls it made."""
 
+    chat_id: int
     shown: dict[str, str]
     calls: int = 0
-    sent: dict[str, int] = field(default_factory=dict)
+    """New messages sent (all chats) not yet taken from the budget."""
+    group_calls: int = 0
+    """New messages sent to the group not yet taken from the budget."""
+
+    def count(self, chat_id: int, *, send: bool) -> None:
+        """One Bot API call; a new message counts against the bot's budget (about 30 a
+        second), and in the group against the group's (about 20 a minute); edits are no new
+        messages."""
+        self.calls += send
+        self.group_calls += send and chat_id == self.chat_id
+
+    def spent(self) -> tuple[int, int]:
+        """The calls not yet taken from the budget (and forget them: they are, now)."""
+        spent = (self.group_calls, self.calls)
+        self.calls = self.group_calls = 0
+        return spent
 
 
 # ---- Bot API calls ---------------------------------------------------------------------------
@@ -235,7 +251,7 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
         if found is None:
             return
         shown = found
-    run = _Run(shown=shown)
+    run = _Run(chat_id=chat_id, shown=shown)
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
         try:
@@ -256,6 +272,7 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
                 run.shown,
                 retry_at=retry_at,
                 ttl=svc.settings.table_ttl,
+                spent=run.spent(),
             )
         except Exception as exc:
             log.warning("publishing %s: release failed: %s", chat_id, type(exc).__name__)
@@ -264,7 +281,13 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
             return
         # Another write came in meanwhile: the release brought it (and the store cached it).
     await svc.store.pub_release(
-        chat_id, token, 0, run.shown, retry_at=time.time(), ttl=svc.settings.table_ttl
+        chat_id,
+        token,
+        0,
+        run.shown,
+        retry_at=time.time(),
+        ttl=svc.settings.table_ttl,
+        spent=run.spent(),
     )
 
 
@@ -294,7 +317,7 @@ async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want
     key, digest = _key(chat_id, message_id), _digest(want)
     if run.shown.get(key) == digest:
         return True
-    run.calls += 1
+    run.count(chat_id, send=False)
     try:
         await _edit(bot, chat_id, message_id, want)
     except Gone:
@@ -305,7 +328,7 @@ async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want
 
 
 async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: str) -> None:
-    run.calls += 1
+    run.count(table.chat_id if to is None else to, send=True)
     try:
         await _send(bot, table.chat_id if to is None else to, (text, None), uncertain_ok=True)
     except (Gone, BadRequest) as exc:
@@ -349,7 +372,7 @@ def load_table(loaded: Loaded, fallback: Table) -> Table:
 async def _post(bot: Bot, run: _Run, chat_id: int, want: Render) -> int | None:
     """Send a message the table needs (a player needs its buttons: a timed-out send is tried
     again); ``None`` when that chat cannot be written."""
-    run.calls += 1
+    run.count(chat_id, send=True)
     try:
         message = await _send(bot, chat_id, want, uncertain_ok=False)
     except Gone as exc:

@@ -95,6 +95,13 @@ class Settings(BaseSettings):
         "consistent; a slow Bot API call then delays only its own update).",
         validation_alias=_env("concurrent_updates", "TAPETE_CONCURRENT_UPDATES"),
     )
+    answer_quiet: float = Field(
+        default=30.0,
+        ge=0,
+        description="Seconds after a refusal or help a user got in a group during which his "
+        "next ones go to him in private (0: always in the group, budget allowing).",
+        validation_alias=_env("answer_quiet", "TAPETE_ANSWER_QUIET"),
+    )
     table_ttl: int = Field(
         default=86_400,
         gt=0,

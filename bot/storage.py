@@ -93,6 +93,19 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast, runtime_ch
 
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from bot.budget import (
+    BOT_BURST,
+    BOT_RATE,
+    BUCKET_LUA,
+    GROUP_BURST,
+    GROUP_RATE,
+    Budget,
+    MemoryBudget,
+    RedisBudget,
+    bot_key,
+    group_key,
+)
+
 __all__ = [
     "DuplicateUpdate",
     "Loaded",
@@ -256,9 +269,16 @@ class Store(Protocol):
         retry_at: float | None = None,
         ttl: int | None = None,
         lease: float = PUBLISH_LEASE,
+        spent: tuple[int, int] = (0, 0),
     ) -> Released:
         """Store ``shown``; free the lock if ``version`` is current (or with ``retry_at``, which
-        schedules another try), else keep it and return the current version."""
+        schedules another try), else keep it and return the current version. ``spent``: Bot
+        API calls the publication made to the group and in all, taken from the budget
+        (:mod:`bot.budget`) in the same round trip."""
+        ...
+
+    def budget(self) -> Budget:
+        """Telegram's budget on the same storage (:mod:`bot.budget`)."""
         ...
 
     async def claim_publish(
@@ -645,15 +665,22 @@ table.insert(shown, 1, 1)
 return shown
 """
 
-# KEYS: lock key, shown hash, table hash, publish zset. ARGV: token, version published, retry
-# at ("": none), chat id, ttl of the shown hash ("": none), lease (ms), then field, value, ...
+# KEYS: lock key, shown hash, table hash, publish zset, the group's and the bot's budget
+# buckets. ARGV: token, version published, retry at ("": none), chat id, ttl of the shown hash
+# ("": none), lease (ms), now, calls made to the group, calls made in all, then field, value...
 # Returns {'lost'}, {'done'} (lock freed), {'retry'} (lock freed, due at retry) or
 # {'more', current version, current document} (lock kept and extended).
-_PUB_RELEASE = """
+_PUB_RELEASE = (
+    BUCKET_LUA
+    + f"""
+local now = tonumber(ARGV[7])
+if tonumber(ARGV[8]) > 0 then bucket(KEYS[5], now, {GROUP_RATE}, {GROUP_BURST}, ARGV[8]) end
+if tonumber(ARGV[9]) > 0 then bucket(KEYS[6], now, {BOT_RATE}, {BOT_BURST}, ARGV[9]) end"""
+    + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'lost'} end
 redis.call('DEL', KEYS[2])
-for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-if ARGV[5] ~= '' and #ARGV >= 7 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+for i = 10, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+if ARGV[5] ~= '' and #ARGV >= 10 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
 if ARGV[3] ~= '' then
   redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
   redis.call('DEL', KEYS[1])
@@ -668,6 +695,7 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return {'more', current, redis.call('HGET', KEYS[3], 'd')}
 """
+)
 
 # KEYS: the user's set. ARGV: chat id, ttl ("" keeps the current expiry).
 _ADD_USER_TABLE = """
@@ -819,6 +847,7 @@ class RedisStore(StoreBase):
         retry_at: float | None = None,
         ttl: int | None = None,
         lease: float = PUBLISH_LEASE,
+        spent: tuple[int, int] = (0, 0),
     ) -> Released:
         self._count("pub_release")
         keys = [
@@ -826,6 +855,8 @@ class RedisStore(StoreBase):
             f"{self.prefix}:shown:{chat_id}",
             self.table_key(chat_id),
             self._publish,
+            group_key(self.prefix, chat_id),
+            bot_key(self.prefix),
         ]
         args: list[Any] = [
             token,
@@ -834,6 +865,9 @@ class RedisStore(StoreBase):
             str(chat_id),
             "" if ttl is None else str(_positive_ttl(ttl)),
             int(lease * 1000),
+            repr(time.time()),
+            spent[0],
+            spent[1],
         ]
         for key, value in shown.items():
             args += [key, value]
@@ -842,6 +876,9 @@ class RedisStore(StoreBase):
             self._remember(chat_id, Loaded(int(reply[1]), reply[2]))
             return Released(False, version=int(reply[1]), doc=reply[2])
         return Released(reply[0] in ("done", "retry"), lost=reply[0] == "lost")
+
+    def budget(self) -> Budget:
+        return RedisBudget(self.redis, self.prefix)
 
     async def claim_publish(
         self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100
@@ -916,6 +953,7 @@ class _MemoryData:
     publish: dict[int, float] = field(default_factory=dict)
     locks: dict[int, tuple[str, float]] = field(default_factory=dict)
     shown: dict[int, dict[str, str]] = field(default_factory=dict)
+    budget: MemoryBudget = field(default_factory=MemoryBudget)
 
 
 class MemoryStore(StoreBase):
@@ -936,6 +974,7 @@ class MemoryStore(StoreBase):
         self.dedupe_ttl = dedupe_ttl
         self._clock = clock
         self._data = _data if _data is not None else _MemoryData()
+        self._data.budget.clock = clock
 
     def connect(self) -> MemoryStore:
         """Another store on the same data, with its own cache and counters (a second process).
@@ -1081,8 +1120,10 @@ class MemoryStore(StoreBase):
         retry_at: float | None = None,
         ttl: int | None = None,
         lease: float = PUBLISH_LEASE,
+        spent: tuple[int, int] = (0, 0),
     ) -> Released:
         await self._trip("pub_release")
+        self._data.budget.spend(chat_id, *spent)
         held = self._data.locks.get(chat_id)
         if held is None or held[0] != token or held[1] <= time.monotonic():
             return Released(False, lost=True)
@@ -1099,6 +1140,9 @@ class MemoryStore(StoreBase):
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
         self._remember(chat_id, Loaded(entry.version, entry.doc))
         return Released(False, version=entry.version, doc=entry.doc)
+
+    def budget(self) -> Budget:
+        return self._data.budget
 
     async def claim_publish(
         self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100

@@ -21,6 +21,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import render
+from bot.budget import Budget
 from bot.publisher import Deferred, Gone, call_api, flush
 from bot.settings import Settings
 from bot.storage import DuplicateUpdate, Loaded, Store, Write
@@ -44,6 +45,10 @@ class Services:
     clock: Callable[[], float] = time.time
     #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
     owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
+    budget: Budget = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.budget = self.store.budget()
 
     def own(self, update_id: int) -> None:
         self.owned[update_id] = None
@@ -180,14 +185,39 @@ def error_text(lang: str, error: IllegalAction) -> str:
         return t(lang, "error.generic")
 
 
-async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-    """Answer a command in the chat it came from (HTML)."""
+async def reply(
+    update: Update,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    svc: Services | None = None,
+    kind: str = "refusal",
+) -> None:
+    """Answer a command in the chat it came from (HTML).
+
+    With ``svc``, an answer in a group is no part of the game (a refusal, help): it goes to
+    the group only while the group's budget keeps a reserve for the game and the user was not
+    answered there lately; otherwise to the user in private (or nowhere), see :mod:`bot.budget`.
+    """
     message = update.effective_message
     if message is None:
         return
-    await message.reply_text(
-        text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
-    )
+    chat, user = update.effective_chat, update.effective_user
+    if svc is not None and chat is not None and user is not None and chat.type != chat.PRIVATE:
+        try:
+            where = await svc.budget.where(chat.id, user.id, kind, svc.settings.answer_quiet)
+        except Exception as exc:  # no budget at hand: answer, as Telegram allows it
+            log.info("budget unknown: %s", type(exc).__name__)
+            where = "group"
+        if where != "group":
+            await start_dm_ok(message.get_bot(), user.id, text)
+            return
+    try:
+        await message.reply_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+        )
+    except TelegramError as exc:
+        log.warning("a reply in chat %s failed: %s", message.chat_id, type(exc).__name__)
 
 
 async def alert(update: Update, text: str) -> None:

@@ -40,7 +40,7 @@ async def ayuda(update: Update, context: Context) -> None:
     text = t(lang, "msg.help")
     if game is not None:
         text = f"{t(lang, f'help.{game}')}\n\n{text}"
-    await reply(update, text)
+    await reply(update, text, svc=svc, kind="help")
 
 
 async def reglas(update: Update, context: Context) -> None:
@@ -57,12 +57,14 @@ async def reglas(update: Update, context: Context) -> None:
     if words:
         game = find_game(words[0])
         if game is None:
-            await reply(update, t(lang, "error.unknown_rules", word=esc(words[0][:30])))
+            text = t(lang, "error.unknown_rules", word=esc(words[0][:30]))
+            await reply(update, text, svc=svc, kind="help")
             return
         name: str | None = game.name
     else:
         name = await _table_game(svc, chat.id)
-    await reply(update, t(lang, f"rules.{name}") if name else t(lang, "msg.rules_list"))
+    text = t(lang, f"rules.{name}") if name else t(lang, "msg.rules_list")
+    await reply(update, text, svc=svc, kind="help")
 
 
 async def idioma(update: Update, context: Context) -> None:
@@ -74,7 +76,7 @@ async def idioma(update: Update, context: Context) -> None:
     lang = await chat_lang(svc, chat.id)
     words = [w.lower() for w in context.args or []]
     if len(words) != 1 or words[0] not in LANGUAGES:
-        await reply(update, t(lang, "error.bad_language"))
+        await reply(update, t(lang, "error.bad_language"), svc=svc)
         return
     new = words[0]
     await set_chat_lang(svc, chat.id, new)

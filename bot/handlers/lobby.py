@@ -66,16 +66,15 @@ async def nueva(update: Update, context: Context) -> None:
             GAMES[DEFAULT_GAME].parse_options(words)
         except OptionError:
             names = ", ".join(GAMES)
-            await reply(
-                update, t(lang, "error.unknown_game", word=render.esc(words[0][:30]), games=names)
-            )
+            word = render.esc(words[0][:30])
+            await reply(update, t(lang, "error.unknown_game", word=word, games=names), svc=svc)
             return
         game = GAMES[DEFAULT_GAME]
     try:
         options = game.parse_options(words)
     except OptionError as exc:
         key = f"{game.name}.bad_option"
-        await reply(update, t(lang, key, word=render.esc(exc.word)))
+        await reply(update, t(lang, key, word=render.esc(exc.word)), svc=svc)
         return
     await open_table(update, context, chat, user.id, game.name, options, lang)
 
@@ -166,7 +165,7 @@ async def _join(
         if by_button:
             await alert(update, error_text(lang, exc))
         else:
-            await reply(update, error_text(lang, exc))
+            await reply(update, error_text(lang, exc), svc=svc)
         return
     await answer(update)
     await flush(context.bot, svc, table.chat_id)
@@ -344,7 +343,7 @@ async def _refuse(svc: Services, update: Update, lang: str, exc: IllegalAction) 
     if update.callback_query is not None:
         await alert(update, error_text(lang, exc))
     else:
-        await reply(update, error_text(lang, exc))
+        await reply(update, error_text(lang, exc), svc=svc)
 
 
 async def lobby_button(update: Update, context: Context) -> None:

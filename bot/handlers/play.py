@@ -124,7 +124,7 @@ async def action_command(update: Update, context: Context) -> None:
         await refuse_privately(update, context, svc, chat.id, exc)
         return
     except IllegalAction as exc:
-        await reply(update, error_text(await chat_lang(svc, chat.id), exc))
+        await reply(update, error_text(await chat_lang(svc, chat.id), exc), svc=svc)
         return
     await publish(context.bot, svc, table, step)
 
@@ -239,7 +239,7 @@ async def mesa(update: Update, context: Context) -> None:
     try:
         await change_table(svc, chat.id, fn, update=update, publish=True)
     except IllegalAction as exc:
-        await reply(update, error_text(await chat_lang(svc, chat.id), exc))
+        await reply(update, error_text(await chat_lang(svc, chat.id), exc), svc=svc)
         return
     await flush(context.bot, svc, chat.id)
 
@@ -278,7 +278,7 @@ async def cartas(update: Update, context: Context) -> None:
         if not private:
             await reply(update, t(lang, "msg.cards_sent"))
         return
-    await reply(update, error_text(lang, IllegalAction(reason)))
+    await reply(update, error_text(lang, IllegalAction(reason)), svc=svc)
 
 
 async def descarto(update: Update, context: Context) -> None:
@@ -290,11 +290,12 @@ async def descarto(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
+    lang: str = svc.settings.language
     if chat.type != chat.PRIVATE:
-        await reply(update, t(await chat_lang(svc, chat.id), "error.discard_in_private"))
+        lang = await chat_lang(svc, chat.id)
+        await reply(update, t(lang, "error.discard_in_private"), svc=svc)
         return
     text = " ".join(["descarto", *(context.args or [])])
-    lang: str = svc.settings.language
     for chat_id in await svc.store.user_tables(user.id):
         table = await read_table(svc, chat_id)
         if table is None or table.status != "playing" or table.seat_of(user.id) is None:

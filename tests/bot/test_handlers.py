@@ -21,6 +21,7 @@ from telegram import Update
 from telegram.error import Forbidden
 
 from bot import keyboards, render
+from bot.budget import MemoryBudget
 from bot.games import GAMES
 from bot.games.mus import render as mus_render
 from bot.handlers import info, lobby, play, timers
@@ -92,8 +93,8 @@ class StubBot:
 class Harness:
     def __init__(self, **settings: Any) -> None:
         self.bot = StubBot()
-        self.store = MemoryStore()
         self.clock = 1000.0
+        self.store = MemoryStore(clock=lambda: self.clock)
         values: dict[str, Any] = {"telegram_bot_token": "1:x", "turn_timeout": 60.0, **settings}
         self.svc = Services(Settings(**values), self.store, clock=lambda: self.clock)
         self.app = SimpleNamespace(bot_data={SERVICES_KEY: self.svc})
@@ -351,20 +352,27 @@ async def test_language_command_changes_table_texts() -> None:
 
 async def test_help_and_rules_speak_of_the_game_at_the_table_or_list_all() -> None:
     h = Harness()
+    h.clock += 31  # a while apart: each answered in the group
     await info.ayuda(*h.command(101, "/ayuda"))
     assert h.bot.group_sends()[-1] == t("es", "msg.help")
+    h.clock += 31  # a while apart: each answered in the group
     await info.reglas(*h.command(101, "/reglas"))
     assert h.bot.group_sends()[-1] == t("es", "msg.rules_list")
     for game in GAMES:
+        h.clock += 31  # a while apart: each answered in the group
         await info.reglas(*h.command(101, f"/reglas {game}"))
         assert h.bot.group_sends()[-1] == t("es", f"rules.{game}")
+    h.clock += 31  # a while apart: each answered in the group
     await info.reglas(*h.command(101, "/reglas canario"))
     assert h.bot.group_sends()[-1] == t("es", "rules.envite")
+    h.clock += 31  # a while apart: each answered in the group
     await info.reglas(*h.command(101, "/reglas <b>poker"))
     assert h.bot.group_sends()[-1] == t("es", "error.unknown_rules", word="&lt;b&gt;poker")
     await lobby.nueva(*h.command(101, "/nueva mus"))
+    h.clock += 31  # a while apart: each answered in the group
     await info.reglas(*h.command(101, "/reglas"))
     assert h.bot.group_sends()[-1] == t("es", "rules.mus")
+    h.clock += 31  # a while apart: each answered in the group
     await info.ayuda(*h.command(101, "/ayuda"))
     assert h.bot.group_sends()[-1].startswith(t("es", "help.mus"))
 
@@ -608,3 +616,36 @@ async def test_a_typed_command_older_than_the_last_move_is_refused() -> None:
     assert h.bot.group_sends()[-1] == t("es", "error.typed_too_late")
     after = await read_table(h.svc, GROUP)
     assert after is not None and before is not None and after.turn == before.turn
+
+
+async def test_an_onlookers_ten_refused_commands_make_at_most_one_group_message() -> None:
+    """Refusals and help are throttled per user: the first goes to the group, the next ones
+    to him in private (or nowhere, if he never opened the private chat)."""
+    h = Harness()
+    await h.open_and_start()
+    h.bot.no_dm.add(999)  # an onlooker who never opened a private chat with the bot
+    before = len(h.bot.group_sends())
+    for _ in range(10):
+        await play.action_command(*h.command(999, "/paso"))
+    assert h.bot.group_sends()[before:] == [t("es", "error.not_seated")]
+    seated = (await h.table()).players[1].user_id
+    before = len(h.bot.group_sends())
+    for _ in range(3):
+        await info.ayuda(*h.command(seated, "/ayuda"))
+    assert len(h.bot.group_sends()) == before + 1  # then privately
+    private = [c for k, c in h.bot.calls if k == "send" and c["chat_id"] == seated]
+    assert sum(t("es", "msg.help") in c["text"] for c in private) == 2
+
+
+async def test_help_never_eats_the_games_budget() -> None:
+    """With the group's budget down to its reserve, help goes privately: the game keeps it."""
+    h = Harness()
+    await h.open_and_start()
+    budget = h.svc.budget
+    assert isinstance(budget, MemoryBudget)
+    budget.spend(GROUP, group_calls=13, all_calls=13)  # 13 of 20 new messages this minute
+    await info.ayuda(*h.command(102, "/ayuda"))
+    assert not h.bot.group_sends()[-1].startswith(t("es", "msg.help")[:20])
+    h.clock += 60  # a minute later the budget is back
+    await info.ayuda(*h.command(103, "/ayuda"))
+    assert t("es", "msg.help") in h.bot.group_sends()[-1]

@@ -665,3 +665,45 @@ async def test_open_store_and_from_url() -> None:
     assert isinstance(url_store, RedisStore)
     await url_store.aclose()
     await client.aclose()
+
+
+# ---- publishing lock and Telegram's budget --------------------------------------------------
+
+
+async def test_a_write_can_take_the_publishing_lock_and_release_brings_newer_tables(
+    backend: Backend,
+) -> None:
+    """The write that asks takes the lock (with the shown hashes); a second writer does not;
+    the release of an older version keeps the lock and returns the newer table."""
+    first, second = backend.store(), backend.store()
+    assert isinstance(first, StoreBase) and isinstance(second, StoreBase)
+
+    def put(n: int, lock: str | None) -> Callable[[Loaded | None], Write[None]]:
+        return lambda _: Write(None, doc=doc(n=n), ttl=60, lock=lock)
+
+    await first.update_table(5, put(1, "tok-a"))
+    assert first.take_acquired(5) == ("tok-a", {})
+    assert first.take_acquired(5) is None  # once
+    await second.update_table(5, put(2, "tok-b"))
+    assert second.take_acquired(5) is None  # held by the first
+    v1 = (await first.load(5) or Loaded(0, "")).version
+    released = await first.pub_release(5, "tok-a", v1 - 1, {"k": "h"}, ttl=60)
+    assert not released.done and released.doc == doc(n=2) and released.version == v1
+    assert await second.pub_acquire(5, "tok-c") is None  # still held (and extended)
+    released = await first.pub_release(5, "tok-a", v1, {"k": "h2"}, ttl=60, spent=(1, 1))
+    assert released.done and await first.publish_due(5) is None
+    assert await second.pub_acquire(5, "tok-c") == {"k": "h2"}  # free, with what was shown
+
+
+async def test_the_redis_budget_keeps_a_reserve_and_quiets_repeated_answers(
+    backend: Backend,
+) -> None:
+    store = backend.store()
+    budget = store.budget()
+    assert await budget.where(-7, 1, "refusal") == "group"
+    assert await budget.where(-7, 1, "refusal") == "private"  # the same user again: quiet
+    assert await budget.where(-7, 2, "refusal") == "group"
+    await store.update_table(-7, lambda _: Write(None, doc=doc(n=1), ttl=60, lock="t"))
+    version = (await store.load(-7) or Loaded(0, "")).version
+    await store.pub_release(-7, "t", version, {}, ttl=60, spent=(12, 12))  # the game's messages
+    assert await budget.where(-7, 3, "help") == "private"  # the reserve is the game's

@@ -125,6 +125,8 @@ def make_settings(tg: FakeTelegram, token: str | None = None, **overrides: Any) 
         "turn_timeout": 60.0,
         "timer_tick": 0.1,
         "language": "es",
+        # Bad-input tests check each refusal in the group; the throttle has its own tests.
+        "answer_quiet": 0.0,
     }
     values.update(overrides)
     return Settings(**values)
