@@ -122,3 +122,16 @@ def test_inline_choices_post_nothing_revealing() -> None:
     choices = senas.inline_choices(table, 2)
     assert choices and all(c.text == "🤫" for c in choices)
     assert [c.action for c in choices] == [str(a) for a in senas.offered(table, 2)]
+
+
+def test_envite_sena_reaches_the_whole_team_mandador_included() -> None:
+    table = Table(chat_id=-1001234567890, creator=11, tid="e1", game="envite")
+    for i in range(6):
+        table.join(11 + i, f"P{i}")
+    table.start(5, 1000.0, 60)
+    outbox = len(table.outbox)
+    sender = next(s for s in range(6) if s not in table.to_act())
+    table.play(sender, "seña envido", 1001.0, 60)
+    team = [p.user_id for i, p in enumerate(table.players) if i % 2 == sender % 2 and i != sender]
+    assert sorted(n.to or 0 for n in table.outbox[outbox:]) == sorted(team)
+    assert table.outbox[outbox].text.endswith("<b>envido</b> 😬")
