@@ -12,6 +12,7 @@ Game buttons are built only from the engine's ``legal_actions``. Callback data i
 ``n:<game>``                            ``/nueva`` alone: open a table of this game
 ``t:<chat>:<tid>:<round>:<card>:<0|1>``  private discard: (un)select one card
 ``c:<chat>:<tid>:<round>``              private discard: confirm
+``s:<chat>:<tid>:<hand>:<name>``         private hand: send a seña (:mod:`bot.senas`)
 =====================================  ==========================================
 
 >>> parse_callback("a:-100123:k3:7:envido 5")
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import senas
 from bot.games import GAMES, Buttons
 from bot.render import card_name
 from bot.table import Table
@@ -57,7 +59,7 @@ def parse_callback(data: str) -> Callback | None:
     parts = data.split(":")
     if len(parts) == 2 and parts[0] == "n" and parts[1] in GAMES:
         return Callback("n", 0, "", args=(parts[1],))
-    if len(parts) < 3 or parts[0] not in "ahjlgxtce" or len(parts[0]) != 1:
+    if len(parts) < 3 or parts[0] not in "ahjlgxtces" or len(parts[0]) != 1:
         return None
     try:
         chat_id = int(parts[1])
@@ -129,6 +131,8 @@ def game_rows(table: Table, buttons: Buttons) -> list[list[InlineKeyboardButton]
 def table_keyboard(table: Table) -> InlineKeyboardMarkup:
     """The game's buttons for the table message, then "Mis cartas"."""
     rows = game_rows(table, table.adapter.table_buttons(table))
+    if signs := senas.table_row(table):
+        rows.append(signs)
     mine = pack("h", table.chat_id, table.tid)
     rows.append([InlineKeyboardButton(t(table.lang, "button.cards"), callback_data=mine)])
     return InlineKeyboardMarkup(rows)

@@ -40,7 +40,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot import keyboards, render
+from bot import keyboards, render, senas
 from bot.storage import Loaded
 from bot.table import Table
 
@@ -217,7 +217,7 @@ def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
             return None
         cards = game.seat_cards(table, seat)
         return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
-    rows = keyboards.game_rows(table, game.hand_buttons(table, seat))
+    rows = keyboards.game_rows(table, game.hand_buttons(table, seat)) + senas.rows(table, seat)
     return InlineKeyboardMarkup(rows) if rows else None
 
 

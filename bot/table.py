@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot import senas
 from bot.games import Game, get_game
 from engine.core import Action, Event, IllegalAction
 from locales import t
@@ -282,6 +283,8 @@ class Table(BaseModel):
         state = self.engine_state()
         if isinstance(action, str):
             action = adapter.parse_action(action)
+        if action.kind == "sena":
+            return self.signal(seat, action, state)
         if seat not in adapter.to_act(state) and not adapter.engine_checks_turn:
             raise adapter.turn_refusal(state, seat, action)
         try:
@@ -292,6 +295,20 @@ class Table(BaseModel):
         step = self._advance(transition.state, list(transition.events), now, timeout)
         self._announce(step)
         return step
+
+    def signal(self, seat: int, action: Action, state: Any) -> Step:
+        """A seña (rules/senas.md), made at any moment of its window, in turn or not: the
+        engine records it and the partners (and any opponent who caught it) get a private
+        notice in this same write. No turn passes: the turn token, the timer and the public
+        log stay as they are, so nobody's buttons go stale."""
+        try:
+            transition = self.adapter.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise self.adapter.refusal(self, exc) from None
+        self.state = self.adapter.to_json(transition.state)
+        for user_id, text in senas.notices(self, transition.events):
+            self.notify(text, to=user_id)
+        return Step(events=list(transition.events))
 
     def fire_timer(self, now: float, timeout: float) -> Step | None:
         """The turn timer ran out: play the engine's default move for every seat to act.

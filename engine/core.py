@@ -46,15 +46,19 @@ class IllegalAction(Exception):
 class Action:
     """One move. ``kind`` is the Spanish word with underscores (``no_quiero``, ``chico_fuera``).
 
-    ``amount`` is set for bets that name a number, ``cards`` for discards and card plays.
+    ``amount`` is set for bets that name a number, ``cards`` for discards and card plays,
+    ``name`` for a seña (kind ``sena``: ``str()`` gives ``"seña dos reyes"``, rules/senas.md).
     ``str(action)`` is the canonical Spanish text, which ``parse_action`` reads back.
     """
 
     kind: str
     amount: int | None = None
     cards: tuple[Card, ...] = ()
+    name: str | None = field(default=None, repr=False)
 
     def __str__(self) -> str:
+        if self.name is not None:
+            return f"seña {self.name}"
         parts = [self.kind.replace("_", " ")]
         if self.amount is not None:
             parts.append(str(self.amount))

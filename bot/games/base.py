@@ -192,6 +192,15 @@ class Game(Protocol):
         """The inline-mode results this seat may choose now (its own legal cards)."""
         ...
 
+    @property
+    def has_senas(self) -> bool:
+        """Partners may send señas (rules/senas.md): the engine has ``legal_senas``."""
+        ...
+
+    def legal_senas(self, state: Any, seat: int) -> list[Action]:
+        """The señas ``seat`` may send now (any seat, in turn or not; empty without señas)."""
+        ...
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -268,3 +277,12 @@ class EngineGame:
 
     def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
         return []
+
+    @property
+    def has_senas(self) -> bool:
+        return hasattr(self.engine, "legal_senas")
+
+    def legal_senas(self, state: Any, seat: int) -> list[Action]:
+        if not self.has_senas:
+            return []
+        return list(self.engine.legal_senas(state, seat))

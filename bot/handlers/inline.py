@@ -20,6 +20,8 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
+from bot import senas as signs
+from bot.handlers import senas as sending
 from bot.handlers.common import (
     Context,
     Services,
@@ -31,8 +33,10 @@ from bot.handlers.common import (
     start_dm_ok,
 )
 from bot.handlers.play import play
+from bot.publisher import flush
 from bot.table import Table
 from engine.core import IllegalAction
+from engine.senas_play import parse_sena
 from locales import t
 
 START_PARAMETER = "inline"
@@ -40,13 +44,14 @@ START_PARAMETER = "inline"
 MAX_RESULT_ID = 64
 
 
-def result_id(table: Table, action: str) -> str:
-    """``<chat>:<tid>:<turn>:<action>``: what a chosen result plays, and at which turn.
+def result_id(table: Table, action: str, token: int | None = None) -> str:
+    """``<chat>:<tid>:<turn>:<action>``: what a chosen result plays, and at which turn (for a
+    seña: in which hand, ``token``; it may be made at any moment of the hand).
 
     >>> result_id(Table(chat_id=-100, creator=1, tid="ab12", turn=7), "tiro 12o")
     '-100:ab12:7:tiro 12o'
     """
-    rid = f"{table.chat_id}:{table.tid}:{table.turn}:{action}"
+    rid = f"{table.chat_id}:{table.tid}:{table.turn if token is None else token}:{action}"
     if len(rid.encode()) > MAX_RESULT_ID:
         raise ValueError("inline result id too long")
     return rid
@@ -86,16 +91,22 @@ async def inline_query(update: Update, context: Context) -> None:
     if query is None or user is None:
         return
     svc = services(context)
-    tables = await _tables_of(svc, user.id, query.query.strip().split(" ")[0][:16])
+    words = query.query.strip().split(" ")
+    wants_senas = len(words) > 1 and words[1] == signs.INLINE_WORD
+    tables = await _tables_of(svc, user.id, words[0][:16])
     lang = tables[0].lang if tables else svc.settings.language
     results: list[InlineQueryResultArticle] = []
     for table in tables:
         seat = table.seat_of(user.id)
         assert seat is not None
-        for choice in table.adapter.inline_cards(table, seat):
+        if wants_senas:
+            choices, token = signs.inline_choices(table, seat), table.hand
+        else:
+            choices, token = table.adapter.inline_cards(table, seat), table.turn
+        for choice in choices:
             results.append(
                 InlineQueryResultArticle(
-                    id=result_id(table, choice.action),
+                    id=result_id(table, choice.action, token),
                     title=choice.title,
                     description=choice.description,
                     input_message_content=InputTextMessageContent(
@@ -107,7 +118,9 @@ async def inline_query(update: Update, context: Context) -> None:
             break
     button = None
     if not results:
-        key = "inline.nothing" if tables else "inline.no_table"
+        key = "inline.no_table"
+        if tables:
+            key = "senas.inline.nothing" if wants_senas else "inline.nothing"
         button = InlineQueryResultsButton(t(lang, key), start_parameter=START_PARAMETER)
     await query.answer(results, cache_time=0, is_personal=True, button=button)
 
@@ -124,6 +137,14 @@ async def chosen_result(update: Update, context: Context) -> None:
     chat_id, tid, turn, action = parsed
     svc = services(context)
     try:
+        sena = parse_sena(action)
+        if sena is not None:  # ``turn`` is the hand the seña was offered in
+            table = await sending.send(
+                svc, chat_id, tid, turn, user.id, sena.name or "", update=update
+            )
+            await start_dm_ok(context.bot, user.id, signs.sent_text(table, sena.name or ""))
+            await flush(context.bot, svc, chat_id)
+            return
         table, step, _seat = await play(svc, chat_id, user.id, action, turn, tid, update=update)
     except IllegalAction as exc:
         lang = await chat_lang(svc, chat_id)

@@ -22,6 +22,7 @@ from engine.envite.options import Options
 from engine.envite.parse import parse_action
 from engine.envite.ranking import is_trump, top_card, trick_winner, trump_order
 from engine.envite.senas import senas as senas
+from engine.envite.senas_play import legal_senas
 from engine.envite.state import EnviteState, Trick, from_json, to_json
 from engine.envite.view import EnviteView, view
 
@@ -40,6 +41,7 @@ __all__ = [
     "from_json",
     "is_trump",
     "legal_actions",
+    "legal_senas",
     "new_game",
     "opening_events",
     "parse_action",

@@ -29,6 +29,11 @@ How it plays (level ``"normal"``):
 Level ``"facil"`` plays the cheapest winning card or its lowest, overtakes partners, sometimes
 throws a random lawful card, and bets and answers on cruder thresholds.
 
+Señas (rules/senas.md): :func:`choose_senas` sends the señas that name a card (malilla, the
+fixed trumps, rey, caballo), "ciego", and "envido" when the round looks won; a partner's
+signalled cards then count as known partner cards (no longer a threat among the unseen ones),
+a partner's "ciego" as a partner without trumps, and a partner's "envido" makes it bet sooner.
+
 :func:`baseline` is the fixed rule player the strength benchmark compares with: bet with two or
 more trumps, accept with one or more, play the highest lawful card.
 
@@ -61,6 +66,17 @@ BET_AT = 0.5
 """Bet (envido) when the round looks at least this likely won (a few bluffs a bit below)."""
 RAISE_AT = 0.65
 """Raise a bet when the round looks at least this likely won."""
+ENVIDO_SIGNAL = 0.08
+"""How much sooner it bets when a partner signalled "envido"."""
+CARD_SENAS = {
+    "3 de bastos": "3b",
+    "caballo de bastos": "11b",
+    "sota de oros": "10o",
+    "5 de oros": "5o",
+    "2 de oros": "2o",
+    "as de oros": "1o",
+}
+VIRA_SENAS = {"malilla": 2, "rey": 12, "caballo": 11}
 BET_SIGNAL = 0.02
 """How much less likely the round is taken to be when the other team has bet."""
 
@@ -101,6 +117,19 @@ class _Table:
         for t in self.tricks:
             seen.update(t["cards"])
         seen.update(str(c) for _, c in self.trick)
+        told: dict[int, list[Card]] = {}  # partners' cards known from their señas
+        self.envido_signal = False
+        for who, name in v.get("senas_received") or ():
+            if name == "envido":
+                self.envido_signal = True
+                continue
+            card = _signalled(name, self.vira)
+            if name == "ciego" or (card is not None and str(card) not in seen):
+                told.setdefault(who, [])
+                if card is not None:
+                    told[who].append(card)
+                    seen.add(str(card))
+        self.told = list(told.values())
         self.unseen = [Card.parse(t) for t in _ALL_TEXT if t not in seen]
         self._power: dict[Card, float] = {}
 
@@ -147,10 +176,11 @@ class _Table:
         """Chance that the team takes each trick still to be finished (current one first)."""
         remaining = 3 - len(self.tricks)
         k = self.k
-        unknown_partners = k - len(self.known_hands)
-        unknown_players = 2 * k - len(self.known_hands)
+        known = [*self.known_hands, *self.told]
+        unknown_partners = max(0, k - len(known))
+        unknown_players = max(0, 2 * k - len(known))
         partner = unknown_partners / unknown_players if unknown_players else 0.0
-        sorted_hands = [sorted(h, key=self.power, reverse=True) for h in self.known_hands]
+        sorted_hands = [sorted(h, key=self.power, reverse=True) for h in known]
         chances: list[float] = []
         for j in range(remaining):
             lose = 1.0 - partner
@@ -178,6 +208,14 @@ class _Table:
 
     def trumps_held(self) -> int:
         return sum(1 for h in self.known_hands for c in h if self.r.suits[c._text] == TRUMP)
+
+
+def _signalled(name: str, vira: Card) -> Card | None:
+    """The card a seña names (S3), if it names one."""
+    if name in CARD_SENAS:
+        return Card.parse(CARD_SENAS[name])
+    rank = VIRA_SENAS.get(name)
+    return None if rank is None else Card(rank, vira.suit)
 
 
 def _round_chance(us: int, them: int, chances: Sequence[float]) -> float:
@@ -326,7 +364,8 @@ def _should_bet(t: _Table, v: Mapping[str, Any], level: str, rng: random.Random)
         return False
     if level == "facil":
         return p >= 0.8
-    return p >= BET_AT or (p >= BET_AT - 0.1 and rng.random() < 0.15)
+    at = BET_AT - (ENVIDO_SIGNAL if t.envido_signal else 0.0)
+    return p >= at or (p >= at - 0.1 and rng.random() < 0.15)
 
 
 def _tumbo_values() -> dict[int, float]:
@@ -400,6 +439,27 @@ def choose(
     if "envido" in kinds and _should_bet(t, v, level, rng):
         return next(a for a in legal_actions if a.kind == "envido")
     return _play(t, plays, level, rng)
+
+
+def choose_senas(
+    view: ViewLike, offered: Sequence[Action], rng: random.Random, level: str = "normal"
+) -> list[Action]:
+    """The señas to send now among ``offered`` (``engine.envite.legal_senas``): those naming a
+    card, "ciego", and "envido" when the round looks won (``facil``: the first one only).
+
+    >>> from engine.envite import legal_senas, new_game, view
+    >>> s = new_game(players=4, dealer=3, hands=[["2c", "12c", "4o"], ["3e", "7o", "12b"],
+    ...     ["4e", "5o", "6o"], ["4b", "5b", "6b"]], vira="5c")
+    >>> [str(a) for a in choose_senas(view(s, 0), legal_senas(s, 0), random.Random(1))]
+    ['seña malilla', 'seña rey', 'seña envido']
+    """
+    wanted = {*CARD_SENAS, *VIRA_SENAS, "ciego"}
+    picked = [a for a in offered if a.name in wanted]
+    if any(a.name == "envido" for a in offered):
+        v = _data(view)
+        if _Table(v).round_chance() >= BET_AT:
+            picked.append(next(a for a in offered if a.name == "envido"))
+    return picked[:1] if level == "facil" else picked
 
 
 def baseline(view: ViewLike, legal_actions: Sequence[Action], rng: random.Random) -> Action:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from engine.cards import DECK, SUIT_NAMES, Card, parse_cards
 from engine.core import Action, Event, IllegalAction, Transition
+from engine.envite import senas_play
 from engine.envite.options import Options
 from engine.envite.parse import parse_action
 from engine.envite.ranking import (
@@ -45,6 +46,7 @@ from engine.envite.state import (
     Trick,
     replace,
 )
+from engine.senas_play import SENA
 
 EnviteTransition = Transition[EnviteState]
 _BET_ACTIONS = frozenset(BET_KINDS[1:])
@@ -218,6 +220,7 @@ def _open_round(state: EnviteState, **changes: object) -> EnviteState:
         tumbo=at_tumbo[0] and at_tumbo[1],
         renuncios=(),
         spoken=(),
+        senas_sent=(),
     )
 
 
@@ -450,6 +453,8 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
         raise IllegalAction("game_over")
     if not 0 <= seat < state.players or seat == state.ghost:
         raise IllegalAction("not_your_turn", seat=seat)
+    if action.kind == SENA:  # at any moment of the round, in turn or not (rules/senas.md S1)
+        return senas_play.send(state, seat, action)
     if action.kind == "renuncio":
         return _call_renuncio(state, seat)
     if seat not in state.to_act:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Options(BaseModel):
@@ -28,3 +28,9 @@ class Options(BaseModel):
     """Modo renuncio (E4): card plays that break follow-suit/arrastre are accepted; once a player
     was seen not to follow, any opponent may call ``renuncio`` before the round ends: a true call
     scores stake + 2 for the caller's team, a false one stake + 2 for the accused team."""
+    sinsenas: bool = False
+    """rules/senas.md S1: no señas at this table (they are on by default)."""
+    senasvistas: bool = False
+    """S4: opponents may catch a seña, each with probability ``pillar``."""
+    pillar: float = Field(default=0.15, ge=0.0, le=1.0)
+    """S4: the chance that one opponent catches one seña (with ``senasvistas``)."""

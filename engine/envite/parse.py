@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from engine.cards import InvalidCard, parse_cards
 from engine.core import Action, normalize, parse_words
+from engine.envite.senas import ENVITE_SENAS
+from engine.senas_play import parse_sena
 
 PHRASES: dict[str, str] = {
     # Spanish (E7)
@@ -45,6 +47,9 @@ def parse_action(text: str) -> Action:
     >>> parse_action("no quiero")
     Action(kind='no_quiero', amount=None, cards=())
     """
+    sena = parse_sena(text, ENVITE_SENAS)
+    if sena is not None:
+        return sena
     plain = normalize(text)
     if plain and plain.split(" ")[0] not in PHRASES and plain[0].isdigit():
         try:

@@ -91,6 +91,9 @@ class EnviteState:
     spoken: tuple[tuple[int, str], ...] = ()
     """The betting of this round in order: (seat that spoke, action kind) for every bet, raise
     and answer (``envido``, ``siete``, ``nueve``, ``chico_fuera``, ``quiero``). Public."""
+    senas_sent: tuple[tuple[str, ...], ...] = ()
+    """rules/senas.md: the señas each seat sent this round, in order (private to its team;
+    empty until the first one; reset with each deal)."""
 
     @property
     def k(self) -> int:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.envite import senas_play
 from engine.envite.state import CHICO_FUERA, LADDER, EnviteState
 
 
@@ -37,7 +38,8 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     "envido", "siete", "nueve", "chico fuera" or "quiero"; ``seat`` is who spoke), tumbo (this
     round is played at tumbo), en_tumbo, score, chicos, chicos_to_win, options, winner; with a
     seat: ``cards`` (its hand) and ``mocho_cards`` (the mocho's hand, for its mandador only, else
-    null).
+    null), ``senas_received`` (``[[from_seat, name]...]``: what its team signalled it this
+    round) and ``senas_caught`` (the opponents' señas it caught, rules/senas.md S4).
 
     A seat off the table, or the mocho's (nobody sits there: its mandador sees its cards), is a
     ``ValueError``.
@@ -96,4 +98,5 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
             data["mocho_cards"] = [str(c) for c in state.hands[ghost]]
         else:
             data["mocho_cards"] = None
+        data.update(senas_play.view_fields(state, seat))
     return EnviteView(seat, data)

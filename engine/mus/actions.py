@@ -9,6 +9,8 @@ True
 from __future__ import annotations
 
 from engine.core import MUS_BETTING_PHRASES, Action, parse_words
+from engine.mus.senas import MUS_SENAS
+from engine.senas_play import parse_sena
 
 PHRASES: dict[str, str] = {
     **MUS_BETTING_PHRASES,
@@ -32,5 +34,7 @@ def parse_action(text: str) -> Action:
     Action(kind='ordago', amount=None, cards=())
     >>> parse_action("raise 5")
     Action(kind='envido', amount=5, cards=())
+    >>> str(parse_action("sign two kings"))
+    'seña dos reyes'
     """
-    return parse_words(text, PHRASES)
+    return parse_sena(text, MUS_SENAS) or parse_words(text, PHRASES)

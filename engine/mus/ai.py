@@ -15,6 +15,12 @@ own cards, the public declarations, the hand's history (``view.history``), score
 - ``facil``: the hand's strength against one random hand, with noise; discards keep reyes,
   ases and pairs; no use of the bidding, declarations or score.
 
+Señas (rules/senas.md): :func:`choose_senas` picks which of the offered señas to send (every
+one that says something the others do not: "medias de reyes" makes "dos reyes" redundant,
+"duples" the "pares"); ``normal`` then samples its partner's hand only among hands that support
+every seña he sent (``view.senas_received``), and an opponent's among those supporting the
+señas it caught (``view.senas_caught``).
+
 >>> import random
 >>> from engine.mus import legal_actions, new_game, view
 >>> s = new_game(seed=1, hands=["12o 12c 3e 11b", "7o 6c 5e 4b", "1e 11c 7e 4o", "10o 7c 6e 5o"])
@@ -32,6 +38,7 @@ from functools import cache
 from engine.cards import DECK, Card
 from engine.core import Action
 from engine.mus.evaluation import LANCES, HandValue, card_weights, hand_classes, lance_winners
+from engine.mus.senas import value_senas
 from engine.mus.view import MusView
 
 LEVELS = ("facil", "normal")
@@ -122,6 +129,32 @@ def _choose(n: int, k: int) -> int:
     for i in range(k):
         out = out * (n - i) // (i + 1)
     return out
+
+
+_IMPLIED = {"dos reyes": "medias de reyes", "dos ases": "medias de ases", "pares": "duples"}
+"""A seña the partner learns anyway from a stronger one sent with it."""
+
+
+def choose_senas(
+    view: MusView, offered: Sequence[Action], rng: random.Random, level: str = "normal"
+) -> list[Action]:
+    """The señas to send now, among ``offered`` (``engine.mus.legal_senas``): all that say
+    something, at ``normal``; the first one only at ``facil``.
+
+    >>> from engine.mus import legal_senas, new_game, apply, view
+    >>> s = apply(new_game(seed=1, hands=["12o 12c 12e 4b", "7o 6c 5e 4o", "1e 11c 7e 5o",
+    ...     "10o 7c 6e 5b"]), 0, "corto").state
+    >>> [str(a) for a in choose_senas(view(s, 0), legal_senas(s, 0), random.Random(1))]
+    ['seña medias de reyes', 'seña juego']
+    """
+    names = {a.name for a in offered}
+    useful = [a for a in offered if _IMPLIED.get(a.name or "") not in names]
+    return useful[:1] if level == "facil" else useful
+
+
+@cache
+def _class_senas(code: int, reyes: int, real: bool) -> frozenset[str]:
+    return value_senas(_tables(reyes, real).classes[code])
 
 
 def _find(legal: Sequence[Action], kind: str, amount: int | None = None) -> Action | None:
@@ -287,6 +320,10 @@ def _estimate(view: MusView, t: _Tables, cards: tuple[Card, ...], rng: random.Ra
             floors[seat].append((i, 0.35))
     classes, quantile = t.classes, t.quantile
     others = [s for s in range(4) if s != me]
+    signs: dict[int, frozenset[str]] = {}  # what each seat's hand is known to support
+    for seat, name in (*view.senas_received, *view.senas_caught):
+        signs[seat] = signs.get(seat, frozenset()) | {name}
+    reyes, real = view.reyes, view.real
     mano = view.mano
     wins = 0
     accept_total = 0.0
@@ -298,7 +335,8 @@ def _estimate(view: MusView, t: _Tables, cards: tuple[Card, ...], rng: random.Ra
             need_p = None if pares is None else pares[s]
             need_j = None if juego is None else juego[s]
             fl = floors[s]
-            for _try in range(12):
+            told = signs.get(s)
+            for _try in range(12 if told is None else 80):
                 idx = rng.sample(range(len(rest)), 4)
                 v = classes[rest[idx[0]] + rest[idx[1]] + rest[idx[2]] + rest[idx[3]]]
                 if need_p is not None and bool(v.pares) != need_p:
@@ -306,6 +344,8 @@ def _estimate(view: MusView, t: _Tables, cards: tuple[Card, ...], rng: random.Ra
                 if need_j is not None and v.juego != need_j:
                     continue
                 if fl and any(quantile[v.code][i] < f for i, f in fl):
+                    continue
+                if told is not None and not told <= _class_senas(v.code, reyes, real):
                     continue
                 break
             for i in sorted(idx, reverse=True):

@@ -25,10 +25,12 @@ from typing import Any
 
 from engine.cards import DECK, Card, parse_cards
 from engine.core import Action, Event, IllegalAction, Transition
+from engine.mus import senas_play
 from engine.mus.actions import parse_action
 from engine.mus.evaluation import LANCES, HandValue, hand_value, lance_winners
 from engine.mus.options import Options
 from engine.mus.state import Hand, LanceResult, MusState
+from engine.senas_play import SENA
 
 PLAYERS = 4
 PARES_VALUE = {"par": 1, "medias": 2, "duples": 3}
@@ -241,6 +243,8 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     if not 0 <= seat < PLAYERS:
         raise IllegalAction("not_your_turn", seat=seat)
     kind = act.kind
+    if kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
+        return senas_play.send(state, seat, act)
     events: list[Event] = []
     if phase == "mus":
         if kind not in _MUS_KINDS:

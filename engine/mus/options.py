@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Options(BaseModel):
@@ -26,6 +26,12 @@ class Options(BaseModel):
     """Juegos that win the vaca (M1); must be at least 1."""
     real: bool = False
     """La real: 7+7+7+figure (31 real) beats any other 31 (M3)."""
+    sinsenas: bool = False
+    """rules/senas.md S1: no señas at this table (they are on by default)."""
+    senasvistas: bool = False
+    """S4: opponents may catch a seña, each with probability ``pillar``."""
+    pillar: float = Field(default=0.15, ge=0.0, le=1.0)
+    """S4: the chance that one opponent catches one seña (with ``senasvistas``)."""
 
     def model_post_init(self, context: object, /) -> None:
         if self.juegos < 1:

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from engine.cards import Card, parse_cards
-from engine.mus.evaluation import CardRules, evaluate
+from engine.mus.evaluation import CardRules, HandValue, evaluate
 
 REY = 12
 AS = 1
@@ -67,7 +67,15 @@ def senas(hand: Iterable[Card | str] | str, options: CardRules | None = None) ->
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(Card.parse(c) for c in hand)
     if len(set(cards)) != len(cards):
         raise ValueError("a Mus hand cannot hold the same card twice")
-    value = evaluate(cards, options)
+    return value_senas(evaluate(cards, options))
+
+
+def value_senas(value: HandValue) -> frozenset[str]:
+    """The señas of a hand from its evaluation (the same for every hand of its class).
+
+    >>> sorted(value_senas(evaluate("12o 12c 12e 5b")))
+    ['dos reyes', 'juego', 'medias de reyes']
+    """
     counts = Counter(value.ranks)
     found: set[str] = set()
     if counts[REY] >= 2:

@@ -92,6 +92,9 @@ class MusState:
     """The final hand of a finished vaca was shown (showdown)."""
     history: tuple[Spoken, ...] = ()
     """Everything said in the current hand, in order (public; reset with each new deal)."""
+    senas_sent: tuple[tuple[str, ...], ...] = ()
+    """rules/senas.md: the señas each seat sent this hand, in order (private to the partners;
+    empty until the first one; reset with each new deal)."""
 
     @property
     def is_over(self) -> bool:
@@ -148,6 +151,7 @@ def to_json(state: MusState) -> str:
         "winner": state.winner,
         "shown": state.shown,
         "history": [list(h) for h in state.history],
+        "senas_sent": [list(x) for x in state.senas_sent],
     }
     return json.dumps(d, separators=(",", ":"), ensure_ascii=False)
 
@@ -190,4 +194,5 @@ def from_json(text: str) -> MusState:
             (str(h[0]), int(h[1]), str(h[2]), None if h[3] is None else int(h[3]))
             for h in d.get("history", ())
         ),
+        senas_sent=tuple(tuple(str(n) for n in x) for x in d.get("senas_sent", ())),
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.mus import senas_play
 from engine.mus.state import LanceResult, MusState, Spoken
 
 AMARRACO = 5
@@ -60,6 +61,10 @@ class MusView:
     history: tuple[Spoken, ...] = ()
     """Everything said in the current hand, in order: ``(stage, seat, action, amount)`` (see
     :data:`engine.mus.state.Spoken`); in ``to_dict()`` a list of objects with those keys."""
+    senas_received: tuple[tuple[int, str], ...] = ()
+    """rules/senas.md: the señas the partner sent this seat this hand, ``(seat, name)``."""
+    senas_caught: tuple[tuple[int, str], ...] = ()
+    """S4: the opponents' señas this seat caught this hand, ``(seat, name)``."""
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -91,6 +96,8 @@ class MusView:
             "history": [
                 {"stage": h[0], "seat": h[1], "action": h[2], "amount": h[3]} for h in self.history
             ],
+            "senas_received": [list(x) for x in self.senas_received],
+            "senas_caught": [list(x) for x in self.senas_caught],
         }
         if self.cards is not None:
             d["cards"] = list(self.cards)
@@ -107,6 +114,9 @@ def view(state: MusState, seat: int | None = None) -> MusView:
     if state.is_over and state.shown:
         revealed = tuple(tuple(str(c) for c in h) for h in state.hands)
     in_lance = state.phase == "lance"
+    senas: dict[str, list[tuple[int, str]]] = {}
+    if seat is not None and state.senas_sent:
+        senas = senas_play.view_fields(state, seat)
     return MusView(
         seat=seat,
         phase=state.phase,
@@ -137,4 +147,6 @@ def view(state: MusState, seat: int | None = None) -> MusView:
         revealed=revealed,
         winner=state.winner,
         history=state.history,
+        senas_received=tuple(senas.get("senas_received", ())),
+        senas_caught=tuple(senas.get("senas_caught", ())),
     )

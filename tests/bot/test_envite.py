@@ -51,7 +51,8 @@ def test_registry_name_and_alias() -> None:
     ],
 )
 def test_option_words(words: list[str], expected: dict[str, object]) -> None:
-    assert ENVITE.parse_options(words) == expected
+    senas = {"sinsenas": False, "senasvistas": False, "pillar": 0.15}
+    assert ENVITE.parse_options(words) == {**expected, **senas}
 
 
 @pytest.mark.parametrize("word", ["chicos=5", "chicos=0", "30", "real", "<b>"])

@@ -1,7 +1,7 @@
 """Envite canario at the table (rules/envite.md): options, teams, the engine, its messages.
 
->>> ENVITE.parse_options(["mocho", "chicos=3"])
-{'chicos': 3, 'mocho': True, 'renuncio': False}
+>>> ENVITE.parse_options(["mocho", "chicos=3"])["chicos"]
+3
 >>> ENVITE.seats({})
 (4, 12)
 """
@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import engine.envite as envite
+from bot import senas
 from bot.games.base import Buttons, EngineGame, GameButton, InlineChoice, OptionError
 from bot.games.envite import render
 from engine.core import Action, Event, IllegalAction, normalize
@@ -68,7 +69,8 @@ class EnviteGame(EngineGame):
     # ---- seats and options -------------------------------------------------------------------
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
-        """``chicos=1..4``, ``mocho`` (odd numbers), ``renuncio`` (modo renuncio) (E1, E4, E6).
+        """``chicos=1..4``, ``mocho`` (odd numbers), ``renuncio`` (modo renuncio) (E1, E4, E6);
+        ``sinsenas``, ``senasvistas``, ``pillar=0.15`` (rules/senas.md).
 
         >>> ENVITE.parse_options(["renuncio"])["renuncio"]
         True
@@ -82,6 +84,8 @@ class EnviteGame(EngineGame):
                 values["mocho"] = True
             elif word == "renuncio":
                 values["renuncio"] = True
+            elif senas.parse_option(word, values):
+                pass
             else:
                 raise OptionError(raw[:30])
         return envite.Options(**values).model_dump()
@@ -94,7 +98,7 @@ class EnviteGame(EngineGame):
             labels.append(("envite.opt.mocho", {}))
         if opts.renuncio:
             labels.append(("envite.opt.renuncio", {}))
-        return labels
+        return labels + senas.option_labels(options)
 
     def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return 4, 12

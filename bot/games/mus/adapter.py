@@ -1,7 +1,7 @@
 """Classic Mus at the table (rules/mus.md): options, seats, the engine, and its messages.
 
->>> MUS.parse_options(["30", "4reyes", "real", "juegos=1"])
-{'reyes': 4, 'target': 30, 'juegos': 1, 'real': True}
+>>> MUS.parse_options(["30", "4reyes", "real", "juegos=1"])["target"]
+30
 >>> MUS.seats({})
 (4, 4)
 """
@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import engine.mus as mus
+from bot import senas
 from bot.games.base import Buttons, EngineGame, GameButton, OptionError
 from bot.games.mus import render, worth
 from engine.core import Action, Event, normalize
@@ -49,7 +50,8 @@ class MusGame(EngineGame):
     }
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
-        """``30``/``40`` points, ``4reyes``/``8reyes``, ``real``, ``juegos=N`` (rules/mus.md M1)."""
+        """``30``/``40`` points, ``4reyes``/``8reyes``, ``real``, ``juegos=N`` (rules/mus.md M1);
+        ``sinsenas``, ``senasvistas``, ``pillar=0.15`` (rules/senas.md)."""
         opts = mus.Options()
         values: dict[str, Any] = opts.model_dump()
         for raw in words:
@@ -62,6 +64,8 @@ class MusGame(EngineGame):
                 values["real"] = True
             elif m := _JUEGOS_RE.match(word):
                 values["juegos"] = int(m.group(1))
+            elif senas.parse_option(word, values):
+                pass
             else:
                 raise OptionError(raw[:30])
         return mus.Options(**values).model_dump()
@@ -75,7 +79,7 @@ class MusGame(EngineGame):
         ]
         if opts.real:
             labels.append(("mus.opt.real", {}))
-        return labels
+        return labels + senas.option_labels(options)
 
     def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return 4, 4

@@ -1,0 +1,76 @@
+"""The seña buttons of a player's private hand message (``s:<chat>:<tid>:<hand>:<name>``).
+
+A seña is refused privately (an alert) when the hand or round it was offered in is over, when
+it was sent already (a second press) or the table moved on; a sent one is confirmed with a short
+private alert and delivered by the publisher as private notices (:mod:`bot.senas`).
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot import keyboards
+from bot import senas as signs
+from bot.handlers.common import (
+    Context,
+    Services,
+    alert,
+    change_table,
+    chat_lang,
+    error_text,
+    services,
+)
+from bot.handlers.common import now as clock
+from bot.publisher import flush
+from bot.table import Table
+from engine.core import IllegalAction
+from engine.senas_play import sena
+
+
+async def send(
+    svc: Services,
+    chat_id: int,
+    tid: str,
+    hand: int,
+    user_id: int,
+    name: str,
+    *,
+    update: Update | None = None,
+) -> Table:
+    """Send seña ``name`` for the user's seat at the table, offered in ``hand``; raises
+    ``IllegalAction`` (nothing written) when the hand is over, it was sent already..."""
+    at = clock(svc)
+
+    def fn(table: Table | None) -> tuple[Table | None, Table]:
+        if table is None or table.tid != tid or table.status != "playing":
+            raise IllegalAction("sena_closed")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise IllegalAction("not_seated")
+        if table.hand != hand:
+            raise IllegalAction("sena_closed")
+        table.play(seat, sena(name), at, svc.settings.turn_timeout)
+        return table, table
+
+    return await change_table(svc, chat_id, fn, update=update)
+
+
+async def sena_button(update: Update, context: Context) -> None:
+    """Send the pressed seña for the presser's seat (once; only inside its window)."""
+    query, user = update.callback_query, update.effective_user
+    if query is None or query.data is None or user is None:
+        return
+    cb = keyboards.parse_callback(query.data)
+    svc = services(context)
+    if cb is None or cb.kind != "s" or not cb.args or cb.token is None:
+        await alert(update, error_text(svc.settings.language, IllegalAction("stale")))
+        return
+    name = cb.args[0]
+    try:
+        table = await send(svc, cb.chat_id, cb.tid, cb.token, user.id, name, update=update)
+    except IllegalAction as exc:
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
+        await flush(context.bot, svc, cb.chat_id)  # his hand message loses stale buttons
+        return
+    await alert(update, signs.sent_text(table, name))
+    await flush(context.bot, svc, cb.chat_id)

@@ -1,0 +1,181 @@
+"""Señas at the table (rules/senas.md): the buttons that send them, the private notices that
+deliver them, their options and their inline results. Game-agnostic: a game has señas when its
+engine exposes ``legal_senas`` (Mus and envite; Mus a piedras has none).
+
+A seña never reaches the group: its button sits in the sender's private hand message (callback
+``s:<chat>:<tid>:<hand>:<name>``, refused once the hand or round is over), the engine's ``sena``
+event becomes a private notice to each partner, and a ``sena_caught`` one to the opponent who
+caught it (S4). The table message only offers a "Señas" button that opens the presser's own
+señas as inline results (personal, never cached); choosing one posts a neutral "🤫" as his
+message, nothing of the seña.
+
+>>> slug("triunfos pequeños"), label("en", "mus", "dos reyes")
+('triunfos_pequenos', 'two kings')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from telegram import InlineKeyboardButton
+
+from bot import render
+from bot.games.base import InlineChoice, OptionError
+from engine.core import Action, Event, normalize
+from locales import t
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+INLINE_WORD = "senas"
+"""Second word of the inline query that lists one's señas (``@bot <tid> senas``)."""
+BUTTONS_PER_ROW = 3
+OPTION_WORDS = ("sinsenas", "senasvistas", "pillar=")
+
+
+def slug(name: str) -> str:
+    """A seña's name as a locale key part (no accents, underscores)."""
+    return normalize(name).replace(" ", "_")
+
+
+def label(lang: str, game: str, name: str) -> str:
+    """A seña's name in the table's language."""
+    return t(lang, f"senas.{game}.{slug(name)}")
+
+
+def offered(table: Table, seat: int) -> list[Action]:
+    """The señas ``seat`` may send now (empty when the game has none, or they are off)."""
+    if table.status != "playing" or table.state is None:
+        return []
+    return table.adapter.legal_senas(table.engine_state(), seat)
+
+
+def enabled(table: Table) -> bool:
+    """Señas are played at this table (the game has them and ``sinsenas`` is off)."""
+    return table.adapter.has_senas and not table.options.get("sinsenas", False)
+
+
+# ---- buttons ---------------------------------------------------------------------------------
+
+
+def callback(table: Table, name: str) -> str:
+    """``s:<chat>:<tid>:<hand>:<name>`` (the hand, not the turn: a seña may be made at any
+    moment of the hand, so moves do not make its button stale)."""
+    from bot.keyboards import pack
+
+    return pack("s", table.chat_id, table.tid, table.hand, name)
+
+
+def rows(table: Table, seat: int) -> list[list[InlineKeyboardButton]]:
+    """The seat's señas as buttons for his private hand message ("🤫 dos reyes")."""
+    buttons = [
+        InlineKeyboardButton(
+            t(table.lang, "senas.button", sena=label(table.lang, table.game, a.name or "")),
+            callback_data=callback(table, a.name or ""),
+        )
+        for a in offered(table, seat)
+    ]
+    return [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
+
+
+def table_row(table: Table) -> list[InlineKeyboardButton]:
+    """The table message's "🤫 Señas" button (opens one's señas inline), while in their window."""
+    if table.status != "playing" or not enabled(table):
+        return []
+    state = table.engine_state()
+    if not any(table.adapter.legal_senas(state, s) for s in range(len(table.players))):
+        return []
+    return [
+        InlineKeyboardButton(
+            t(table.lang, "senas.table_button"),
+            switch_inline_query_current_chat=f"{table.tid} {INLINE_WORD}",
+        )
+    ]
+
+
+def inline_choices(table: Table, seat: int) -> list[InlineChoice]:
+    """The seat's señas as inline results; the text posted in the group reveals nothing."""
+    to = "senas.inline.team" if table.game != "mus" else "senas.inline.partner"
+    return [
+        InlineChoice(
+            action=str(a),
+            title=t(table.lang, "senas.button", sena=label(table.lang, table.game, a.name or "")),
+            description=t(table.lang, to),
+            text=t(table.lang, "senas.inline.text"),
+        )
+        for a in offered(table, seat)
+    ]
+
+
+def sent_text(table: Table, name: str) -> str:
+    """The sender's private confirmation ("🤫 Seña hecha: dos reyes")."""
+    return t(table.lang, "senas.sent", sena=label(table.lang, table.game, name))
+
+
+# ---- notices ---------------------------------------------------------------------------------
+
+
+def notices(table: Table, events: Sequence[Event]) -> list[tuple[int, str]]:
+    """``(user_id, text)`` for every private seña event: "Ana te hace la seña: dos reyes 😬"
+    to each partner, "👀 Pillas a Ana..." to an opponent who caught it."""
+    names = table.names()
+    out: list[tuple[int, str]] = []
+    for event in events:
+        if event.kind not in ("sena", "sena_caught") or event.to is None:
+            continue
+        data = event.data
+        sena = label(table.lang, table.game, str(data["name"]))
+        who = render.esc(_name(names, data["seat"]))
+        if event.kind == "sena":
+            text = t(table.lang, "senas.notice", name=who, sena=sena)
+        else:
+            to = ", ".join(render.esc(_name(names, s)) for s in data.get("to", ()))
+            text = t(table.lang, "senas.caught", name=who, to=to, sena=sena)
+        for seat in sorted(event.to):
+            if 0 <= seat < len(table.players):
+                out.append((table.players[seat].user_id, text))
+    return out
+
+
+def _name(names: Sequence[str], seat: object) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
+# ---- options ---------------------------------------------------------------------------------
+
+
+def parse_option(word: str, values: dict[str, Any]) -> bool:
+    """Read one ``/nueva`` word about señas into ``values``: ``sinsenas``, ``senasvistas``,
+    ``pillar=0.15`` (0..1, or a percentage ``pillar=15%``). False when the word is not one.
+
+    >>> v: dict[str, Any] = {}
+    >>> parse_option("pillar=20%", v), parse_option("sinsenas", v), parse_option("30", v), v
+    (True, True, False, {'pillar': 0.2, 'sinsenas': True})
+    """
+    if word in ("sinsenas", "nosenas"):
+        values["sinsenas"] = True
+        return True
+    if word in ("senasvistas", "vistas"):
+        values["senasvistas"] = True
+        return True
+    if word.startswith("pillar="):
+        raw = word[len("pillar=") :]
+        try:
+            value = float(raw.rstrip("%")) / (100 if raw.endswith("%") else 1)
+        except ValueError:
+            raise OptionError(word[:30]) from None
+        if not 0 <= value <= 1:
+            raise OptionError(word[:30])
+        values["pillar"] = round(value, 4)
+        return True
+    return False
+
+
+def option_labels(options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Locale keys for the lobby and table header: "sin señas", "señas vistas (15 %)"."""
+    if options.get("sinsenas"):
+        return [("senas.opt.off", {})]
+    if options.get("senasvistas"):
+        return [("senas.opt.vistas", {"p": round(100 * float(options.get("pillar", 0.15)))})]
+    return []

@@ -1,0 +1,63 @@
+"""The computer players and señas (rules/senas.md): what they send, and how a seña received
+changes a partner's decision (Mus and envite)."""
+
+import random
+
+import engine.envite as envite
+from engine.envite import ai as envite_ai
+from engine.mus import ai, apply, legal_actions, legal_senas, new_game, senas, view
+
+
+def test_mus_sends_a_true_useful_subset() -> None:
+    for seed in range(60):
+        s = apply(new_game(seed=seed), 0, "corto").state
+        for seat in range(4):
+            offered = legal_senas(s, seat)
+            chosen = ai.choose_senas(view(s, seat), offered, random.Random(seed))
+            assert chosen and set(chosen) <= set(offered)
+            assert {a.name for a in chosen} <= senas(s.hands[seat], s.options)
+            names = {a.name for a in chosen}
+            assert not ({"dos reyes", "medias de reyes"} <= names)
+            assert len(ai.choose_senas(view(s, seat), offered, random.Random(1), "facil")) == 1
+
+
+def test_mus_partner_bets_grande_after_dos_reyes() -> None:
+    """Seat 0 holds 4 5 sota caballo: alone it passes the grande; told that its partner holds
+    (at least) two reyes, it bets."""
+    s = apply(new_game(seed=8), 0, "corto").state
+    assert sorted(str(c) for c in s.hands[0]) == ["10b", "11e", "4o", "5o"]
+    assert "dos reyes" in senas(s.hands[2], s.options)
+    told = apply(s, 2, "seña dos reyes").state
+    assert view(told, 0).senas_received == ((2, "dos reyes"),)
+    alone = ai.choose(view(s, 0), legal_actions(s, 0), random.Random(1))
+    helped = ai.choose(view(told, 0), legal_actions(told, 0), random.Random(1))
+    assert (str(alone), str(helped)) == ("paso", "envido 5")
+
+
+def test_envite_partner_bets_after_envido_and_holds_back_after_ciego() -> None:
+    s = envite.new_game(players=4, seed=2)
+    seat = s.to_act[0]
+    partner = (seat + 2) % 4
+    legal = envite.legal_actions(s, seat)
+    alone = envite_ai.choose(envite.view(s, seat), legal, random.Random(1))
+    told = envite.apply(s, partner, "seña envido").state
+    helped = envite_ai.choose(envite.view(told, seat), legal, random.Random(1))
+    assert (str(alone), str(helped)) == ("tiro 1b", "envido")
+
+    s = envite.new_game(players=4, seed=0)
+    seat = s.to_act[0]
+    partner = (seat + 2) % 4
+    legal = envite.legal_actions(s, seat)
+    assert str(envite_ai.choose(envite.view(s, seat), legal, random.Random(1))) == "envido"
+    blind = envite.apply(s, partner, "seña ciego").state
+    assert str(envite_ai.choose(envite.view(blind, seat), legal, random.Random(1))) != "envido"
+
+
+def test_envite_sends_card_senas_and_never_false() -> None:
+    for seed in range(40):
+        s = envite.new_game(players=6, seed=seed)
+        for seat in range(6):
+            offered = envite.legal_senas(s, seat)
+            chosen = envite_ai.choose_senas(envite.view(s, seat), offered, random.Random(seed))
+            assert set(chosen) <= set(offered)
+            assert not {a.name for a in chosen} & {"flus", "triunfos pequeños"}
