@@ -192,6 +192,19 @@ class Game(Protocol):
         """The inline-mode results this seat may choose now (its own legal cards)."""
         ...
 
+    # ---- records (bot/records) -----------------------------------------------------------------
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        """What one finished hand adds to each seat's statistics (seat → counter → amount),
+        read from the hand's start state and its events (the next deal cut off). ``hands`` and
+        ``hands_won`` are the shared counters; the rest are the game's own (locale keys
+        ``records.counter.<game>.<name>``)."""
+        ...
+
+    def game_places(self, state: Any, seats: int) -> list[int]:
+        """Each seat's place in a finished game (0: won; equal places tie)."""
+        ...
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -268,3 +281,19 @@ class EngineGame:
 
     def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
         return []
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        return {}
+
+    def game_places(self, state: Any, seats: int) -> list[int]:
+        """The winner (a seat, or a team of ``seat % 2`` in a teams game) first, the rest tied.
+
+        >>> class G(EngineGame): teams = 2
+        >>> class S: winner = 1
+        >>> G().game_places(S(), 4)
+        [1, 0, 1, 0]
+        """
+        winner = state.winner
+        if self.teams:
+            return [0 if seat % 2 == winner else 1 for seat in range(seats)]
+        return [0 if seat == winner else 1 for seat in range(seats)]
