@@ -205,6 +205,11 @@ class Game(Protocol):
         """Each seat's place in a finished game (0: won; equal places tie)."""
         ...
 
+    record_counters: tuple[tuple[str, ...], ...]
+    """The game's own counters of :meth:`record_hand` as ``/estadisticas`` shows them: one
+    line per group (labels ``records.counter.<game>.<name>``, a line's optional wrapper
+    ``records.group.<game>.<i>``)."""
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -220,6 +225,7 @@ class EngineGame:
     engine_checks_turn = False
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
+    record_counters: tuple[tuple[str, ...], ...] = ()
 
     def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
         if self.teams and sizes[0] != sizes[1]:

@@ -119,6 +119,8 @@ class EnviteGame(EngineGame):
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
         return envite.new_game(players=players, options=envite.Options(**options), seed=seed)
 
+    record_counters: tuple[tuple[str, ...], ...] = (("chicos", "tumbos"),)
+
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(events, int(start.players))
 

@@ -91,6 +91,11 @@ class MusGame(EngineGame):
     ) -> list[tuple[str, dict[str, Any]]]:
         return worth.hand_worth(cards, options)
 
+    record_counters: tuple[tuple[str, ...], ...] = (
+        ("juegos", "ordagos", "ordagos_won"),
+        tuple(f"lance_{lance}" for lance in records.LANCES),
+    )
+
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(events)
 

@@ -91,6 +91,8 @@ class PiedrasGame(EngineGame):
                 return exc
         return IllegalAction("not_your_turn")
 
+    record_counters: tuple[tuple[str, ...], ...] = (("juegos_lost",),)
+
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(start.piles, start.in_hand, events)
 
