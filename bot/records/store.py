@@ -144,7 +144,7 @@ for _, old in ipairs(redis.call('LRANGE', KEYS[2], keep, -1)) do
   redis.call('DEL', ARGV[5] .. old, ARGV[6] .. old)
 end
 redis.call('LTRIM', KEYS[2], 0, keep - 1)
-local i = 9
+local i = 10
 local function each(key, op)
   local n = tonumber(ARGV[i]); i = i + 1
   for _ = 1, n do
