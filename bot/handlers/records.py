@@ -243,9 +243,9 @@ async def _players_of(
     svc: Services, chat_id: int, gid: str
 ) -> tuple[str, dict[str, object], list[RecordedPlayer]] | None:
     """The game, options and players of a stored game, or of the game at the table now."""
-    for record in await records_of(svc).games(chat_id, records_of(svc).keep):
-        if record.id == gid:
-            return record.game, record.options, record.players
+    record = await records_of(svc).game(chat_id, gid)
+    if record is not None:
+        return record.game, record.options, record.players
     from bot.handlers.common import read_table
 
     table: Table | None = await read_table(svc, chat_id)

@@ -23,6 +23,15 @@ DPI = 100
 GREEN = "#1b6e3a"
 
 
+def _plain(text: str) -> str:
+    """User text as matplotlib shows it literally (a ``$`` would start mathematics).
+
+    >>> _plain("Ana $5$")
+    'Ana \\\\$5\\\\$'
+    """
+    return text.replace("$", r"\$")
+
+
 def _png(figure: Figure) -> bytes:
     out = io.BytesIO()
     figure.savefig(out, format="png", dpi=DPI)
@@ -33,13 +42,13 @@ def ranking_png(title: str, rows: Sequence[tuple[str, int]]) -> bytes:
     """Horizontal bars of each player's rating, the best on top."""
     figure = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
     axes = figure.subplots()
-    names = [name for name, _ in rows][::-1]
+    names = [_plain(name) for name, _ in rows][::-1]
     values = [value for _, value in rows][::-1]
     bars = axes.barh(names, values, color=GREEN)
     axes.bar_label(bars, padding=3)
     low = min(values, default=1000)
     axes.set_xlim(min(900, low - 50), max(values, default=1100) + 60)
-    axes.set_title(title)
+    axes.set_title(_plain(title))
     axes.spines[["top", "right"]].set_visible(False)
     return _png(figure)
 
@@ -57,7 +66,7 @@ def timeline_png(title: str, points: Sequence[tuple[int, int, bool]]) -> bytes:
         axes.scatter(*zip(*won, strict=True), color=GREEN, zorder=3)
     if lost:
         axes.scatter(*zip(*lost, strict=True), color="#b03030", marker="x", zorder=3)
-    axes.set_title(title)
+    axes.set_title(_plain(title))
     axes.grid(alpha=0.3)
     axes.spines[["top", "right"]].set_visible(False)
     return _png(figure)

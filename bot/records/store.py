@@ -68,6 +68,10 @@ class Records(Protocol):
         """The group's last games, newest first."""
         ...
 
+    async def game(self, chat_id: int, gid: str) -> GameRecord | None:
+        """One stored game (``None`` once dropped from the history, or never finished)."""
+        ...
+
     async def hand(self, chat_id: int, gid: str, hand: int) -> str | None: ...
 
     async def hand_numbers(self, chat_id: int, gid: str) -> list[int]: ...
@@ -236,6 +240,10 @@ class RedisRecords(RecordsBase):
         docs = await self.redis.mget([self._k("game", chat_id, _text(i)) for i in ids])
         return [GameRecord.model_validate_json(d) for d in docs if d]
 
+    async def game(self, chat_id: int, gid: str) -> GameRecord | None:
+        doc = await self.redis.get(self._k("game", chat_id, gid))
+        return None if doc is None else GameRecord.model_validate_json(doc)
+
     async def hand(self, chat_id: int, gid: str, hand: int) -> str | None:
         doc = await self.redis.hget(self._k("hands", chat_id, gid), str(hand))
         return None if doc is None else _text(doc)
@@ -362,6 +370,10 @@ class MemoryRecords(RecordsBase):
     async def games(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
         g = self._g(chat_id)
         return [GameRecord.model_validate_json(g.records[i]) for i in g.games[:limit]]
+
+    async def game(self, chat_id: int, gid: str) -> GameRecord | None:
+        doc = self._g(chat_id).records.get(gid)
+        return None if doc is None else GameRecord.model_validate_json(doc)
 
     async def hand(self, chat_id: int, gid: str, hand: int) -> str | None:
         return self._g(chat_id).hands.get(gid, {}).get(hand)

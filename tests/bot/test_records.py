@@ -396,3 +396,19 @@ async def test_pictures_are_sent_on_request() -> None:
     assert all(_png_size(s["photo"]) == (800, 450) for s in sent)
     assert sent[0]["caption"] == "Ranking de Mus"
     assert h.bot.group_sends() == []  # a picture instead of text
+
+
+def test_a_game_played_by_the_timer_alone_is_recorded_hand_by_hand() -> None:
+    table = Table(chat_id=GROUP, creator=1, tid="tm", game="mus")
+    for uid, name in PLAYERS:
+        table.join(uid, name)
+    table.start(4, 0.0, 60)
+    kept: list[int] = []
+    while table.status == "playing" and table.deadline is not None:
+        table.timeouts = 0  # keep the table alive: only the defaults play
+        table.fire_timer(table.deadline, 60)
+        kept += [p.hand for p in table.rec_out if p.hand and p.hand not in kept]
+    assert table.status == "over"
+    assert kept == list(range(1, len(kept) + 1))
+    record = GameRecord.model_validate(table.rec_out[-1].doc)
+    assert record.hands == len(kept)
