@@ -32,7 +32,7 @@ from telegram.ext import (
 )
 
 from bot.games import command_names
-from bot.handlers import errors, info, inline, lobby, play, senas, timers
+from bot.handlers import errors, info, inline, lobby, play, records, senas, timers
 from bot.handlers.common import SERVICES_KEY, Context, Services
 from bot.settings import Settings
 from bot.storage import Store, open_store
@@ -58,6 +58,11 @@ COMMANDS: list[tuple[str, str, Handler]] = [
     ("ayuda", "help", info.ayuda),
     ("reglas", "rules", info.reglas),
     ("idioma", "language", info.idioma),
+    ("estadisticas", "stats", records.estadisticas),
+    ("ranking", "ranking", records.ranking),
+    ("historial", "history", records.historial),
+    ("mano", "hand", records.mano),
+    ("olvidame", "forgetme", records.olvidame),
 ]
 
 MENU: dict[str, list[tuple[str, str]]] = {
@@ -72,6 +77,9 @@ MENU: dict[str, list[tuple[str, str]]] = {
         ("cartas", "Ver mis cartas en privado"),
         ("ayuda", "Ayuda"),
         ("reglas", "Reglas del mus"),
+        ("estadisticas", "Mis estadísticas en este grupo"),
+        ("ranking", "Ranking del grupo"),
+        ("historial", "Últimas partidas del grupo"),
         ("cancelar", "Cancelar la mesa"),
     ],
     "en": [
@@ -85,6 +93,9 @@ MENU: dict[str, list[tuple[str, str]]] = {
         ("cards", "See my cards in private"),
         ("help", "Help"),
         ("rules", "Rules of mus"),
+        ("stats", "My statistics in this group"),
+        ("ranking", "The group's ranking"),
+        ("history", "The group's latest games"),
         ("cancel", "Cancel the table"),
     ],
 }

@@ -298,6 +298,11 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
 
     table = load_doc(loaded)
     assert table is not None
+    if table.rec_out:  # the records first: they never wait for Telegram
+        from bot.records.flush import store_pending
+
+        loaded = await store_pending(svc, table) or loaded
+        table = load_doc(loaded) or table
     for msg, text in sorted(table.closing.items()):
         await _edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
     if table.closing:

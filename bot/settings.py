@@ -108,6 +108,12 @@ class Settings(BaseSettings):
         validation_alias=_env("table_ttl", "TAPETE_TABLE_TTL"),
         description="Seconds a table is kept after its last write (finished or abandoned).",
     )
+    records_keep: int = Field(
+        default=200,
+        gt=0,
+        validation_alias=_env("records_keep", "TAPETE_RECORDS_KEEP"),
+        description="Finished games kept in full per group (statistics count every game).",
+    )
     webhook_url: str | None = Field(
         default=None,
         validation_alias=_env("webhook_url", "TAPETE_WEBHOOK_URL"),

@@ -26,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot import senas
 from bot.games import Game, get_game
+from bot.records import book
+from bot.records.model import HandLog, Pending
 from engine.core import Action, Event, IllegalAction
 from locales import t
 
@@ -136,6 +138,13 @@ class Table(BaseModel):
     notice_seq: int = 0
     moved_at: float = 0.0
     """Unix time of the last engine transition (a command typed before it is out of date)."""
+    started_at: float = 0.0
+    rec_hand: HandLog | None = None
+    """The current hand as the engine can replay it (:mod:`bot.records.book`)."""
+    rec_tally: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Each seat's statistics counters so far in this game."""
+    rec_out: list[Pending] = Field(default_factory=list)
+    """Finished hands and the finished game, still to be stored (:mod:`bot.records.flush`)."""
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -268,6 +277,8 @@ class Table(BaseModel):
         self.status = "playing"
         # The engine deals inside new_game (no events); each seat's view feeds its DM.
         self._commit(state, now, timeout)
+        self.started_at = now
+        book.open_hand(self)
         self.hand = self.adapter.hand_number(state)
         if self.adapter.in_discard(state):
             self.discard_round += 1
@@ -292,7 +303,9 @@ class Table(BaseModel):
         except IllegalAction as exc:
             raise adapter.refusal(self, exc) from None
         self.timeouts = 0
-        step = self._advance(transition.state, list(transition.events), now, timeout)
+        step = self._advance(
+            transition.state, list(transition.events), now, timeout, [(seat, action)]
+        )
         self._announce(step)
         return step
 
@@ -322,12 +335,14 @@ class Table(BaseModel):
         state = self.engine_state()
         events: list[Event] = []
         notes: list[LogEntry] = []
+        played: list[tuple[int, Action]] = []
         hand = adapter.hand_number(state)
         for seat in adapter.to_act(state):
             if seat not in adapter.to_act(state) or adapter.hand_number(state) != hand:
                 continue
             action = adapter.default_action(state, seat)
             transition = adapter.apply(state, seat, action)
+            played.append((seat, action))
             note = LogEntry(kind="timeout", data={"seat": seat, "action": str(action)})
             notes.append(note)
             # The note goes in the log right before what the default move did (rendered as one
@@ -338,7 +353,7 @@ class Table(BaseModel):
             if adapter.is_over(state):
                 break
         self.timeouts += 1
-        step = self._advance(state, events, now, timeout)
+        step = self._advance(state, events, now, timeout, played)
         step.notes = notes
         if self.timeouts >= MAX_TIMEOUTS and self.status == "playing":
             self.cancel()
@@ -403,6 +418,7 @@ class Table(BaseModel):
         events: list[Event],
         now: float,
         timeout: float,
+        played: list[tuple[int, Action]],
     ) -> Step:
         adapter = self.adapter
         was_discard = self.state is not None and adapter.in_discard(self.engine_state())
@@ -430,6 +446,7 @@ class Table(BaseModel):
         if adapter.is_over(state):
             self.status = "over"
             self.deadline = None
+        book.note(self, played, events)
         return step
 
     def _commit(self, state: Any, now: float, timeout: float) -> None:

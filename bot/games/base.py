@@ -201,6 +201,24 @@ class Game(Protocol):
         """The señas ``seat`` may send now (any seat, in turn or not; empty without señas)."""
         ...
 
+    # ---- records (bot/records) -----------------------------------------------------------------
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        """What one finished hand adds to each seat's statistics (seat → counter → amount),
+        read from the hand's start state and its events (the next deal cut off). ``hands`` and
+        ``hands_won`` are the shared counters; the rest are the game's own (locale keys
+        ``records.counter.<game>.<name>``)."""
+        ...
+
+    def game_places(self, state: Any, seats: int) -> list[int]:
+        """Each seat's place in a finished game (0: won; equal places tie)."""
+        ...
+
+    record_counters: tuple[tuple[str, ...], ...]
+    """The game's own counters of :meth:`record_hand` as ``/estadisticas`` shows them: one
+    line per group (labels ``records.counter.<game>.<name>``, a line's optional wrapper
+    ``records.group.<game>.<i>``)."""
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -216,6 +234,7 @@ class EngineGame:
     engine_checks_turn = False
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
+    record_counters: tuple[tuple[str, ...], ...] = ()
 
     def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
         if self.teams and sizes[0] != sizes[1]:
@@ -286,3 +305,19 @@ class EngineGame:
         if not self.has_senas:
             return []
         return list(self.engine.legal_senas(state, seat))
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        return {}
+
+    def game_places(self, state: Any, seats: int) -> list[int]:
+        """The winner (a seat, or a team of ``seat % 2`` in a teams game) first, the rest tied.
+
+        >>> class G(EngineGame): teams = 2
+        >>> class S: winner = 1
+        >>> G().game_places(S(), 4)
+        [1, 0, 1, 0]
+        """
+        winner = state.winner
+        if self.teams:
+            return [0 if seat % 2 == winner else 1 for seat in range(seats)]
+        return [0 if seat == winner else 1 for seat in range(seats)]

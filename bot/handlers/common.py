@@ -23,6 +23,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 from bot import render
 from bot.budget import Budget
 from bot.publisher import Deferred, Gone, call_api, flush
+from bot.records.store import Records
 from bot.settings import Settings
 from bot.storage import DuplicateUpdate, Loaded, Store, Write
 from bot.table import Step, Table
@@ -43,6 +44,8 @@ class Services:
     settings: Settings
     store: Store
     clock: Callable[[], float] = time.time
+    records: Records | None = None
+    """Game records (:mod:`bot.records`): opened beside ``store`` on first use."""
     #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
     owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
     budget: Budget = field(init=False)

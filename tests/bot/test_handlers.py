@@ -347,14 +347,15 @@ async def test_language_command_changes_table_texts() -> None:
     await play.action_command(*h.command(102, "/mus"))
     assert h.bot.group_sends()[-1] == t("en", "error.not_your_turn")
     await info.ayuda(*h.command(101, "/help"))
-    assert h.bot.group_sends()[-1] == t("en", "help.mus") + "\n\n" + t("en", "msg.help")
+    help_en = t("en", "msg.help") + "\n" + t("en", "records.help")
+    assert h.bot.group_sends()[-1] == t("en", "help.mus") + "\n\n" + help_en
 
 
 async def test_help_and_rules_speak_of_the_game_at_the_table_or_list_all() -> None:
     h = Harness()
     h.clock += 31  # a while apart: each answered in the group
     await info.ayuda(*h.command(101, "/ayuda"))
-    assert h.bot.group_sends()[-1] == t("es", "msg.help")
+    assert h.bot.group_sends()[-1] == t("es", "msg.help") + "\n" + t("es", "records.help")
     h.clock += 31  # a while apart: each answered in the group
     await info.reglas(*h.command(101, "/reglas"))
     assert h.bot.group_sends()[-1] == t("es", "msg.rules_list")

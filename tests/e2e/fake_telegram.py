@@ -36,6 +36,8 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import email
+import email.policy
 import html
 import inspect
 import itertools
@@ -276,6 +278,7 @@ class Message:
     entities: list[dict[str, Any]] | None = None
     via_bot: bool = False  # sent by the user through the bot's inline mode
     inline_message_id: str | None = None  # only for an inline message with a keyboard
+    photo: bytes | None = None  # sendPhoto: the uploaded image (``text`` is its caption)
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button of the current keyboard, row after row."""
@@ -296,6 +299,20 @@ class Message:
             "chat": self.chat.to_json(),
             "text": self.text,
         }
+        if self.photo is not None:
+            del data["text"]
+            width, height = png_size(self.photo) or (1, 1)
+            data["photo"] = [
+                {
+                    "file_id": f"photo-{self.chat.id}-{self.message_id}",
+                    "file_unique_id": f"p{self.chat.id}x{self.message_id}",
+                    "width": width,
+                    "height": height,
+                    "file_size": len(self.photo),
+                }
+            ]
+            if self.text:
+                data["caption"] = self.text
         data["from"] = bot if self.from_bot else self.sender.to_json() if self.sender else None
         if data["from"] is None:
             del data["from"]
@@ -1470,6 +1487,43 @@ class FakeTelegram:
         chat.messages.append(msg)
         return msg.to_json(self.bot_json)
 
+    def _m_sendphoto(self, params: dict[str, Any]) -> Any:
+        """An uploaded PNG (multipart) with an optional caption (at most 1024 characters)."""
+        self._check_private(params)
+        chat = self._chat(params)
+        photo = params.get("photo")
+        if not isinstance(photo, bytes):
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        size = png_size(photo)
+        if size is None:
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        width, height = size
+        if len(photo) > 10 * 1024 * 1024 or width + height > 10_000:
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        if max(width, height) > 20 * min(width, height):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        raw = str(params.get("caption") or "")
+        mode = params.get("parse_mode")
+        text = html_to_text(raw) if mode and str(mode).upper() == "HTML" else raw
+        if len(text) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        now = time.monotonic()
+        msg = Message(
+            chat=chat,
+            message_id=next(chat._ids),
+            from_bot=True,
+            sender=None,
+            text=text,
+            raw=raw,
+            parse_mode=mode,
+            reply_markup=self._markup(params),
+            date=int(time.time()),
+            photo=photo,
+        )
+        msg.history.append(Version("sendPhoto", text, raw, msg.reply_markup, now))
+        chat.messages.append(msg)
+        return msg.to_json(self.bot_json)
+
     def _m_editmessagetext(self, params: dict[str, Any]) -> Any:
         msg = self._message(params, "edit")
         raw, text, mode = self._render(params)
@@ -1732,8 +1786,9 @@ def _parse_params(query: str, body: bytes, content_type: str) -> dict[str, Any]:
             raw.update(json.loads(body))
             return raw
         if content_type.startswith("multipart/form-data"):
-            raise ValueError("multipart uploads are not supported by the fake")
-        raw.update(parse_qsl(body.decode(), keep_blank_values=True))
+            raw.update(_multipart(body, content_type))
+        else:
+            raw.update(parse_qsl(body.decode(), keep_blank_values=True))
     params: dict[str, Any] = {}
     for key, value in raw.items():
         if not isinstance(value, str):
@@ -1747,6 +1802,37 @@ def _parse_params(query: str, body: bytes, content_type: str) -> dict[str, Any]:
         else:
             params[key] = value
     return params
+
+
+def _multipart(body: bytes, content_type: str) -> dict[str, Any]:
+    """The fields of a multipart/form-data body: text fields as text, uploaded files as bytes
+    (a field ``attach://name`` is resolved to the file sent as ``name``)."""
+    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode()
+    parsed = email.message_from_bytes(head + body, policy=email.policy.HTTP)
+    fields: dict[str, Any] = {}
+    for part in parsed.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str):
+            continue
+        data = part.get_payload(decode=True)
+        assert isinstance(data, bytes)
+        fields[name] = data if part.get_filename() else data.decode()
+    for key, value in list(fields.items()):
+        if isinstance(value, str) and value.startswith("attach://"):
+            fields[key] = fields.get(value.removeprefix("attach://"), value)
+    return fields
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG image, ``None`` if ``data`` is not one.
+
+    >>> png_size(b"\\x89PNG\\r\\n\\x1a\\n" + b"\\0\\0\\0\\rIHDR" + (640).to_bytes(4, "big")
+    ...          + (480).to_bytes(4, "big")), png_size(b"GIF89a")
+    ((640, 480), None)
+    """
+    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 def iter_cards_in(text: str, cards: Iterable[str]) -> Iterator[str]:

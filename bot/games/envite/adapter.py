@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import engine.envite as envite
 from bot import senas
 from bot.games.base import Buttons, EngineGame, GameButton, InlineChoice, OptionError
-from bot.games.envite import render
+from bot.games.envite import records, render
 from engine.core import Action, Event, IllegalAction, normalize
 from locales import t
 
@@ -122,6 +122,11 @@ class EnviteGame(EngineGame):
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
         return envite.new_game(players=players, options=envite.Options(**options), seed=seed)
+
+    record_counters: tuple[tuple[str, ...], ...] = (("chicos", "tumbos"),)
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        return records.tally(events, int(start.players))
 
     def seat_cards(self, table: Table, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)

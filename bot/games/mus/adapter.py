@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import engine.mus as mus
 from bot import senas
 from bot.games.base import Buttons, EngineGame, GameButton, OptionError
-from bot.games.mus import render, worth
+from bot.games.mus import records, render, worth
 from engine.core import Action, Event, normalize
 
 if TYPE_CHECKING:
@@ -94,6 +94,14 @@ class MusGame(EngineGame):
         self, cards: Sequence[str], options: Mapping[str, Any]
     ) -> list[tuple[str, dict[str, Any]]]:
         return worth.hand_worth(cards, options)
+
+    record_counters: tuple[tuple[str, ...], ...] = (
+        ("juegos", "ordagos", "ordagos_won"),
+        tuple(f"lance_{lance}" for lance in records.LANCES),
+    )
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        return records.tally(events)
 
     def seat_cards(self, table: Table, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import engine.piedras as piedras
 from bot.games.base import Buttons, EngineGame
 from bot.games.mus import worth
-from bot.games.piedras import buttons, options, render
+from bot.games.piedras import buttons, options, records, render
 from engine.core import Action, Event, IllegalAction, Transition
 
 if TYPE_CHECKING:
@@ -90,6 +90,11 @@ class PiedrasGame(EngineGame):
             if exc.reason in ("not_in_lance", "not_in_hand"):
                 return exc
         return IllegalAction("not_your_turn")
+
+    record_counters: tuple[tuple[str, ...], ...] = (("juegos_lost",),)
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        return records.tally(start.piles, start.in_hand, events)
 
     def seat_cards(self, table: Table, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)

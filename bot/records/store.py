@@ -1,0 +1,423 @@
+"""Where records live: Redis without expiry (and an in-memory twin with the same semantics).
+
+Keys (``{p}`` = ``<settings prefix>:rec``), per group chat ``<c>``:
+
+- ``{p}:games:<c>``: the ids of the last :attr:`Records.keep` games, newest first; each game's
+  record ``{p}:game:<c>:<id>`` and its hands ``{p}:hands:<c>:<id>`` (hand number → the hand's
+  replayable JSON). Hands are written as each hand ends, with a TTL (a game never finished
+  leaves nothing behind); the game's record makes them permanent. Games beyond ``keep`` are
+  dropped with their hands; the aggregates below keep counting them.
+- ``{p}:stats:<c>:<game>`` (``<user>:<counter>`` and ``*:<counter>`` → int),
+  ``{p}:pairs:<c>:<game>`` (``<a>,<b>:games|won``), ``{p}:rate:<c>:<game>`` (user → rating),
+  ``{p}:names:<c>`` (user → last name), ``{p}:meta:<c>`` (``seq``: games recorded).
+- ``{p}:user:<u>``: the chats where a user has records (for ``/olvidame``).
+
+A game is written once, by one Lua script, idempotently: ``SET {p}:done:<c>:<id> NX`` guards
+everything (a re-delivered update, a second process, a publisher retry find it set and write
+nothing). The new ratings are computed in Python from the ratings read just before; the script
+refuses (and the write is retried) if another game of the group was recorded in between
+(``seq`` moved).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from redis.asyncio import Redis
+
+from bot.records import rating
+from bot.records.model import GameRecord, forget_player, increments
+from bot.records.rating import Rating
+
+DEFAULT_KEEP = 200
+"""Games kept in full per group (older ones live on in the aggregates only)."""
+DONE_TTL = 30 * 24 * 3600
+"""Seconds a recorded game's dedupe mark lives (re-deliveries come within hours)."""
+HANDS_TTL = 7 * 24 * 3600
+"""Seconds the hands of a game still being played are kept (a finished game keeps them)."""
+
+
+@dataclass
+class Commit:
+    """Everything one game writes (computed before the script runs)."""
+
+    record: GameRecord
+    seq: int
+    stats: dict[str, int]
+    pairs: dict[str, int]
+    rates: dict[int, Rating]
+    names: dict[int, str]
+
+
+class Records(Protocol):
+    """The records of every group (see the module docstring)."""
+
+    keep: int
+
+    async def add_hand(self, chat_id: int, gid: str, hand: int, doc: str) -> None: ...
+
+    async def add_game(self, record: GameRecord) -> bool:
+        """Store a finished game and add it to the aggregates: True the first time only."""
+        ...
+
+    async def games(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        """The group's last games, newest first."""
+        ...
+
+    async def game(self, chat_id: int, gid: str) -> GameRecord | None:
+        """One stored game (``None`` once dropped from the history, or never finished)."""
+        ...
+
+    async def hand(self, chat_id: int, gid: str, hand: int) -> str | None: ...
+
+    async def hand_numbers(self, chat_id: int, gid: str) -> list[int]: ...
+
+    async def stats(self, chat_id: int, game: str) -> dict[str, int]: ...
+
+    async def pairs(self, chat_id: int, game: str) -> dict[str, int]: ...
+
+    async def ratings(self, chat_id: int, game: str) -> dict[int, Rating]: ...
+
+    async def names(self, chat_id: int) -> dict[int, str]: ...
+
+    async def forget(self, user_id: int) -> int:
+        """Delete a user's aggregates and take his id and name out of the stored games (the
+        results stay); returns the number of groups touched."""
+        ...
+
+
+class RecordsBase:
+    """``add_game`` for both stores: read the ratings, compute, commit once (retried)."""
+
+    keep: int = DEFAULT_KEEP
+
+    async def _read(self, chat_id: int, game: str, ids: Sequence[int]) -> tuple[int, list[str]]:
+        raise NotImplementedError
+
+    async def _commit(self, commit: Commit) -> int:
+        """1 written, 0 already recorded, -1 another game came first (retry)."""
+        raise NotImplementedError
+
+    async def add_game(self, record: GameRecord) -> bool:
+        for _ in range(20):
+            commit = await self._prepare(record)
+            done = await self._commit(commit)
+            if done >= 0:
+                return done == 1
+            await asyncio.sleep(0.01)
+        raise RuntimeError(f"game {record.id} could not be recorded")
+
+    async def _prepare(self, record: GameRecord) -> Commit:
+        record = record.model_copy(deep=True)
+        ids = [p.id for p in record.players]
+        seq, raw = await self._read(record.chat, record.game, ids)
+        sides = record.teams()
+        current = dict(zip(ids, (rating.load(r) for r in raw), strict=True))
+        new = rating.rate([[current[p.id] for p in side] for side in sides], _side_places(record))
+        rates: dict[int, Rating] = {}
+        for side, ratings in zip(sides, new, strict=True):
+            for player, value in zip(side, ratings, strict=True):
+                player.rating = rating.shown(value)
+                if not player.computer:
+                    rates[player.id] = value
+        stats, pairs = increments(record)
+        names = {p.id: p.name for p in record.players if not p.computer}
+        return Commit(record, seq, stats, pairs, rates, names)
+
+
+def _side_places(record: GameRecord) -> list[int]:
+    return [record.places[side[0].seat] for side in record.teams()]
+
+
+# ---- Redis -----------------------------------------------------------------------------------
+
+_ADD_GAME = """
+local seq = tonumber(redis.call('HGET', KEYS[9], 'seq') or '0')
+if seq ~= tonumber(ARGV[1]) then return -1 end
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[7]) then return 0 end
+redis.call('HINCRBY', KEYS[9], 'seq', 1)
+redis.call('SET', KEYS[3], ARGV[3])
+redis.call('PERSIST', KEYS[4])
+redis.call('LPUSH', KEYS[2], ARGV[2])
+local keep = tonumber(ARGV[4])
+for _, old in ipairs(redis.call('LRANGE', KEYS[2], keep, -1)) do
+  redis.call('DEL', ARGV[5] .. old, ARGV[6] .. old)
+end
+redis.call('LTRIM', KEYS[2], 0, keep - 1)
+local i = 10
+local function each(key, op)
+  local n = tonumber(ARGV[i]); i = i + 1
+  for _ = 1, n do
+    redis.call(op, key, ARGV[i], ARGV[i + 1]); i = i + 2
+  end
+end
+each(KEYS[5], 'HINCRBY')
+each(KEYS[6], 'HINCRBY')
+each(KEYS[7], 'HSET')
+each(KEYS[8], 'HSET')
+local n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do
+  redis.call('SADD', ARGV[8] .. ARGV[i], ARGV[9]); i = i + 1
+end
+return 1
+"""
+
+
+def _flat(pairs: Iterable[tuple[object, object]]) -> list[str]:
+    items = [(str(k), str(v)) for k, v in pairs]
+    return [str(len(items)), *(x for kv in items for x in kv)]
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RedisRecords(RecordsBase):
+    """Records on the bot's Redis client (the same connection pool as the tables)."""
+
+    def __init__(self, redis: Redis, prefix: str = "tapete", keep: int = DEFAULT_KEEP) -> None:
+        self.redis = redis
+        self.p = f"{prefix}:rec"
+        self.keep = keep
+        self._add = redis.register_script(_ADD_GAME)
+
+    def _k(self, *parts: object) -> str:
+        return ":".join([self.p, *(str(x) for x in parts)])
+
+    async def add_hand(self, chat_id: int, gid: str, hand: int, doc: str) -> None:
+        key = self._k("hands", chat_id, gid)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, str(hand), doc)
+            pipe.expire(key, HANDS_TTL, nx=True)
+            await pipe.execute()
+
+    async def _read(self, chat_id: int, game: str, ids: Sequence[int]) -> tuple[int, list[str]]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self._k("meta", chat_id), "seq")
+            pipe.hmget(self._k("rate", chat_id, game), [str(i) for i in ids])
+            seq, raw = await pipe.execute()
+        return int(seq or 0), [_text(r) if r is not None else "" for r in raw]
+
+    async def _commit(self, commit: Commit) -> int:
+        r, c = commit.record, commit.record.chat
+        keys = [
+            self._k("done", c, r.id),
+            self._k("games", c),
+            self._k("game", c, r.id),
+            self._k("hands", c, r.id),
+            self._k("stats", c, r.game),
+            self._k("pairs", c, r.game),
+            self._k("rate", c, r.game),
+            self._k("names", c),
+            self._k("meta", c),
+        ]
+        args: list[str] = [
+            str(commit.seq),
+            r.id,
+            r.model_dump_json(exclude_defaults=True),
+            str(self.keep),
+            self._k("game", c, ""),
+            self._k("hands", c, ""),
+            str(DONE_TTL),
+            self._k("user", ""),
+            str(c),
+        ]
+        args += _flat(commit.stats.items())
+        args += _flat(commit.pairs.items())
+        args += _flat((k, rating.dump(v)) for k, v in commit.rates.items())
+        args += _flat(commit.names.items())
+        args += [str(len(commit.names)), *(str(u) for u in commit.names)]
+        return int(await self._add(keys=keys, args=args))
+
+    async def games(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        ids = await self.redis.lrange(self._k("games", chat_id), 0, limit - 1)
+        if not ids:
+            return []
+        docs = await self.redis.mget([self._k("game", chat_id, _text(i)) for i in ids])
+        return [GameRecord.model_validate_json(d) for d in docs if d]
+
+    async def game(self, chat_id: int, gid: str) -> GameRecord | None:
+        doc = await self.redis.get(self._k("game", chat_id, gid))
+        return None if doc is None else GameRecord.model_validate_json(doc)
+
+    async def hand(self, chat_id: int, gid: str, hand: int) -> str | None:
+        doc = await self.redis.hget(self._k("hands", chat_id, gid), str(hand))
+        return None if doc is None else _text(doc)
+
+    async def hand_numbers(self, chat_id: int, gid: str) -> list[int]:
+        keys = await self.redis.hkeys(self._k("hands", chat_id, gid))
+        return sorted(int(_text(k)) for k in keys)
+
+    async def _hash(self, key: str) -> dict[str, str]:
+        raw = await self.redis.hgetall(key)
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    async def stats(self, chat_id: int, game: str) -> dict[str, int]:
+        return {k: int(v) for k, v in (await self._hash(self._k("stats", chat_id, game))).items()}
+
+    async def pairs(self, chat_id: int, game: str) -> dict[str, int]:
+        return {k: int(v) for k, v in (await self._hash(self._k("pairs", chat_id, game))).items()}
+
+    async def ratings(self, chat_id: int, game: str) -> dict[int, Rating]:
+        raw = await self._hash(self._k("rate", chat_id, game))
+        return {int(k): rating.load(v) for k, v in raw.items()}
+
+    async def names(self, chat_id: int) -> dict[int, str]:
+        return {int(k): v for k, v in (await self._hash(self._k("names", chat_id))).items()}
+
+    async def forget(self, user_id: int) -> int:
+        from bot.games import GAMES
+
+        chats = [int(_text(c)) for c in await self.redis.smembers(self._k("user", user_id))]
+        for chat in chats:
+            for game in GAMES:
+                for kind in ("stats", "pairs"):
+                    key = self._k(kind, chat, game)
+                    fields = [f for f in await self._hash(key) if _mentions(f, user_id)]
+                    if fields:
+                        await self.redis.hdel(key, *fields)
+                await self.redis.hdel(self._k("rate", chat, game), str(user_id))
+            await self.redis.hdel(self._k("names", chat), str(user_id))
+            for gid in await self.redis.lrange(self._k("games", chat), 0, -1):
+                key = self._k("game", chat, _text(gid))
+                doc = await self.redis.get(key)
+                if doc is None:
+                    continue
+                record = GameRecord.model_validate_json(doc)
+                if forget_player(record, user_id):
+                    await self.redis.set(key, record.model_dump_json(exclude_defaults=True))
+        await self.redis.delete(self._k("user", user_id))
+        return len(chats)
+
+
+def _mentions(field_: str, user_id: int) -> bool:
+    """Whether a stats or pairs field is about ``user_id``.
+
+    >>> _mentions("12:games", 12), _mentions("3,12:won", 12), _mentions("112:won", 12)
+    (True, True, False)
+    """
+    who = field_.rsplit(":", 1)[0]
+    return str(user_id) in who.split(",")
+
+
+# ---- in memory ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Group:
+    games: list[str] = field(default_factory=list)
+    records: dict[str, str] = field(default_factory=dict)
+    hands: dict[str, dict[int, str]] = field(default_factory=dict)
+    stats: dict[str, dict[str, int]] = field(default_factory=dict)
+    pairs: dict[str, dict[str, int]] = field(default_factory=dict)
+    rates: dict[str, dict[int, Rating]] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+    done: set[str] = field(default_factory=set)
+    seq: int = 0
+
+
+class MemoryRecords(RecordsBase):
+    """:class:`RedisRecords`' twin in process memory (tests, and the bot without Redis)."""
+
+    def __init__(self, keep: int = DEFAULT_KEEP) -> None:
+        self.keep = keep
+        self.groups: dict[int, _Group] = {}
+        self.users: dict[int, set[int]] = {}
+
+    def _g(self, chat_id: int) -> _Group:
+        return self.groups.setdefault(chat_id, _Group())
+
+    async def add_hand(self, chat_id: int, gid: str, hand: int, doc: str) -> None:
+        await asyncio.sleep(0)
+        self._g(chat_id).hands.setdefault(gid, {})[hand] = doc
+
+    async def _read(self, chat_id: int, game: str, ids: Sequence[int]) -> tuple[int, list[str]]:
+        await asyncio.sleep(0)
+        g = self._g(chat_id)
+        rates = g.rates.get(game, {})
+        return g.seq, [rating.dump(rates[i]) if i in rates else "" for i in ids]
+
+    async def _commit(self, commit: Commit) -> int:
+        await asyncio.sleep(0)
+        r = commit.record
+        g = self._g(r.chat)
+        if g.seq != commit.seq:
+            return -1
+        if r.id in g.done:
+            return 0
+        g.done.add(r.id)
+        g.seq += 1
+        g.records[r.id] = r.model_dump_json(exclude_defaults=True)
+        g.games.insert(0, r.id)
+        for old in g.games[self.keep :]:
+            g.records.pop(old, None)
+            g.hands.pop(old, None)
+        del g.games[self.keep :]
+        for target, adds in ((g.stats, commit.stats), (g.pairs, commit.pairs)):
+            counters = target.setdefault(r.game, {})
+            for k, v in adds.items():
+                counters[k] = counters.get(k, 0) + v
+        g.rates.setdefault(r.game, {}).update(commit.rates)
+        g.names.update(commit.names)
+        for user in commit.names:
+            self.users.setdefault(user, set()).add(r.chat)
+        return 1
+
+    async def games(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        g = self._g(chat_id)
+        return [GameRecord.model_validate_json(g.records[i]) for i in g.games[:limit]]
+
+    async def game(self, chat_id: int, gid: str) -> GameRecord | None:
+        doc = self._g(chat_id).records.get(gid)
+        return None if doc is None else GameRecord.model_validate_json(doc)
+
+    async def hand(self, chat_id: int, gid: str, hand: int) -> str | None:
+        return self._g(chat_id).hands.get(gid, {}).get(hand)
+
+    async def hand_numbers(self, chat_id: int, gid: str) -> list[int]:
+        return sorted(self._g(chat_id).hands.get(gid, {}))
+
+    async def stats(self, chat_id: int, game: str) -> dict[str, int]:
+        return dict(self._g(chat_id).stats.get(game, {}))
+
+    async def pairs(self, chat_id: int, game: str) -> dict[str, int]:
+        return dict(self._g(chat_id).pairs.get(game, {}))
+
+    async def ratings(self, chat_id: int, game: str) -> dict[int, Rating]:
+        return dict(self._g(chat_id).rates.get(game, {}))
+
+    async def names(self, chat_id: int) -> dict[int, str]:
+        return dict(self._g(chat_id).names)
+
+    async def forget(self, user_id: int) -> int:
+        chats = self.users.pop(user_id, set())
+        for chat in chats:
+            g = self._g(chat)
+            for table in (*g.stats.values(), *g.pairs.values()):
+                for f in [f for f in table if _mentions(f, user_id)]:
+                    del table[f]
+            for rates in g.rates.values():
+                rates.pop(user_id, None)
+            g.names.pop(user_id, None)
+            for gid, doc in g.records.items():
+                record = GameRecord.model_validate_json(doc)
+                if forget_player(record, user_id):
+                    g.records[gid] = record.model_dump_json(exclude_defaults=True)
+        return len(chats)
+
+
+def open_records(store: object, keep: int = DEFAULT_KEEP) -> Records:
+    """Records beside a table store: on its Redis client and prefix, else in memory."""
+    from bot.storage import RedisStore
+
+    if isinstance(store, RedisStore):
+        return RedisRecords(store.redis, store.prefix, keep)
+    return MemoryRecords(keep)
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
