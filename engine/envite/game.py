@@ -30,8 +30,8 @@ from engine.envite.ranking import (
     TRUMP,
     card_key,
     plain_key,
+    ranker,
     suit_of,
-    top_card,
     trick_winner,
 )
 from engine.envite.state import (
@@ -48,6 +48,11 @@ from engine.envite.state import (
 
 EnviteTransition = Transition[EnviteState]
 _BET_ACTIONS = frozenset(BET_KINDS[1:])
+_TIRO: dict[str, Action] = {str(c): Action("tiro", cards=(c,)) for c in DECK}
+"""One shared (immutable) card-play action per card: legal_actions lists them without building."""
+_ENVIDO = Action("envido")
+_ONLY = tuple(frozenset((seat,)) for seat in range(12))
+"""Shared (immutable) event audiences of one seat."""
 
 
 def _step_text(step: int) -> int | str:
@@ -70,12 +75,35 @@ def _draw_dealer(
     raise AssertionError("unreachable: the draw always separates within 1000 attempts")
 
 
+_SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+
+
+def shuffled_deck(seed: str) -> list[Card]:
+    """The deck as ``random.Random(seed).shuffle`` leaves it, computed without its per-card calls.
+
+    The same Fisher-Yates steps and the same draws of ``getrandbits`` as CPython's ``shuffle``
+    (a test checks it against ``random.shuffle``), inlined because the deal is a hot path.
+
+    >>> deck = list(DECK)
+    >>> random.Random("7/1").shuffle(deck)
+    >>> shuffled_deck("7/1") == deck
+    True
+    """
+    deck = list(DECK)
+    getrandbits = random.Random(seed).getrandbits
+    for i, n, bits in _SWAPS:
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
 def _deal(
     seed: int, number: int, dealer: int, seats: int
 ) -> tuple[tuple[tuple[Card, ...], ...], Card]:
     """E2: three cards at once to each seat from the dealer's right, then the vira."""
-    deck = list(DECK)
-    random.Random(f"{seed}/{number}").shuffle(deck)
+    deck = shuffled_deck(f"{seed}/{number}")
     hands: list[tuple[Card, ...]] = [() for _ in range(seats)]
     for i in range(seats):
         hands[(dealer + 1 + i) % seats] = tuple(deck[3 * i : 3 * i + 3])
@@ -168,12 +196,16 @@ def new_game(
     return _open_round(base)
 
 
-def _open_round(state: EnviteState) -> EnviteState:
-    """Reset the round fields for the deal already in ``state`` and pick its first phase (E6)."""
-    at_tumbo = state.en_tumbo
-    mano = state.mano
+def _open_round(state: EnviteState, **changes: object) -> EnviteState:
+    """``state`` with ``changes`` (a new deal, a new score) and the round fields reset for that
+    deal, its first phase picked (E6); one copy of the state."""
+    score: tuple[int, int] = changes.get("score", state.score)  # type: ignore[assignment]
+    dealer: int = changes.get("dealer", state.dealer)  # type: ignore[assignment]
+    at_tumbo = (score[0] >= TUMBO_AT, score[1] >= TUMBO_AT)
+    mano = (dealer + 1) % state.players
     return replace(
         state,
+        **changes,
         phase="tumbo" if at_tumbo[0] != at_tumbo[1] else "play",
         turn=mano,
         leader=mano,
@@ -185,6 +217,7 @@ def _open_round(state: EnviteState) -> EnviteState:
         bet_closed=False,
         tumbo=at_tumbo[0] and at_tumbo[1],
         renuncios=(),
+        spoken=(),
     )
 
 
@@ -222,13 +255,17 @@ def opening_events(state: EnviteState) -> tuple[Event, ...]:
             },
         )
     )
-    for i in range(state.players):
-        seat = (state.mano + i) % state.players
+    n, mano, hands = state.players, state.mano, state.hands
+    ghost = state.ghost
+    mandador = state.mandadores[ghost % 2] if ghost is not None else -1
+    for i in range(n):
+        seat = (mano + i) % n
+        cards = hands[seat]
         events.append(
             Event(
                 "dealt",
-                {"seat": seat, "cards": [str(c) for c in state.hands[seat]]},
-                frozenset({state.controller(seat)}),
+                {"seat": seat, "cards": [c._text for c in cards]},
+                _ONLY[mandador if seat == ghost else seat],
             )
         )
     return tuple(events)
@@ -248,16 +285,26 @@ def playable(state: EnviteState, seat: int) -> list[Card]:
     hand = state.hands[seat]
     if not state.trick:
         return list(hand)
-    k, vira = state.k, state.vira
-    led = suit_of(state.trick[0], vira, k)
+    r = ranker(state.vira, state.players // 2)
+    suits = r.suits
+    led = suits[state.trick[0]._text]
+    same = [c for c in hand if suits[c._text] == led]
     if led == TRUMP:
-        top = top_card(vira, k)
-        trumps = [c for c in hand if suit_of(c, vira, k) == TRUMP]
-        if any(c != top for c in trumps):
-            return trumps
+        top = r.top
+        if any(c is not top and c != top for c in same):
+            return same
         return list(hand)
-    same = [c for c in hand if suit_of(c, vira, k) == led]
     return same or list(hand)
+
+
+def _lawful(state: EnviteState, seat: int, card: Card) -> bool:
+    """Whether ``card`` (held by ``seat``) is in :func:`playable`; quick when it follows."""
+    if not state.trick:
+        return True
+    suits = ranker(state.vira, state.players // 2).suits
+    if suits[card._text] == suits[state.trick[0]._text]:
+        return True
+    return card in playable(state, seat)
 
 
 def _play_refusal(state: EnviteState) -> IllegalAction:
@@ -321,6 +368,15 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 1)], legal_actions(s, 2)
     (['tiro 3c', 'envido'], [])
     """
+    if state.phase == "play" and not state.options.renuncio:  # the common case, kept quick
+        turn = state.turn
+        if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
+            return []
+        plays = [_TIRO[c._text] for c in playable(state, turn)]
+        score = state.score
+        if not state.bet_closed and score[0] < TUMBO_AT and score[1] < TUMBO_AT:
+            plays.append(_ENVIDO)
+        return plays
     if state.phase == "over" or not 0 <= seat < state.players:
         return []
     actions: list[Action] = []
@@ -336,7 +392,7 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
             cards = (
                 state.hands[state.turn] if state.options.renuncio else playable(state, state.turn)
             )
-            actions = [Action("tiro", cards=(c,)) for c in cards]
+            actions = [_TIRO[c._text] for c in cards]
             if _bets_open(state):
                 actions.append(Action("envido"))
     if _may_call_renuncio(state, seat):
@@ -385,6 +441,11 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
     """
     if isinstance(action, str):
         action = parse_action(action)
+    if state.phase == "play" and action.kind == "tiro":  # the common case, kept quick
+        turn = state.turn
+        if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
+            raise IllegalAction("not_your_turn", seat=seat)
+        return _play_card(state, seat, action)
     if state.phase == "over":
         raise IllegalAction("game_over")
     if not 0 <= seat < state.players or seat == state.ghost:
@@ -439,7 +500,14 @@ def _apply_answer(state: EnviteState, seat: int, action: Action) -> EnviteTransi
     team = seat % 2
     if action.kind == "quiero":
         event = Event("bet_accepted", {"seat": seat, "team": team, "stake": _step_text(raised)})
-        new = replace(state, phase="play", step=raised, raised=None, bet_closed=True)
+        new = replace(
+            state,
+            phase="play",
+            step=raised,
+            raised=None,
+            bet_closed=True,
+            spoken=(*state.spoken, (seat, "quiero")),
+        )
         return Transition(new, (event,))
     if action.kind == "no_quiero":
         paid = LADDER[raised - 1]
@@ -450,7 +518,9 @@ def _apply_answer(state: EnviteState, seat: int, action: Action) -> EnviteTransi
             raise IllegalAction("no_higher_bet")
         _bet_step(state, action, raised + 1)
         event = _bet_event(state, seat, raised + 1)
-        return Transition(replace(state, raised=raised + 1, raised_by=team), (event,))
+        spoken = (*state.spoken, (seat, BET_KINDS[raised + 1]))
+        new = replace(state, raised=raised + 1, raised_by=team, spoken=spoken)
+        return Transition(new, (event,))
     if action.kind == "tiro":
         raise IllegalAction("must_answer_bet")
     raise IllegalAction("wrong_phase", phase=state.phase)
@@ -476,39 +546,53 @@ def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransiti
         if state.bet_closed:
             raise IllegalAction("bet_already_settled")
         _bet_step(state, action, 1)
-        new = replace(state, phase="bet", raised=1, raised_by=state.turn % 2)
+        new = replace(
+            state,
+            phase="bet",
+            raised=1,
+            raised_by=state.turn % 2,
+            spoken=(*state.spoken, (seat, BET_KINDS[1])),
+        )
         return Transition(new, (_bet_event(state, seat, 1),))
     if action.kind in ("quiero", "no_quiero"):
         raise IllegalAction("no_bet_to_answer")
     if action.kind != "tiro":
         raise IllegalAction("wrong_phase", phase=state.phase)
+    return _play_card(state, seat, action)
+
+
+def _play_card(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
+    """E4: ``seat`` (the player, or the mandador for the mocho) plays a card for ``state.turn``."""
     if len(action.cards) != 1:
         raise IllegalAction("play_one_card", count=len(action.cards))
     card = action.cards[0]
     who = state.turn
-    if card not in state.hands[who]:
-        raise IllegalAction("card_not_in_hand", card=str(card))
+    hand = state.hands[who]
+    try:
+        i = hand.index(card)
+    except ValueError:
+        raise IllegalAction("card_not_in_hand", card=str(card)) from None
     renuncios = state.renuncios
-    if card not in playable(state, who):
+    if state.trick and not _lawful(state, who, card):
         if not state.options.renuncio:
             raise _play_refusal(state)
         renuncios = (*renuncios, who)
     hands = list(state.hands)
-    hands[who] = tuple(c for c in hands[who] if c != card)
+    hands[who] = hand[:i] + hand[i + 1 :]
     trick = (*state.trick, card)
     number = len(state.tricks) + 1
-    events: list[Event] = [
-        Event("card_played", {"seat": who, "card": str(card), "trick": number, "by": seat})
-    ]
-    if len(trick) < state.players:
-        new = replace(
-            state,
-            hands=tuple(hands),
-            trick=trick,
-            renuncios=renuncios,
-            turn=(who + 1) % state.players,
-        )
-        return Transition(new, tuple(events))
+    played = Event("card_played", {"seat": who, "card": card._text, "trick": number, "by": seat})
+    players = state.players
+    if len(trick) < players:
+        new = object.__new__(EnviteState)
+        attrs = new.__dict__
+        attrs.update(state.__dict__)
+        attrs["hands"] = tuple(hands)
+        attrs["trick"] = trick
+        attrs["renuncios"] = renuncios
+        attrs["turn"] = (who + 1) % players
+        return Transition(new, (played,))
+    events = [played]
     index = trick_winner(trick, state.vira, state.k)
     winner = (state.leader + index) % state.players
     tricks = (*state.tricks, Trick(state.leader, trick, winner))
@@ -588,12 +672,11 @@ def _score_round(
     score = list(state.score)
     gained = min(TUMBO_AT, score[team] + points) - score[team]
     score[team] += gained
-    new = replace(state, score=(score[0], score[1]))
     scored = Event(
         "round_scored",
         {"round": state.round, "team": team, "points": gained, "why": why, "score": score},
     )
-    return _next_round(new, (*events, scored))
+    return _next_round(state, (*events, scored), score=(score[0], score[1]))
 
 
 def _win_chico(
@@ -601,19 +684,30 @@ def _win_chico(
 ) -> EnviteTransition:
     chicos = list(state.chicos)
     chicos[team] += 1
-    new = replace(state, score=(0, 0), chicos=(chicos[0], chicos[1]))
     out = [*events, Event("chico_won", {"team": team, "chicos": chicos, "why": why})]
     if chicos[team] >= state.options.chicos:
         out.append(Event("game_won", {"team": team, "chicos": chicos}))
-        over = replace(new, phase="over", winner=team, raised=None, turn=state.turn)
+        over = replace(
+            state,
+            score=(0, 0),
+            chicos=(chicos[0], chicos[1]),
+            phase="over",
+            winner=team,
+            raised=None,
+            turn=state.turn,
+        )
         return Transition(over, tuple(out))
-    return _next_round(new, tuple(out))
+    return _next_round(state, tuple(out), score=(0, 0), chicos=(chicos[0], chicos[1]))
 
 
-def _next_round(state: EnviteState, events: tuple[Event, ...]) -> EnviteTransition:
-    """E1/E2: the deal moves one seat to the right; shuffle from the seed and the round number."""
+def _next_round(
+    state: EnviteState, events: tuple[Event, ...], **changes: object
+) -> EnviteTransition:
+    """E1/E2: the deal moves one seat to the right; shuffle from the seed and the round number.
+
+    ``changes`` (the new score or chicos) go into the same copy of the state."""
     number = state.round + 1
     dealer = (state.dealer + 1) % state.players
     hands, vira = _deal(state.seed, number, dealer, state.players)
-    new = _open_round(replace(state, round=number, dealer=dealer, hands=hands, vira=vira))
+    new = _open_round(state, **changes, round=number, dealer=dealer, hands=hands, vira=vira)
     return Transition(new, (*events, *opening_events(new)))

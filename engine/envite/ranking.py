@@ -17,9 +17,10 @@ play, so nothing moves up to replace it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import Card
+from engine.cards import DECK, Card
 
 TRUMP = "t"
 """The effective suit of every trump, fixed trumps included (E3: they belong to the trump suit)."""
@@ -55,6 +56,49 @@ def trump_order(vira: Card, k: int) -> tuple[Card, ...]:
 def _trump_keys(vira: Card, k: int) -> dict[Card, int]:
     order = trump_order(vira, k)
     return {card: 100 + len(order) - i for i, card in enumerate(order)}
+
+
+@dataclass(frozen=True, slots=True)
+class Ranker:
+    """Everything about one vira and team size, keyed by card text for speed (hot paths).
+
+    ``suits[text]``: the suit a card counts as (:data:`TRUMP` for trumps); ``trumps[text]``:
+    the key of a trump (above every plain key); ``top``: the card never forced out (E4).
+    """
+
+    suits: dict[str, str]
+    trumps: dict[str, int]
+    top: Card
+
+    def key(self, card: Card, led: str) -> int:
+        """Same as :func:`card_key` (higher wins)."""
+        text = card._text
+        key = self.trumps.get(text)
+        if key is not None:
+            return key
+        return _PLAIN_KEY[card.rank] if card.suit == led else 0
+
+
+_RANKERS: dict[tuple[str, int], Ranker] = {}
+
+
+def ranker(vira: Card, k: int) -> Ranker:
+    """The (cached) :class:`Ranker` of this vira and team size.
+
+    >>> r = ranker(Card.parse("4c"), 3)
+    >>> r.suits["10o"], r.suits["12o"], str(r.top)
+    ('t', 'o', '3b')
+    """
+    found = _RANKERS.get((vira._text, k))
+    if found is None:
+        keys = _trump_keys(vira, k)
+        found = Ranker(
+            suits={str(c): TRUMP if c in keys else c.suit for c in DECK},
+            trumps={str(c): key for c, key in keys.items()},
+            top=top_card(vira, k),
+        )
+        _RANKERS[(vira._text, k)] = found
+    return found
 
 
 def top_card(vira: Card, k: int) -> Card:
@@ -93,9 +137,17 @@ def trick_winner(cards: Sequence[Card], vira: Card, k: int) -> int:
     >>> trick_winner([Card.parse(t) for t in ("7o", "12e", "4o", "1b")], Card.parse("6c"), 2)
     0
     """
-    led = suit_of(cards[0], vira, k)
-    keys = [card_key(card, led, vira, k) for card in cards]
-    return keys.index(max(keys))
+    r = ranker(vira, k)
+    trumps = r.trumps
+    led = r.suits[cards[0]._text]
+    best, best_key = 0, -1
+    for i, card in enumerate(cards):
+        key = trumps.get(card._text)
+        if key is None:
+            key = _PLAIN_KEY[card.rank] if card.suit == led else 0
+        if key > best_key:
+            best, best_key = i, key
+    return best
 
 
 def plain_key(card: Card) -> int:

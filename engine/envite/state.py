@@ -41,7 +41,7 @@ class Trick:
     winner: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EnviteState:
     """Everything about a game of envite. Build it with ``new_game``; never mutate it."""
 
@@ -88,6 +88,9 @@ class EnviteState:
     chicos: tuple[int, int]
     winner: int | None
     """The team that won the game, else None."""
+    spoken: tuple[tuple[int, str], ...] = ()
+    """The betting of this round in order: (seat that spoke, action kind) for every bet, raise
+    and answer (``envido``, ``siete``, ``nueve``, ``chico_fuera``, ``quiero``). Public."""
 
     @property
     def k(self) -> int:
@@ -135,7 +138,8 @@ class EnviteState:
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (one at a time in envite; empty when the game is over)."""
         if self.phase == "play":
-            return (self.controller(self.turn),)
+            turn = self.turn
+            return (self.mandadores[turn % 2] if turn == self.ghost else turn,)
         if self.phase == "bet":
             assert self.raised_by is not None
             return (self.mandadores[1 - self.raised_by],)
@@ -145,16 +149,20 @@ class EnviteState:
         return ()
 
 
-_FIELDS = tuple(f.name for f in fields(EnviteState))
-_FIELD_SET = frozenset(_FIELDS)
+_FIELD_SET = frozenset(f.name for f in fields(EnviteState))
 
 
 def replace(state: EnviteState, **changes: Any) -> EnviteState:
-    """A copy of ``state`` with some fields changed (a faster ``dataclasses.replace``)."""
+    """A copy of ``state`` with some fields changed (a faster ``dataclasses.replace``).
+
+    The state keeps its fields in an instance ``__dict__`` (no slots) so that a copy is two
+    C-level dictionary updates instead of one Python call per field.
+    """
     assert _FIELD_SET.issuperset(changes), f"unknown fields {set(changes) - _FIELD_SET}"
     new = object.__new__(EnviteState)
-    for name in _FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
+    attrs = new.__dict__
+    attrs.update(state.__dict__)
+    attrs.update(changes)
     return new
 
 

@@ -28,12 +28,16 @@ def _step(step: int) -> int | str:
 def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     """Everything ``seat`` may know (``None``: the public view for the group).
 
-    Fields: phase, round, players, k, teams, mandadores, mocho, dealer, mano, turn, to_act, vira,
+    Fields: seat (the seat viewing, None for the group), phase, round, players, k, teams,
+    mandadores, mocho, dealer, mano, turn, to_act, vira,
     trick ([[seat, card]...] of the current trick), tricks (finished ones: leader, cards, winner),
     tricks_won, stake (2/4/7/9 or "chico fuera"), bet (pending {step, team} or null),
-    bet_closed, tumbo (this round is played at tumbo), en_tumbo, score, chicos, chicos_to_win,
-    options, winner; with a seat: ``cards`` (its hand) and ``mocho_cards`` (the mocho's hand, for
-    its mandador only, else null).
+    bet_closed, bet_team (the team that made the last bet of this round, pending or accepted,
+    else null), bets (this round's betting in order: [{seat, team, action}] with action
+    "envido", "siete", "nueve", "chico fuera" or "quiero"; ``seat`` is who spoke), tumbo (this
+    round is played at tumbo), en_tumbo, score, chicos, chicos_to_win, options, winner; with a
+    seat: ``cards`` (its hand) and ``mocho_cards`` (the mocho's hand, for its mandador only, else
+    null).
 
     A seat off the table, or the mocho's (nobody sits there: its mandador sees its cards), is a
     ``ValueError``.
@@ -48,6 +52,7 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     n = state.players
     trick = [[(state.leader + i) % n, str(c)] for i, c in enumerate(state.trick)]
     data: dict[str, Any] = {
+        "seat": seat,
         "phase": state.phase,
         "round": state.round,
         "players": n,
@@ -71,6 +76,11 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
         if state.raised is None
         else {"step": _step(state.raised), "team": state.raised_by},
         "bet_closed": state.bet_closed,
+        "bet_team": state.raised_by,
+        "bets": [
+            {"seat": who, "team": who % 2, "action": kind.replace("_", " ")}
+            for who, kind in state.spoken
+        ],
         "tumbo": state.tumbo,
         "en_tumbo": list(state.en_tumbo),
         "score": list(state.score),

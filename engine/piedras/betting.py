@@ -14,15 +14,20 @@ others").
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
 from engine.core import Action, IllegalAction
 from engine.piedras.settlement import end_hand, settle_ordago, settle_ordago_everyone, show
-from engine.piedras.state import LAST_LANCES, SLOTS, Betting, LanceRecord, Outcome
+from engine.piedras.state import LAST_LANCES, SLOTS, Betting, LanceRecord, Outcome, make_betting
 from engine.piedras.table import Table
 
 MIN_ENVIDO = 2
 """The smallest opening bet (P4.1); a raise (``N más``) may be 1."""
+
+_PASO, _QUIERO, _NO_QUIERO, _ORDAGO = (Action(k) for k in ("paso", "quiero", "no_quiero", "ordago"))
+_ENVIDOS: list[Action] = [Action("envido", n) for n in range(10 * 8 + 1)]
+"""Shared (immutable) bet actions by amount; no bet can pass the stones of 8 players x 10."""
 
 
 def ordered(t: Table, start: int, direction: int, members: Collection[int]) -> list[int]:
@@ -40,12 +45,22 @@ def ordered(t: Table, start: int, direction: int, members: Collection[int]) -> l
     ]
 
 
-def cap(t: Table, b: Betting, seats: tuple[int, ...] | list[int]) -> int:
+class Seen(Protocol):
+    """What :func:`legal` reads: a :class:`Table` or a frozen state both have it."""
+
+    @property
+    def piles(self) -> Sequence[int]: ...
+
+    @property
+    def betting(self) -> Betting | None: ...
+
+
+def cap(t: Seen, b: Betting, seats: tuple[int, ...] | list[int]) -> int:
     """P4: the highest level anyone may bet to: the smallest stake the players in can reach."""
     return min(b.put[s] + t.piles[s] for s in seats)
 
 
-def all_in(t: Table, b: Betting) -> bool:
+def all_in(t: Seen, b: Betting) -> bool:
     """P4: a player still in the lance has bet all he had: nobody may raise, not even an órdago.
 
     "A bet of all I have left caps the others": the seed's all-in "sin plantear un órdago"
@@ -104,7 +119,7 @@ def _open_lance(t: Table, slot: int) -> None:
     if min(t.piles[s] for s in entitled) < 1:  # all in: nobody may bet, the lance is en paso (P4)
         _close(t, lance, "en_paso", entitled, None)
         return
-    t.betting = Betting(
+    t.betting = make_betting(
         lance=lance,
         stage="open",
         entitled=tuple(entitled),
@@ -117,27 +132,24 @@ def _open_lance(t: Table, slot: int) -> None:
 # -- actions ------------------------------------------------------------------------------------
 
 
-def legal(t: Table, seat: int) -> list[Action]:
+def legal(t: Seen, seat: int) -> list[Action]:
     """Every action ``seat`` may take in the current lance (empty if it is not his turn)."""
     b = t.betting
     if b is None or not b.queue or b.queue[0] != seat:
         return []
     if b.stage == "open":
         top = cap(t, b, b.entitled)
-        bets = [Action("envido", n) for n in range(MIN_ENVIDO, top + 1)]
-        return [Action("paso"), *bets, Action("ordago")]
-    if b.stage == "envite":
-        return [Action("quiero"), Action("no_quiero")]
-    if b.ordago is not None:
-        return [Action("quiero"), Action("no_quiero")]
+        return [_PASO, *_ENVIDOS[MIN_ENVIDO : top + 1], _ORDAGO]
+    if b.stage == "envite" or b.ordago is not None:
+        return [_QUIERO, _NO_QUIERO]
     facing = b.level - b.put[seat]
     top = cap(t, b, b.in_lance)
-    raises = [Action("envido", n) for n in range(1, top - b.level + 1)]
+    raises = _ENVIDOS[1 : top - b.level + 1]
     if not all_in(t, b):
-        raises.append(Action("ordago"))
+        raises.append(_ORDAGO)
     if facing:
-        return [Action("quiero"), *raises, Action("no_quiero")]
-    return [Action("paso"), *raises]
+        return [_QUIERO, *raises, _NO_QUIERO]
+    return [_PASO, *raises]
 
 
 def act(t: Table, seat: int, action: Action) -> None:
@@ -156,6 +168,7 @@ def act(t: Table, seat: int, action: Action) -> None:
 def _spoke(t: Table, seat: int, text: str) -> None:
     b = t.betting
     assert b is not None
+    t.spoken = (*t.spoken, (seat, b.lance, text))
     t.emit(
         "spoke",
         seat=seat,
@@ -203,7 +216,7 @@ def _first_envite(
     t: Table, b: Betting, seat: int, level: int, put: tuple[int, ...], ordago: int | None
 ) -> Betting:
     others = ordered(t, seat, 1, [s for s in b.entitled if s != seat])
-    return Betting(
+    return make_betting(
         lance=b.lance,
         stage="envite",
         entitled=b.entitled,

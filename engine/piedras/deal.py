@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
-from engine.cards import DECK, Card
+from engine.cards import Card
+from engine.envite.game import shuffled_deck
 from engine.piedras.table import Table
 
 
@@ -37,17 +36,17 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
     t.lances = []
     t.betting = None
     t.revealed = []
+    t.spoken = ()
     assert not any(t.deposits), "every deposit is settled before a new hand"
     t.phase = "discard"
     t._values = {}
     if hands is None:
-        deck = list(DECK)
-        random.Random(f"{t.seed}/{t.hand_number}").shuffle(deck)
+        deck = shuffled_deck(f"{t.seed}/{t.hand_number}")
         k = len(t.in_hand)
-        dealt: list[list[Card]] = [[] for _ in range(t.players)]
-        for i in range(5 * k):
-            dealt[t.in_hand[i % k]].append(deck[i])
-        hands = [tuple(h) for h in dealt]
+        dealt: list[tuple[Card, ...]] = [() for _ in range(t.players)]
+        for j, seat in enumerate(t.in_hand):  # one card at a time from the mano (P2)
+            dealt[seat] = tuple(deck[j : 5 * k : k])
+        hands = dealt
     t.hands = list(hands)
     t.emit(
         "hand_started",
@@ -60,4 +59,4 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
         plate=t.plate,
     )
     for s in t.in_hand:
-        t.emit("dealt", s, seat=s, cards=[str(c) for c in t.hands[s]])
+        t.emit("dealt", s, seat=s, cards=[c._text for c in t.hands[s]])

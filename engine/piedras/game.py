@@ -15,16 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card
-from engine.core import Action, IllegalAction, Transition
+from engine.cards import DECK, Card
+from engine.core import Action, Event, IllegalAction, Transition
 from engine.piedras.actions import parse_action
 from engine.piedras.betting import act, advance, legal
 from engine.piedras.deal import start_hand, start_juego
 from engine.piedras.options import Options
-from engine.piedras.state import PiedrasState
+from engine.piedras.state import Betting, PiedrasState, betting_with, state_with
 from engine.piedras.table import Table
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
+_DESCARTO = {str(c): Action("descarto", cards=(c,)) for c in DECK}
+"""One shared (immutable) discard action per card."""
 
 
 def new_game(
@@ -88,11 +90,15 @@ def legal_actions(state: PiedrasState, seat: int) -> list[Action]:
     >>> len(legal_actions(s, 1)), legal_actions(s, 1)[0].kind
     (5, 'descarto')
     """
-    if seat not in state.to_act:
-        return []
-    if state.phase == "discard":
-        return [Action("descarto", cards=(c,)) for c in state.hands[seat]]
-    return legal(Table(state), seat)
+    phase = state.phase
+    if phase == "discard":
+        hand = state.hands[seat] if 0 <= seat < state.players else ()
+        if len(hand) != 5 or seat not in state.in_hand:
+            return []
+        return [_DESCARTO[c._text] for c in hand]
+    if phase == "lance":
+        return legal(state, seat)  # [] unless ``seat`` is the one who speaks
+    return []
 
 
 def default_action(state: PiedrasState, seat: int) -> Action:
@@ -145,9 +151,77 @@ def apply(state: PiedrasState, seat: int, action: Action | str) -> Transition[Pi
         if seat not in playing:
             raise IllegalAction("not_in_lance", seat=seat, lance=b.lance)
         raise IllegalAction("not_your_turn", seat=seat)
+    quick = _quiet_word(state, b, seat, action)
+    if quick is not None:
+        return quick
     t = Table(state)
     act(t, seat, action)
     return Transition(t.freeze(), tuple(t.events))
+
+
+def _quiet_word(
+    state: PiedrasState, b: Betting, seat: int, action: Action
+) -> Transition[PiedrasState] | None:
+    """The common words that close nothing, applied without the working table: a ``paso`` at
+    the opening, a ``no quiero`` or a numbered ``quiero`` in the first envite, when others are
+    still to speak. The same new state and events as :func:`~engine.piedras.betting.act`."""
+    if len(b.queue) < 2:
+        return None
+    kind, stage = action.kind, b.stage
+    events: list[Event] = []
+    if stage == "open" and kind == "paso":
+        text = "paso"
+        nb = betting_with(b, queue=b.queue[1:])
+        changes: dict[str, object] = {}
+    elif stage == "envite" and kind == "no_quiero":
+        text = "no quiero"
+        nb = betting_with(b, queue=b.queue[1:])
+        changes = {}
+    elif stage == "envite" and kind == "quiero" and b.ordago is None:
+        text = "quiero"
+        count = b.level - b.put[seat]
+        changes = {}
+        if count:
+            assert 0 < count <= state.piles[seat]
+            slot = len(state.lances)
+            piles = list(state.piles)
+            piles[seat] -= count
+            deposits = list(state.deposits)
+            deposits[slot] += count
+            changes = {"piles": tuple(piles), "deposits": tuple(deposits)}
+            events.append(
+                Event(
+                    "deposited",
+                    {"seat": seat, "lance": b.lance, "count": count, "deposit": deposits[slot]},
+                )
+            )
+        put = list(b.put)
+        put[seat] = b.level
+        nb = betting_with(
+            b,
+            in_lance=tuple(sorted((*b.in_lance, seat))),
+            put=tuple(put),
+            queue=b.queue[1:],
+            accepted=(),
+        )
+    else:
+        return None
+    events.append(
+        Event(
+            "spoke",
+            {
+                "seat": seat,
+                "lance": b.lance,
+                "action": text,
+                "level": nb.level,
+                "ordago": nb.ordago is not None,
+            },
+        )
+    )
+    if kind == "no_quiero":
+        events.append(Event("left_lance", {"seat": seat, "lance": b.lance}))
+    new = state_with(state, betting=nb, spoken=(*state.spoken, (seat, b.lance, text)), **changes)
+    return Transition(new, tuple(events))
 
 
 def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[PiedrasState]:
@@ -164,10 +238,21 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalAction("card_not_in_hand", card=str(card))
+    i = hand.index(card)
+    kept = hand[:i] + hand[i + 1 :]
+    events = (
+        Event("discarded", {"seat": seat}),
+        Event("dealt", {"seat": seat, "cards": [c._text for c in kept]}, frozenset((seat,))),
+    )
+    hands = state.hands
+    if any(len(hands[s]) == 5 for s in state.in_hand if s != seat):
+        # Others still to discard: only this hand changes (no lance opens yet).
+        new_hands = list(hands)
+        new_hands[seat] = kept
+        return Transition(state_with(state, hands=tuple(new_hands)), events)
     t = Table(state)
-    t.hands[seat] = tuple(c for c in hand if c != card)
-    t.emit("discarded", seat=seat)
-    t.emit("dealt", seat, seat=seat, cards=[str(c) for c in t.hands[seat]])
+    t.hands[seat] = kept
+    t.events.extend(events)
     if all(len(t.hands[s]) == 4 for s in t.in_hand):
         t.phase = "lance"
         advance(t)

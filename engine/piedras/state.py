@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -45,7 +45,7 @@ class LanceRecord:
     winner: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Betting:
     """The betting of the lance being played (P4).
 
@@ -71,7 +71,7 @@ class Betting:
     last_raiser: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PiedrasState:
     """A Mus a piedras match. ``score`` is each seat's pile; ``winner`` the seat that won."""
 
@@ -104,14 +104,20 @@ class PiedrasState:
     revealed: tuple[int, ...] = ()
     """Seats whose hands were shown this hand (an órdago)."""
     winner: int | None = None
+    spoken: tuple[tuple[int, str, str], ...] = ()
+    """What was said in this hand, in order: (seat, lance, action text as in the ``spoke``
+    event: "paso", "envido 4", "3 más", "quiero", "no quiero", "ordago"). Public."""
 
     @property
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now: every seat still to discard, or the one who speaks."""
-        if self.phase == "discard":
-            return tuple(s for s in self.in_hand if len(self.hands[s]) == 5)
-        if self.phase == "lance" and self.betting is not None:
-            return self.betting.queue[:1]
+        phase = self.phase
+        if phase == "lance":
+            b = self.betting
+            return b.queue[:1] if b is not None else ()
+        if phase == "discard":
+            hands = self.hands
+            return tuple([s for s in self.in_hand if len(hands[s]) == 5])
         return ()
 
     @property
@@ -137,6 +143,50 @@ class PiedrasState:
     def stones_in_play(self) -> int:
         """Stones handed out at the start of the current juego (P5 conservation)."""
         return self.options.stones * len(self.seated)
+
+
+def betting_with(b: Betting, **changes: Any) -> Betting:
+    """A copy of ``b`` with some fields changed (a faster ``dataclasses.replace``: the class keeps
+    its fields in an instance ``__dict__`` so the copy is two C-level dictionary updates)."""
+    new = object.__new__(Betting)
+    attrs = new.__dict__
+    attrs.update(b.__dict__)
+    attrs.update(changes)
+    return new
+
+
+def state_with(state: PiedrasState, **changes: Any) -> PiedrasState:
+    """A copy of ``state`` with some fields changed (a faster ``dataclasses.replace``)."""
+    new = object.__new__(PiedrasState)
+    attrs = new.__dict__
+    attrs.update(state.__dict__)
+    attrs.update(changes)
+    return new
+
+
+_BETTING_DEFAULTS: dict[str, Any] = {
+    "level": 0,
+    "bettor": None,
+    "ordago": None,
+    "accepted": (),
+    "direction": 1,
+    "raised": False,
+    "last_raiser": None,
+}
+
+
+def make_betting(**fields: Any) -> Betting:
+    """A :class:`Betting` like ``Betting(**fields)`` without the per-field ``__init__`` cost.
+
+    >>> make_betting(lance="grande", stage="open", entitled=(0, 1), in_lance=(0, 1),
+    ...     put=(0, 0), queue=(0, 1)) == Betting("grande", "open", (0, 1), (0, 1), (0, 0), (0, 1))
+    True
+    """
+    new = object.__new__(Betting)
+    attrs = new.__dict__
+    attrs.update(_BETTING_DEFAULTS)
+    attrs.update(fields)
+    return new
 
 
 _ADAPTER = TypeAdapter(PiedrasState)

@@ -6,14 +6,32 @@ stones handed out in the juego) is kept in one place and every movement emits it
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import Card
 from engine.core import Event
-from engine.mus.evaluation import HandValue, Lance, evaluate
+from engine.mus.evaluation import HandValue, Lance, hand_value
 from engine.piedras.options import Options
-from engine.piedras.state import Betting, LanceRecord, Phase, PiedrasState
+from engine.piedras.state import (
+    Betting,
+    LanceRecord,
+    Phase,
+    PiedrasState,
+    betting_with,
+)
+
+_ONLY = tuple(frozenset((seat,)) for seat in range(8))
+"""Shared (immutable) event audiences of one seat."""
+
+
+@lru_cache(maxsize=8192)
+def _hand_value(hand: tuple[Card, ...], reyes: int, real: bool) -> HandValue:
+    """``hand_value`` remembered by hand: a hand is valued again at every transition."""
+    return hand_value(hand, _RULES[(reyes, real)])
+
+
+_RULES = {(r, real): Options(reyes=r, real=real) for r in (8, 4) for real in (False, True)}
 
 
 class Table:
@@ -39,12 +57,15 @@ class Table:
         self.betting: Betting | None = s.betting
         self.revealed = list(s.revealed)
         self.winner = s.winner
+        self.spoken = s.spoken
         self.events: list[Event] = []
         self._values: dict[int, HandValue] = {}
 
     def freeze(self) -> PiedrasState:
+        new = object.__new__(PiedrasState)
         d = self.deposits
-        return PiedrasState(
+        free, revealed = self.free, self.revealed
+        new.__dict__.update(
             players=self.players,
             options=self.options,
             seed=self.seed,
@@ -57,31 +78,35 @@ class Table:
             deposits=(d[0], d[1], d[2], d[3]),
             losses=tuple(self.losses),
             seated=tuple(self.seated),
-            free=tuple(sorted(self.free)),
+            free=tuple(sorted(free)) if len(free) > 1 else tuple(free),
             in_hand=tuple(self.in_hand),
             hands=tuple(self.hands),
             lances=tuple(self.lances),
             betting=self.betting,
-            revealed=tuple(sorted(self.revealed)),
+            revealed=tuple(sorted(revealed)) if len(revealed) > 1 else tuple(revealed),
             winner=self.winner,
+            spoken=self.spoken,
         )
+        return new
 
     # -- events -------------------------------------------------------------------------------
 
     def emit(self, kind: str, to: int | None = None, /, **data: Any) -> None:
-        self.events.append(Event(kind, data, None if to is None else frozenset((to,))))
+        self.events.append(Event(kind, data, None if to is None else _ONLY[to]))
 
     # -- seats --------------------------------------------------------------------------------
 
     def from_mano(self, seats: list[int] | tuple[int, ...]) -> list[int]:
         """``seats`` in playing order starting at the mano."""
-        n = self.players
-        return sorted(seats, key=lambda s: (s - self.mano) % n)
+        n, mano = self.players, self.mano
+        if len(seats) <= 1:
+            return list(seats)
+        return [s for i in range(n) if (s := (mano + i) % n) in seats]
 
     def value(self, seat: int) -> HandValue:
         v = self._values.get(seat)
         if v is None:
-            v = evaluate(self.hands[seat], self.options)
+            v = _hand_value(self.hands[seat], self.options.reyes, self.options.real)
             self._values[seat] = v
         return v
 
@@ -126,4 +151,4 @@ class Table:
 
     def with_betting(self, **changes: Any) -> None:
         assert self.betting is not None
-        self.betting = replace(self.betting, **changes)
+        self.betting = betting_with(self.betting, **changes)

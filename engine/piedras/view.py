@@ -26,7 +26,13 @@ class PiedrasView:
 
 
 def view(state: PiedrasState, seat: int | None) -> PiedrasView:
-    """Everything ``seat`` may know: his own cards, public bets and stones, revealed hands."""
+    """Everything ``seat`` may know: his own cards, public bets and stones, revealed hands.
+
+    Besides the piles, plate, deposits and lances: ``betting`` (the lance being bet: players,
+    in_lance, level, put, bettor, ordago, accepted, ``queue`` = who speaks next, in order) and
+    ``spoken`` (everything said this hand: [{seat, lance, action}], action as in the ``spoke``
+    event); ``options`` (the table options, as ``Options.model_dump()``).
+    """
     b = state.betting
     betting: dict[str, Any] | None = None
     if b is not None:
@@ -40,6 +46,7 @@ def view(state: PiedrasState, seat: int | None) -> PiedrasView:
             "bettor": b.bettor,
             "ordago": b.ordago,
             "accepted": list(b.accepted),
+            "queue": list(b.queue),
         }
     own = None
     if seat is not None and 0 <= seat < state.players and state.hands[seat]:
@@ -63,6 +70,7 @@ def view(state: PiedrasState, seat: int | None) -> PiedrasView:
         "stones": state.options.stones,
         "losses": list(state.losses),
         "max_losses": state.options.losses,
+        "options": state.options.model_dump(),
         "seated": list(state.seated),
         "free": list(state.free),
         "out": list(state.out),
@@ -74,6 +82,7 @@ def view(state: PiedrasState, seat: int | None) -> PiedrasView:
             {"lance": r.lance, "outcome": r.outcome, "players": list(r.players), "winner": r.winner}
             for r in state.lances
         ],
+        "spoken": [{"seat": w, "lance": lance, "action": text} for w, lance, text in state.spoken],
         "cards": own,
         "revealed": revealed if state.revealed else None,
         "winner": state.winner,

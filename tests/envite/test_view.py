@@ -73,3 +73,20 @@ def test_e1_e2_no_view_for_the_mocho_seat_or_a_seat_off_the_table() -> None:
     r = play(r, "0 tiro 2c", "1 tiro 4e", "2 tiro 4o")
     assert [str(a) for a in legal_actions(r, 1)] == ["renuncio"]
     assert legal_actions(r, -1) == [] and legal_actions(r, 5) == []
+
+
+def test_e5_view_lists_the_bets_of_the_round() -> None:
+    """E5: every player heard who bet, raised and accepted this round; a new round clears it."""
+    s = new_game(players=4, dealer=3, hands=HANDS, vira="3c")
+    assert view(s, 2).to_dict()["bets"] == [] and view(s, 2).to_dict()["bet_team"] is None
+    s = play(s, "0 envido", "1 siete", "0 quiero")
+    v = view(s, 3).to_dict()
+    assert v["seat"] == 3 and v["bet_team"] == 1 and v["stake"] == 7
+    assert v["bets"] == [
+        {"seat": 0, "team": 0, "action": "envido"},
+        {"seat": 1, "team": 1, "action": "siete"},
+        {"seat": 0, "team": 0, "action": "quiero"},
+    ]
+    s = play(s, "0 tiro 2c", "1 tiro 4e", "2 tiro 4o", "3 tiro 4b")
+    s = play(s, "0 tiro 12c", "1 tiro 5e", "2 tiro 5o", "3 tiro 5b")
+    assert s.round == 2 and view(s, 0).to_dict()["bets"] == []

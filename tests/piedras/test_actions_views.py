@@ -127,3 +127,26 @@ def test_p2_explicit_deal_is_checked() -> None:
         piedras.new_game(players=3, hands=[["1o", "2o", "3o", "4o"]] * 3)
     with pytest.raises(ValueError):
         piedras.new_game(players=3, hands=["1o 2o 3o 4o 5o"] * 3)
+
+
+def test_p4_view_shows_what_was_said_the_speaking_queue_and_the_options() -> None:
+    """P4: everyone hears each word of the hand; the view also says who speaks next."""
+    s = piedras.new_game(
+        players=3,
+        options=Options(reyes=4),
+        hands=["12o 12c 3e 3b 4o", "4c 5c 6e 7o 1e", "1c 11c 10e 7c 1b"],
+    )
+    for seat, card in ((0, "4o"), (1, "1e"), (2, "1b")):
+        s = piedras.apply(s, seat, f"descarto {card}").state
+    v = piedras.view(s, 1).to_dict()
+    assert v["spoken"] == [] and v["betting"]["queue"] == [0, 1, 2]
+    assert v["options"]["reyes"] == 4
+    s = piedras.apply(s, 0, "envido 3").state
+    s = piedras.apply(s, 1, "no quiero").state
+    v = piedras.view(s, 2).to_dict()
+    assert v["spoken"] == [
+        {"seat": 0, "lance": "grande", "action": "envido 3"},
+        {"seat": 1, "lance": "grande", "action": "no quiero"},
+    ]
+    assert v["betting"]["queue"] == [2]
+    json.dumps(v)

@@ -1,0 +1,142 @@
+"""Envite computer player strength: chicos won by an AI team against other players.
+
+Each match is one chico (``Options(chicos=1)``) between two teams of 2 or 3 (4 and 6 players):
+team "AI" plays every seat of its team with ``engine.envite.ai.choose`` at the given level, the
+other team is a random player (a uniformly random legal action), the rule baseline
+(``engine.envite.ai.baseline``) or the AI at level ``facil``. The AI team sits as team 0 in even
+matches and team 1 in odd ones (no seat advantage). A figure is the share of chicos the AI team
+wins, with its 95 % Wilson interval. Decision time is one ``view`` + ``choose`` call on one core.
+
+Run alone: ``python bench/ai_envite.py --n 2000`` (uses 2 processes); ``bench/ai.py --game
+envite`` calls :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine.envite as envite
+from engine.core import Action
+from engine.envite import ai
+
+Row = tuple[str, str]
+Player = Callable[[envite.EnviteState, int, random.Random], Action]
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion.
+
+    >>> [round(x, 3) for x in wilson(90, 100)]
+    [0.826, 0.945]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def _opponent(kind: str) -> Player:
+    def random_player(s: envite.EnviteState, seat: int, rng: random.Random) -> Action:
+        return rng.choice(envite.legal_actions(s, seat))
+
+    def baseline_player(s: envite.EnviteState, seat: int, rng: random.Random) -> Action:
+        return ai.baseline(envite.view(s, seat), envite.legal_actions(s, seat), rng)
+
+    def facil_player(s: envite.EnviteState, seat: int, rng: random.Random) -> Action:
+        return ai.choose(envite.view(s, seat), envite.legal_actions(s, seat), rng, "facil")
+
+    return {"random": random_player, "baseline": baseline_player, "facil": facil_player}[kind]
+
+
+def _matches(job: tuple[int, str, str, int, int]) -> tuple[int, int, list[float]]:
+    """Play ``count`` chicos; return (AI chicos won, chicos, AI decision times in seconds)."""
+    players, level, against, seed, count = job
+    other = _opponent(against)
+    rng = random.Random(seed)
+    wins = 0
+    times: list[float] = []
+    for m in range(count):
+        ai_team = m % 2
+        s = envite.new_game(players=players, options=envite.Options(chicos=1), seed=seed + m)
+        while not s.is_over:
+            seat = s.to_act[0]
+            if seat % 2 == ai_team:
+                start = time.perf_counter()
+                action = ai.choose(envite.view(s, seat), envite.legal_actions(s, seat), rng, level)
+                times.append(time.perf_counter() - start)
+            else:
+                action = other(s, seat, rng)
+            s = envite.apply(s, seat, action).state
+        wins += s.winner == ai_team
+    return wins, count, times
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(n: int, level: str = "normal", seed: int = 1, processes: int = 2) -> list[Row]:
+    """Rows (label, figure) for ``n`` chicos per match-up, 4 and 6 players."""
+    rows: list[Row] = []
+    times: list[float] = []
+    matchups = [(p, against) for p in (4, 6) for against in ("random", "baseline", "facil")]
+    if level == "facil":
+        matchups = [(p, a) for p, a in matchups if a != "facil"]
+    with ProcessPoolExecutor(processes) as pool:
+        for players, against in matchups:
+            chunks = max(1, processes * 4)
+            sizes = [n // chunks + (1 if i < n % chunks else 0) for i in range(chunks)]
+            base = seed * 1_000_003 + players * 10_007
+            jobs = []
+            start = base
+            for size in sizes:
+                if size:
+                    jobs.append((players, level, against, start, size))
+                    start += size
+            wins = total = 0
+            for w, c, t in pool.map(_matches, jobs):
+                wins += w
+                total += c
+                times.extend(t)
+            lo, hi = wilson(wins, total)
+            rows.append(
+                (
+                    f"envite {players}p AI {level} team vs {against} team: chicos won",
+                    f"{wins / total:.1%} [{lo:.1%}, {hi:.1%}] of {total}",
+                )
+            )
+    rows.append(
+        (
+            f"envite AI {level} decision time p50 / p99",
+            f"{_percentile(times, 0.5) * 1000:.2f} ms / {_percentile(times, 0.99) * 1000:.2f} ms",
+        )
+    )
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=2000, help="chicos per match-up")
+    parser.add_argument("--level", default="normal", choices=ai.LEVELS)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    for label, figure in run(args.n, args.level, args.seed):
+        print(f"{label:<58} {figure}")
+    print(f"{'elapsed':<58} {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

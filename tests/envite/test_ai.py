@@ -1,0 +1,258 @@
+"""The envite computer player (engine.envite.ai): legality, privacy, reproducibility, play.
+
+Rules cited: E3 (ranking), E4 (follow suit, arrastre, renuncio), E5 (bets), E6 (tumbo).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+import engine.envite as envite
+from engine.core import Action
+from engine.envite import ai
+from engine.envite.game import playable
+from engine.envite.state import EnviteState, replace
+from tests.envite.scripted import play
+
+SIZES = list(range(4, 13))
+GAMES = int(os.environ.get("AI_TEST_GAMES", "150"))
+"""Chicos per size and mode (half from 7 players up); AI_TEST_GAMES=1000 for a long run."""
+
+
+def _options(players: int, renuncio: bool) -> envite.Options:
+    return envite.Options(chicos=1, mocho=players % 2 == 1, renuncio=renuncio)
+
+
+def _pick(state: EnviteState, seat: int, rng: random.Random, kind: int) -> Action:
+    legal = envite.legal_actions(state, seat)
+    if kind == 0:
+        return ai.choose(envite.view(state, seat), legal, rng, "normal")
+    if kind == 1:
+        return ai.choose(envite.view(state, seat), legal, rng, "facil")
+    if kind == 2:
+        return ai.baseline(envite.view(state, seat), legal, rng)
+    return rng.choice(legal)
+
+
+@pytest.mark.parametrize("renuncio", [False, True])
+@pytest.mark.parametrize("players", SIZES)
+def test_e4_e5_ai_only_takes_legal_actions_and_lawful_cards(players: int, renuncio: bool) -> None:
+    """Whole chicos at every size (mocho for odd counts), modo renuncio off and on: every AI
+    action is among the legal ones, its cards follow E4 even when the table would accept a
+    renuncio, and a renuncio it calls is always a true one."""
+    rng = random.Random(players * 2 + renuncio)
+    decisions = 0
+    games = GAMES if players <= 6 else GAMES // 2
+    for game in range(games):
+        s = envite.new_game(players=players, options=_options(players, renuncio), seed=game)
+        kinds = [rng.randrange(4) for _ in range(2)]  # per team: normal/facil/baseline/random
+        while not s.is_over:
+            seat = s.to_act[0]
+            kind = kinds[seat % 2]
+            action = _pick(s, seat, rng, kind)
+            if kind < 3:
+                decisions += 1
+                assert action in envite.legal_actions(s, seat)
+                if action.kind == "tiro":
+                    assert action.cards[0] in playable(s, s.turn), (action, s)
+            t = envite.apply(s, seat, action)
+            if kind < 2 and action.kind == "renuncio":
+                assert [e.data["valid"] for e in t.events if e.kind == "renuncio_called"] == [True]
+            s = t.state
+    assert decisions > 500
+
+
+def _shuffle_hidden(state: EnviteState, seat: int, rng: random.Random) -> EnviteState:
+    """The same state with the other seats' unplayed cards dealt again among them."""
+    mine = {seat}
+    if state.ghost is not None and state.mandadores[state.ghost % 2] == seat:
+        mine.add(state.ghost)
+    others = [s for s in range(state.players) if s not in mine]
+    pool = [c for s in others for c in state.hands[s]]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in others:
+        size = len(hands[s])
+        hands[s], pool = tuple(pool[:size]), pool[size:]
+    return replace(state, hands=tuple(hands))
+
+
+@pytest.mark.parametrize("players", [4, 5, 7, 12])
+def test_ai_reads_no_hidden_card_and_is_reproducible(players: int) -> None:
+    """Two states that differ only in other seats' hidden cards give the same view and, with
+    the same seed, the same decision; the same view and seed always give the same action."""
+    rng = random.Random(players)
+    checked = 0
+    for game in range(40):
+        s = envite.new_game(players=players, options=_options(players, False), seed=game)
+        while not s.is_over and s.round < 4:
+            seat = s.to_act[0]
+            other = _shuffle_hidden(s, seat, rng)
+            if other.hands != s.hands:
+                assert envite.view(other, seat).to_dict() == envite.view(s, seat).to_dict()
+                for level in ai.LEVELS:
+                    a = ai.choose(
+                        envite.view(s, seat),
+                        envite.legal_actions(s, seat),
+                        random.Random(game),
+                        level,
+                    )
+                    b = ai.choose(
+                        envite.view(other, seat),
+                        envite.legal_actions(other, seat),
+                        random.Random(game),
+                        level,
+                    )
+                    assert a == b
+                    again = ai.choose(
+                        envite.view(s, seat).to_dict(),
+                        envite.legal_actions(s, seat),
+                        random.Random(game),
+                        level,
+                    )
+                    assert again == a
+                checked += 1
+            s = envite.apply(s, seat, rng.choice(envite.legal_actions(s, seat))).state
+    assert checked > 200
+
+
+# ---------------------------------------------------------------------------- scenarios
+
+# k = 2, vira 5c: the malilla 2c is the top trump (E3); then 12c, 11c, 10c, 1c, 7c...
+# dealer 0 -> mano 1: seats play 1, 2, 3, 0.
+
+
+def _deal(*hands: str, vira: str = "5c", dealer: int = 0) -> EnviteState:
+    return envite.new_game(players=4, dealer=dealer, hands=[h.split() for h in hands], vira=vira)
+
+
+def _choose(state: EnviteState, seat: int, level: str = "normal", *, bets: bool = True) -> str:
+    """The AI's move; ``bets=False`` offers card plays only (the choice of card under test)."""
+    legal = envite.legal_actions(state, seat)
+    if not bets:
+        legal = [a for a in legal if a.kind == "tiro"]
+    return str(ai.choose(envite.view(state, seat), legal, random.Random(0), level))
+
+
+def test_e3_partner_winning_with_the_top_trump_ai_keeps_its_trump() -> None:
+    s = _deal("12c 7o 4b", "4e 1o 6o", "2c 3o 4o", "5e 6b 7b")
+    s = play(s, "1 tiro 4e", "2 tiro 2c", "3 tiro 5e")
+    assert (
+        _choose(s, 0, bets=False) == "tiro 4b"
+    )  # last to play, partner holds the trick: lowest card
+
+
+def test_e3_e4_partner_leads_the_top_trump_ai_plays_its_lowest_trump() -> None:
+    """Partner (seat 2) leads the malilla: the arrastre forces seat 0 to play a trump (E4), and
+    with the trick held it spends the lowest one, though an opponent (seat 1) is still to play."""
+    s = _deal("11c 3c 7o", "4e 5e 6e", "2c 3o 4o", "12c 6b 7b", dealer=1)
+    s = play(s, "2 tiro 2c", "3 tiro 12c")
+    assert _choose(s, 0, bets=False) == "tiro 3c"
+
+
+def test_e3_opponent_winning_last_to_play_takes_it_with_the_cheapest_winner() -> None:
+    s = _deal("12e 10e 3c", "7e 1o 6o", "4e 3o 4o", "5e 6b 7b")
+    s = play(s, "1 tiro 7e", "2 tiro 4e", "3 tiro 5e")
+    assert _choose(s, 0, bets=False) == "tiro 10e"  # 10e beats 7e; 12e and the trump 3c are kept
+
+
+def test_e3_cannot_win_throws_the_lowest_card() -> None:
+    s = _deal("4o 6b 11e", "2c 1o 6o", "4e 3o 7o", "5e 6e 7b")
+    s = play(s, "1 tiro 2c")
+    s = play(s, "2 tiro 4e", "3 tiro 5e")
+    # Seat 0 has no trump: every card is lawful (E4), none beats the malilla: throw the 4o.
+    assert _choose(s, 0, bets=False) == "tiro 4o"
+
+
+def test_e5_strong_hand_bets_and_a_lost_cause_refuses() -> None:
+    s = _deal("4o 6b 5e", "2c 12c 11c", "4e 3o 7o", "1e 6e 7b")
+    assert _choose(s, 1) == "envido"  # the three best trumps
+    s = play(s, "1 tiro 2c", "2 tiro 4e", "3 tiro 1e", "0 tiro 4o")
+    s = play(s, "1 envido")
+    # Team 0 lost the first trick and its mandador holds 6b 5e against the next two trumps.
+    assert _choose(s, 0) == "no quiero"
+
+
+def test_e5_baseline_rules() -> None:
+    s = _deal("4o 6b 11e", "2c 12c 4b", "4e 3o 7o", "5e 6e 7b")
+    legal = envite.legal_actions(s, 1)
+    assert str(ai.baseline(envite.view(s, 1), legal, random.Random(0))) == "envido"
+    s = play(s, "1 envido")
+    assert str(ai.baseline(envite.view(s, 0), envite.legal_actions(s, 0), random.Random(0))) == (
+        "no quiero"
+    )
+
+
+def test_e6_tumbo_decisions() -> None:
+    strong = envite.new_game(
+        players=4,
+        dealer=0,
+        hands=[["2c", "12c", "11c"], ["4e", "1o", "6o"], ["4o", "3o", "7o"], ["5e", "6e", "7b"]],
+        vira="5c",
+        score=(11, 4),
+    )
+    assert strong.phase == "tumbo" and _choose(strong, 0) == "tumbo"
+    weak = envite.new_game(
+        players=4,
+        dealer=0,
+        hands=[["4o", "6b", "5e"], ["2c", "12c", "11c"], ["4e", "3o", "7o"], ["1e", "6e", "7b"]],
+        vira="5c",
+        score=(11, 2),
+    )
+    assert _choose(weak, 0) == "no tumbo"
+
+
+def test_e1_mandador_plays_the_mocho_hand() -> None:
+    """With the mocho the mandador acts for it: the AI picks from the mocho's cards."""
+    s = envite.new_game(
+        players=5,
+        options=envite.Options(mocho=True),
+        dealer=5,
+        hands=[
+            ["4o", "6b", "5e"],
+            ["2c", "12c", "11c"],
+            ["4e", "3o", "7o"],
+            ["1e", "6e", "7b"],
+            ["1b", "3b", "5b"],
+            ["10o", "11o", "12o"],
+        ],
+        vira="5c",
+    )
+    s = play(s, "0 tiro 4o", "1 tiro 2c", "2 tiro 3o", "3 tiro 1e", "4 tiro 1b")
+    assert s.turn == 5 and s.to_act == (1,)
+    v = envite.view(s, 1).to_dict()
+    assert v["mocho_cards"] == ["10o", "11o", "12o"]
+    legal = [a for a in envite.legal_actions(s, 1) if a.kind == "tiro"]
+    action = ai.choose(v, legal, random.Random(0))
+    # The mandador's malilla holds the trick: throw the lowest plain card, keeping the sota de
+    # oros (a fixed trump with teams of 3, E3).
+    assert str(action) == "tiro 11o"
+
+
+def test_e4_calls_a_proven_renuncio() -> None:
+    """Seat 1 did not follow espadas, then showed an espada: team 0 calls it; a mere suspicion
+    (not following, maybe void) is not called."""
+    s = envite.new_game(
+        players=4,
+        options=envite.Options(renuncio=True),
+        dealer=3,
+        hands=[["4e", "6b", "5o"], ["7e", "4b", "6o"], ["1e", "3o", "7o"], ["2e", "3b", "7b"]],
+        vira="5c",
+    )
+    s = play(s, "0 tiro 4e", "1 tiro 4b", "2 tiro 1e", "3 tiro 2e")
+    assert envite.Action("renuncio") in envite.legal_actions(s, 2)
+    assert _choose(s, 2) != "renuncio"  # seen not following, not yet proven
+    s = play(s, "2 tiro 3o", "3 tiro 7b", "0 tiro 5o", "1 tiro 6o", "1 tiro 7e")
+    assert _choose(s, 2) == "renuncio"
+
+
+def test_choose_refuses_nonsense_input() -> None:
+    s = envite.new_game(players=4, seed=1)
+    seat = s.to_act[0]
+    with pytest.raises(ValueError):
+        ai.choose(envite.view(s, seat), [], random.Random(0))
+    with pytest.raises(ValueError):
+        ai.choose(envite.view(s, seat), envite.legal_actions(s, seat), random.Random(0), "hard")
