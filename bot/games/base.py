@@ -9,6 +9,7 @@ writes only what is particular to it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -192,6 +193,11 @@ class Game(Protocol):
         """The inline-mode results this seat may choose now (its own legal cards)."""
         ...
 
+    def computer_action(self, state: Any, seat: int, rng: random.Random, level: str) -> Action:
+        """The computer player's move for ``seat`` (in ``to_act``): its engine's
+        ``ai.choose`` given only that seat's view and legal actions."""
+        ...
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -200,6 +206,8 @@ class EngineGame:
     """
 
     engine: ClassVar[ModuleType]
+    ai: ClassVar[ModuleType]
+    """The engine's computer player (``engine.<game>.ai``, DESIGN.md's ``choose``)."""
     aliases: tuple[str, ...] = ()
     teams = 0
     team_captains = False
@@ -268,3 +276,9 @@ class EngineGame:
 
     def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
         return []
+
+    def computer_action(self, state: Any, seat: int, rng: random.Random, level: str) -> Action:
+        # The view object itself (every ai.choose takes it); never the state.
+        seen = self.engine.view(state, seat)
+        action: Action = self.ai.choose(seen, self.legal_actions(state, seat), rng, level)
+        return action

@@ -52,7 +52,7 @@ def test_every_command_is_wired_in_both_languages() -> None:
     commands = {c for h in handlers if isinstance(h, CommandHandler) for c in h.commands}
     assert set(SPANISH) | set(ENGLISH_LIST) | {"start"} <= commands
     patterns = {h.pattern.pattern for h in handlers if isinstance(h, CallbackQueryHandler)}  # type: ignore[union-attr]
-    assert patterns == {r"^[jlgxe]:", r"^[ah]:", r"^[tc]:", r"^n:"}
+    assert patterns == {r"^[jlgxe]:", r"^[ah]:", r"^[tc]:", r"^n:", r"^[bfv]:"}
     assert len(app.error_handlers) == 1
 
 
