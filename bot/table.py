@@ -420,6 +420,8 @@ class Table(BaseModel):
                 continue
             player = self.players[seat]
             if player.computer:
+                if events and not adapter.in_discard(state):
+                    continue  # one computer move per pause, except in a simultaneous discard
                 action = adapter.computer_action(
                     state, seat, self._rng(seat, "move"), self._level(seat)
                 )
