@@ -395,8 +395,8 @@ def choose(
     if "quiero" in kinds:
         return _answer(t, v, legal_actions, level, rng)
     plays = _lawful(t, legal_actions)
-    if not plays:
-        return next(a for a in legal_actions if a.kind != "renuncio")
+    if not plays:  # only a renuncio call is offered (out of turn): nothing else to return
+        return legal_actions[0]
     if "envido" in kinds and _should_bet(t, v, level, rng):
         return next(a for a in legal_actions if a.kind == "envido")
     return _play(t, plays, level, rng)
@@ -423,7 +423,9 @@ def baseline(view: ViewLike, legal_actions: Sequence[Action], rng: random.Random
         return by_kind["quiero" if trumps >= 1 else "no_quiero"]
     if "envido" in by_kind and trumps >= 2 and not v["bet_closed"]:
         return by_kind["envido"]
-    plays = _lawful(t, legal_actions) or [a for a in legal_actions if a.kind != "renuncio"]
+    plays = _lawful(t, legal_actions)
+    if not plays:  # only a renuncio call is offered (out of turn)
+        return legal_actions[0]
     led = t.led()
     return max(plays, key=lambda a: t.key(a.cards[0], led or t.r.suits[a.cards[0]._text]))
 

@@ -146,7 +146,7 @@ def apply(state: PiedrasState, seat: int, action: Action | str) -> Transition[Pi
     assert b is not None
     if action.kind == "descarto":
         raise IllegalAction("wrong_phase", action=str(action))
-    if seat not in state.to_act:
+    if not b.queue or b.queue[0] != seat:  # not the one who speaks (``to_act``)
         playing = b.entitled if b.stage == "open" else (*b.in_lance, *b.queue)
         if seat not in playing:
             raise IllegalAction("not_in_lance", seat=seat, lance=b.lance)
@@ -230,22 +230,23 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
         raise IllegalAction("wrong_phase", action=str(action))
     if seat not in state.in_hand:
         raise IllegalAction("not_in_hand", seat=seat)
-    if seat not in state.to_act:
+    hand = state.hands[seat]
+    if len(hand) != 5:  # already discarded: no longer in ``to_act``
         raise IllegalAction("not_your_turn", seat=seat)
     if len(action.cards) != 1:
         raise IllegalAction("bad_discard", count=len(action.cards))
     card = action.cards[0]
-    hand = state.hands[seat]
-    if card not in hand:
-        raise IllegalAction("card_not_in_hand", card=str(card))
-    i = hand.index(card)
+    try:
+        i = hand.index(card)
+    except ValueError:
+        raise IllegalAction("card_not_in_hand", card=str(card)) from None
     kept = hand[:i] + hand[i + 1 :]
     events = (
         Event("discarded", {"seat": seat}),
         Event("dealt", {"seat": seat, "cards": [c._text for c in kept]}, frozenset((seat,))),
     )
     hands = state.hands
-    if any(len(hands[s]) == 5 for s in state.in_hand if s != seat):
+    if [s for s in state.in_hand if len(hands[s]) == 5 and s != seat]:
         # Others still to discard: only this hand changes (no lance opens yet).
         new_hands = list(hands)
         new_hands[seat] = kept

@@ -38,7 +38,7 @@ def show(t: Table, seats: list[int]) -> None:
     """Reveal the hands of ``seats`` to everyone."""
     hands: list[list[str] | None] = [None] * t.players
     for s in seats:
-        hands[s] = [str(c) for c in t.hands[s]]
+        hands[s] = [c._text for c in t.hands[s]]
         if s not in t.revealed:
             t.revealed.append(s)
     t.emit("showdown", hands=hands)

@@ -60,6 +60,8 @@ class Table:
         self.spoken = s.spoken
         self.events: list[Event] = []
         self._values: dict[int, HandValue] = {}
+        self._keys: dict[str, list[int]] = {}
+        """Keys by lance, remembered while the hands stay the same (read only)."""
 
     def freeze(self) -> PiedrasState:
         new = object.__new__(PiedrasState)
@@ -112,9 +114,14 @@ class Table:
 
     def keys(self, lance: Lance) -> list[int]:
         """Comparison keys indexed by seat for ``lance`` (0 for seats not in the hand)."""
-        return [
-            self.value(s).key(lance) if len(self.hands[s]) == 4 else 0 for s in range(self.players)
-        ]
+        found = self._keys.get(lance)
+        if found is None:
+            found = [
+                self.value(s).key(lance) if len(self.hands[s]) == 4 else 0
+                for s in range(self.players)
+            ]
+            self._keys[lance] = found
+        return found
 
     # -- stones -------------------------------------------------------------------------------
 

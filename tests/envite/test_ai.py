@@ -247,6 +247,9 @@ def test_e4_calls_a_proven_renuncio() -> None:
     assert _choose(s, 2) != "renuncio"  # seen not following, not yet proven
     s = play(s, "2 tiro 3o", "3 tiro 7b", "0 tiro 5o", "1 tiro 6o", "1 tiro 7e")
     assert _choose(s, 2) == "renuncio"
+    # Out of turn only the call is offered: it is the one action to return.
+    assert envite.legal_actions(s, 0) == [envite.Action("renuncio")]
+    assert _choose(s, 0) == "renuncio"
 
 
 def test_choose_refuses_nonsense_input() -> None:
