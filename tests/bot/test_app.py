@@ -36,9 +36,11 @@ SPANISH = [
     "reglas",
     "idioma",
     "descarto",
+    "maquina",
+    "vuelvo",
 ]
 ENGLISH = "new join leave go cancel cut pass bet accept fold allin table cards help rules language"
-ENGLISH_LIST = [*ENGLISH.split(), "discard"]
+ENGLISH_LIST = [*ENGLISH.split(), "discard", "addbot", "back"]
 
 
 def settings(**kw: Any) -> Settings:
