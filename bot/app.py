@@ -32,7 +32,7 @@ from telegram.ext import (
 )
 
 from bot.games import command_names
-from bot.handlers import errors, info, inline, lobby, play, records, senas, timers
+from bot.handlers import computers, errors, info, inline, lobby, play, records, senas, timers
 from bot.handlers.common import SERVICES_KEY, Context, Services
 from bot.settings import Settings
 from bot.storage import Store, open_store
@@ -52,6 +52,8 @@ COMMANDS: list[tuple[str, str, Handler]] = [
     ("salir", "leave", lobby.salir),
     ("empezar", "go", lobby.empezar),
     ("cancelar", "cancel", lobby.cancelar),
+    ("maquina", "addbot", computers.maquina),
+    ("vuelvo", "back", computers.vuelvo),
     ("mesa", "table", play.mesa),
     ("cartas", "cards", play.cartas),
     ("descarto", "discard", play.descarto),
@@ -70,6 +72,8 @@ MENU: dict[str, list[tuple[str, str]]] = {
         ("nueva", "Abrir una mesa: /nueva mus [opciones]"),
         ("unirme", "Sentarme a la mesa"),
         ("empezar", "Empezar la partida"),
+        ("maquina", "Sentar a una máquina: /maquina [equipo]"),
+        ("vuelvo", "Recuperar mi sitio de la máquina"),
         ("envido", "Envidar: /envido [N]"),
         ("quiero", "Aceptar el envite"),
         ("noquiero", "Rechazar el envite"),
@@ -86,6 +90,8 @@ MENU: dict[str, list[tuple[str, str]]] = {
         ("new", "Open a table: /new mus [options]"),
         ("join", "Take a seat"),
         ("go", "Start the game"),
+        ("addbot", "Seat a computer player: /addbot [team]"),
+        ("back", "Take my seat back from the computer"),
         ("bet", "Bet: /bet [N]"),
         ("accept", "Accept the bet"),
         ("fold", "Refuse the bet"),
@@ -135,6 +141,7 @@ def build_application(
     app.add_handler(CallbackQueryHandler(lobby.game_button, pattern=r"^n:"))
     app.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^[jlgxe]:"))
     app.add_handler(CallbackQueryHandler(play.table_button, pattern=r"^[ah]:"))
+    app.add_handler(CallbackQueryHandler(computers.button, pattern=r"^[bfv]:"))
     app.add_handler(CallbackQueryHandler(play.discard_button, pattern=r"^[tc]:"))
     app.add_handler(CallbackQueryHandler(senas.sena_button, pattern=r"^s:"))
     app.add_handler(InlineQueryHandler(inline.inline_query))

@@ -8,6 +8,9 @@ Game buttons are built only from the engine's ``legal_actions``. Callback data i
 ``a:<chat>:<tid>:<turn>:<action>``      a game action on the table message
 ``h:<chat>:<tid>``                      "Mis cartas": a private alert with my cards
 ``j|l|g|x:<chat>:<tid>``                lobby: join, leave, start (go), cancel
+``b:<chat>:<tid>``                      lobby: add a computer player
+``f:<chat>:<tid>``                      fill the free seats with computer players and start
+``v:<chat>:<tid>``                      "Vuelvo": take my seat back from the computer
 ``e:<chat>:<tid>:<team>``               lobby: sit in team 0 or 1
 ``n:<game>``                            ``/nueva`` alone: open a table of this game
 ``t:<chat>:<tid>:<round>:<card>:<0|1>``  private discard: (un)select one card
@@ -59,12 +62,12 @@ def parse_callback(data: str) -> Callback | None:
     parts = data.split(":")
     if len(parts) == 2 and parts[0] == "n" and parts[1] in GAMES:
         return Callback("n", 0, "", args=(parts[1],))
-    if len(parts) < 3 or parts[0] not in "ahjlgxtces" or len(parts[0]) != 1:
+    if len(parts) < 3 or parts[0] not in "ahjlgxtcesbfv" or len(parts[0]) != 1:
         return None
     try:
         chat_id = int(parts[1])
         kind, tid = parts[0], parts[2]
-        if kind in ("h", "j", "l", "g", "x"):
+        if kind in ("h", "j", "l", "g", "x", "b", "f", "v"):
             return Callback(kind, chat_id, tid)
         token = int(parts[3])
         return Callback(kind, chat_id, tid, token, tuple(parts[4:]))
@@ -91,6 +94,7 @@ def lobby_keyboard(table: Table) -> InlineKeyboardMarkup:
                 for team in (0, 1)
             ]
         )
+    rows.append([InlineKeyboardButton(t(lang, "bots.add"), callback_data=pack("b", chat, tid))])
     rows.append(
         [
             InlineKeyboardButton(t(lang, "button.start"), callback_data=pack("g", chat, tid)),
@@ -135,7 +139,18 @@ def table_keyboard(table: Table) -> InlineKeyboardMarkup:
         rows.append(signs)
     mine = pack("h", table.chat_id, table.tid)
     rows.append([InlineKeyboardButton(t(table.lang, "button.cards"), callback_data=mine)])
+    if table.away_seats():
+        back = pack("v", table.chat_id, table.tid)
+        rows.append([InlineKeyboardButton(t(table.lang, "bots.back"), callback_data=back)])
     return InlineKeyboardMarkup(rows)
+
+
+def fill_keyboard(table: Table) -> InlineKeyboardMarkup:
+    """Offered when a start lacks players: computer players in the free seats, then start."""
+    data = pack("f", table.chat_id, table.tid)
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t(table.lang, "bots.fill"), callback_data=data)]]
+    )
 
 
 def discard_keyboard(

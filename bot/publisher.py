@@ -332,7 +332,19 @@ async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want
     return True
 
 
+def _reachable(user_id: int) -> bool:
+    """A private chat exists only with a person: a computer seat's id is negative (never a
+    Telegram user's), so nothing is ever sent to it.
+
+    >>> _reachable(12345), _reachable(-1)
+    (True, False)
+    """
+    return user_id > 0
+
+
 async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: str) -> None:
+    if to is not None and not _reachable(to):
+        return
     run.count(table.chat_id if to is None else to, send=True)
     try:
         await _send(bot, table.chat_id if to is None else to, (text, None), uncertain_ok=True)
@@ -347,8 +359,10 @@ async def _post_missing(
     if table.status == "playing" and table.state is not None:
         sent: list[tuple[int, int]] = []
         for seat, player in enumerate(table.players):
-            if str(seat) in table.hand_msgs or not table.adapter.seat_cards(table, seat):
-                continue  # sent already, or not dealt in (free, out of the match)
+            if str(seat) in table.hand_msgs or not _reachable(player.user_id):
+                continue  # sent already, or a computer seat
+            if not table.adapter.seat_cards(table, seat):
+                continue  # not dealt in (free, out of the match)
             msg = await _post(bot, run, player.user_id, hand_view(table, seat))
             if msg is not None:
                 sent.append((seat, msg))
@@ -403,7 +417,7 @@ async def _edit_all(bot: Bot, run: _Run, table: Table) -> None:
     edits = [
         _edit_or_skip(bot, run, table.players[int(seat)].user_id, msg, hand_view(table, int(seat)))
         for seat, msg in sorted(table.hand_msgs.items())
-        if int(seat) < len(table.players)
+        if int(seat) < len(table.players) and _reachable(table.players[int(seat)].user_id)
     ]
     await asyncio.gather(*edits)  # different private chats: no need to wait for each other
 

@@ -58,9 +58,15 @@ def seat_name(names: Sequence[str], seat: object) -> str:
 
 
 def deadline_text(lang: str, table: Table) -> str:
-    """How long each player has to answer (a clock time would mean nothing to most players)."""
+    """How long each player has to answer (a clock time would mean nothing to most players);
+    "paused" while nobody plays in person."""
+    if table.status == "playing" and table.players and not table.humans_present():
+        return t(lang, "bots.paused_short")
     if table.deadline is None or table.turn_seconds <= 0:
         return ""
+    acting = table.to_act()
+    if acting and all(table.players[seat].computer for seat in acting):
+        return ""  # a computer player is about to move: no clock to watch
     return t(lang, "table.deadline", s=table.turn_seconds)
 
 
@@ -82,16 +88,18 @@ def lobby_text(table: Table) -> str:
     ]
     if table.adapter.teams:
         for team, members in enumerate(table.team_members()):
-            names = [esc(p.name) for p in members]
+            names = [esc(p.shown) for p in members]
             if names and table.adapter.team_captains:
                 names[0] = t(lang, "lobby.mandador", name=names[0])
             label = t(lang, f"{table.game}.team", n=team + 1)
             lines.append(t(lang, "lobby.team", team=label, names=", ".join(names) or "—"))
     else:
         lines += [
-            t(lang, "lobby.seat", n=i + 1, name=esc(p.name)) for i, p in enumerate(table.players)
+            t(lang, "lobby.seat", n=i + 1, name=esc(p.shown)) for i, p in enumerate(table.players)
         ]
     have = len(table.players)
+    if any(p.bot_level for p in table.players) or table.level != "normal":
+        lines.append(t(lang, "bots.level_line", level=t(lang, f"bots.level.{table.level}")))
     if low == high:
         lines.append(t(lang, "lobby.count", have=have, need=low))
     else:

@@ -73,6 +73,12 @@ class Settings(BaseSettings):
         validation_alias=_env("turn_timeout", "TAPETE_TURN_TIMEOUT"),
         description="Seconds a player has to act before the safe default is played.",
     )
+    computer_pause: float = Field(
+        default=3.0,
+        ge=0,
+        validation_alias=_env("computer_pause", "TAPETE_COMPUTER_PAUSE"),
+        description="Most seconds a computer player pauses before its move (at least half).",
+    )
     timer_tick: float = Field(
         default=1.0,
         gt=0,
@@ -176,6 +182,15 @@ class Settings(BaseSettings):
         ):
             raise ValueError("use 1-256 characters among A-Z a-z 0-9 _ -")
         return value
+
+    @property
+    def pause(self) -> tuple[float, float]:
+        """The range of a computer player's pause (seconds).
+
+        >>> Settings(telegram_bot_token="t", computer_pause=3).pause
+        (1.5, 3.0)
+        """
+        return (self.computer_pause / 2, self.computer_pause)
 
     @property
     def webhook_path(self) -> str:

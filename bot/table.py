@@ -19,6 +19,7 @@ so one code path turns any of them into a localized reply (``error.<reason>``).
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -28,12 +29,17 @@ from bot import senas
 from bot.games import Game, get_game
 from bot.records import book
 from bot.records.model import HandLog, Pending
+from bot.render import esc
 from engine.core import Action, Event, IllegalAction
 from locales import t
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
-MAX_TIMEOUTS = 3
-"""Consecutive timer expiries after which the table is cancelled."""
+TAKEOVER_AFTER = 2
+"""A player's own turns timed out in a row after which the computer plays for him."""
+LEVELS = ("facil", "normal")
+"""Computer player levels (``nivel=`` at ``/nueva``); the engines' ``ai.LEVELS``."""
+PAUSE = (1.5, 3.0)
+"""Seconds a computer player "thinks" before its move (least, most); settings may shorten it."""
 
 
 class Player(BaseModel):
@@ -47,6 +53,23 @@ class Player(BaseModel):
     user_id: int
     name: str
     team: int | None = None
+    bot_level: str | None = None
+    """A computer player's level (``facil``/``normal``): its ``user_id`` is negative (never a
+    Telegram user's) and it gets no private messages."""
+    away: bool = False
+    """A person the computer plays for (his turns timed out): back with "Vuelvo"."""
+    misses: int = 0
+    """This person's own turns timed out in a row."""
+
+    @property
+    def computer(self) -> bool:
+        """A computer seat, or a person the computer plays for now."""
+        return self.bot_level is not None or self.away
+
+    @property
+    def shown(self) -> str:
+        """The name in every list: 🤖 marks a seat the computer plays (unescaped)."""
+        return f"🤖 {self.name}" if self.computer else self.name
 
 
 class LogEntry(BaseModel):
@@ -89,8 +112,8 @@ class Step:
     """When a hand ended: the log of the hand that ended (to close its table message)."""
     closed_table_msg: int | None = None
     """When a hand ended: the id of that hand's table message."""
-    cancelled: bool = False
-    """The table was cancelled (three timeouts in a row)."""
+    taken_over: list[int] = field(default_factory=list)
+    """Seats of people the computer now plays for (their turns timed out)."""
     discard_started: bool = False
     """A discard phase began: every seat's private message needs its discard buttons."""
     """A discard phase ended: every seat's private message loses its "waiting" line."""
@@ -126,7 +149,14 @@ class Table(BaseModel):
     """Seat (as text) to the cards selected for the next discard."""
     timeouts: int = 0
     deadline: float | None = None
-    """Unix time at which the turn timer fires (``None``: no timer)."""
+    """Unix time at which the turn timer fires (``None``: no timer): the people's
+    :attr:`turn_deadline`, or sooner the end of a computer player's pause."""
+    turn_deadline: float | None = None
+    """Unix time at which the people to act run out of time (their default move is played)."""
+    level: str = "normal"
+    """The level of computer players (``nivel=`` at ``/nueva``; also of a takeover)."""
+    seed: int = 0
+    """The game's seed: with the turn it seeds the computer players' pauses and choices."""
     turn_seconds: int = 0
     """The turn timer's length when it was set (shown as the time each player has)."""
     log: list[LogEntry] = Field(default_factory=list)
@@ -165,7 +195,15 @@ class Table(BaseModel):
         return None
 
     def names(self) -> list[str]:
-        return [p.name for p in self.players]
+        """Seat names as every list shows them (🤖 for a seat the computer plays)."""
+        return [p.shown for p in self.players]
+
+    def humans_present(self) -> bool:
+        """Someone at the table still plays himself (else the table waits, paused)."""
+        return any(not p.computer for p in self.players)
+
+    def away_seats(self) -> list[int]:
+        return [seat for seat, p in enumerate(self.players) if p.away]
 
     def seats_range(self) -> tuple[int, int]:
         """The fewest and the most players this table may start with."""
@@ -209,6 +247,37 @@ class Table(BaseModel):
             raise IllegalAction("table_full")
         self.players.append(Player(user_id=user_id, name=name[:64]))
         return len(self.players) - 1
+
+    def add_computer(self, team: int | None = None) -> int:
+        """Seat a computer player ("🤖 Máquina 2") in the next free seat; in a game of teams in
+        ``team`` (0 or 1) if given, else in the team with fewer players."""
+        if self.status != "lobby":
+            raise IllegalAction("already_started")
+        if len(self.players) >= self.seats_range()[1]:
+            raise IllegalAction("table_full")
+        if team is not None and not self.adapter.teams:
+            team = None
+        if team is not None and len(self.team_members()[team]) >= self.seats_range()[1] // 2:
+            raise IllegalAction("team_full", n=team + 1)
+        taken = {-p.user_id for p in self.players if p.bot_level is not None}
+        number = next(n for n in itertools.count(1) if n not in taken)
+        name = t(self.lang, "bots.name", n=number)
+        self.players.append(Player(user_id=-number, name=name, bot_level=self.level, team=team))
+        return len(self.players) - 1
+
+    def fill_with_computers(self) -> int:
+        """Computer players in the free seats a start needs (the fewest seats, even teams);
+        returns how many sat down."""
+        added = 0
+        while True:
+            have = len(self.players)
+            sizes = [len(m) for m in self.team_members()] if self.adapter.teams else [0, 0]
+            if have >= self.seats_range()[0] and sizes[0] == sizes[1]:
+                return added
+            if have >= self.seats_range()[1]:
+                return added
+            self.add_computer(None if not self.adapter.teams else int(sizes[1] < sizes[0]))
+            added += 1
 
     def choose_team(self, user_id: int, team: int, *, joining: bool = False) -> None:
         """A seated player picks his team in the lobby (``joining``: he just sat down, so
@@ -254,7 +323,9 @@ class Table(BaseModel):
             self.closing[str(self.table_msg)] = self.adapter.table_text(self)
         self.table_msg = None
 
-    def start(self, seed: int, now: float, timeout: float) -> Step:
+    def start(
+        self, seed: int, now: float, timeout: float, pause: tuple[float, float] = PAUSE
+    ) -> Step:
         """Deal the first hand: enough players, even teams where the game wants them; in a game
         of teams the players are seated alternately, team 1 first (its first player is the
         mandador)."""
@@ -273,10 +344,13 @@ class Table(BaseModel):
             for i, player in enumerate(seated):
                 player.team = i % 2
             self.players = seated
+        if not any(p.bot_level is None for p in self.players):
+            raise IllegalAction("bots.error.no_humans")
         state = self.adapter.new_game(have, self.options, seed)
         self.status = "playing"
+        self.seed = seed
         # The engine deals inside new_game (no events); each seat's view feeds its DM.
-        self._commit(state, now, timeout)
+        self._commit(state, now, timeout, pause)
         self.started_at = now
         book.open_hand(self)
         self.hand = self.adapter.hand_number(state)
@@ -286,8 +360,17 @@ class Table(BaseModel):
 
     # ---- playing -------------------------------------------------------------------------
 
-    def play(self, seat: int, action: Action | str, now: float, timeout: float) -> Step:
-        """One seat's action through the engine (``IllegalAction`` leaves the table unchanged)."""
+    def play(
+        self,
+        seat: int,
+        action: Action | str,
+        now: float,
+        timeout: float,
+        pause: tuple[float, float] = PAUSE,
+    ) -> Step:
+        """One seat's action through the engine (``IllegalAction`` leaves the table unchanged).
+
+        A person the computer played for who acts himself is back at his seat."""
         if self.status != "playing":
             raise IllegalAction("game_over" if self.status == "over" else "not_started")
         adapter = self.adapter
@@ -303,8 +386,10 @@ class Table(BaseModel):
         except IllegalAction as exc:
             raise adapter.refusal(self, exc) from None
         self.timeouts = 0
+        player = self.players[seat]
+        player.misses, player.away = 0, False
         step = self._advance(
-            transition.state, list(transition.events), now, timeout, [(seat, action)]
+            transition.state, list(transition.events), now, timeout, [(seat, action)], pause
         )
         self._announce(step)
         return step
@@ -323,11 +408,33 @@ class Table(BaseModel):
             self.notify(text, to=user_id)
         return Step(events=list(transition.events))
 
-    def fire_timer(self, now: float, timeout: float) -> Step | None:
-        """The turn timer ran out: play the engine's default move for every seat to act.
+    def come_back(
+        self, user_id: int, now: float, timeout: float, pause: tuple[float, float] = PAUSE
+    ) -> None:
+        """ "Vuelvo": a person takes his seat back from the computer (with a fresh turn timer)."""
+        if self.status != "playing":
+            raise IllegalAction("not_started")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise IllegalAction("not_seated")
+        player = self.players[seat]
+        if not player.away:
+            raise IllegalAction("bots.error.not_away")
+        player.away, player.misses = False, 0
+        self.turn_deadline = now + timeout
+        self.turn_seconds = round(timeout)
+        self._schedule(now, pause)
 
-        Returns ``None`` when the timer is not due (it moved since it was scheduled). After
-        :data:`MAX_TIMEOUTS` expiries in a row the table is cancelled.
+    def fire_timer(
+        self, now: float, timeout: float, pause: tuple[float, float] = PAUSE
+    ) -> Step | None:
+        """The timer is due: the computer players to act make their moves; when the people's
+        time ran out too, the engine's default move is played for each of them, and a person
+        whose own turns ran out :data:`TAKEOVER_AFTER` times in a row is played for by the
+        computer from now on (until "Vuelvo"). When nobody plays himself any more the table
+        waits (no timer) instead of playing on alone.
+
+        Returns ``None`` when nothing is due (the timer moved since it was scheduled).
         """
         if self.status != "playing" or self.deadline is None or self.deadline > now:
             return None
@@ -337,27 +444,49 @@ class Table(BaseModel):
         notes: list[LogEntry] = []
         played: list[tuple[int, Action]] = []
         hand = adapter.hand_number(state)
+        people_due = self.turn_deadline is None or self.turn_deadline <= now
+        taken: list[int] = []
         for seat in adapter.to_act(state):
             if seat not in adapter.to_act(state) or adapter.hand_number(state) != hand:
                 continue
-            action = adapter.default_action(state, seat)
+            player = self.players[seat]
+            if player.computer:
+                if events and not adapter.in_discard(state):
+                    continue  # one computer move per pause, except in a simultaneous discard
+                action = adapter.computer_action(
+                    state, seat, self._rng(seat, "move"), self._level(seat)
+                )
+            elif people_due:
+                action = adapter.default_action(state, seat)
+                note = LogEntry(kind="timeout", data={"seat": seat, "action": str(action)})
+                notes.append(note)
+                # The note goes in the log right before what the default move did (rendered as
+                # one line), so the closing hand keeps it too.
+                events.append(Event("timeout", dict(note.data)))
+                player.misses += 1
+                if player.misses >= TAKEOVER_AFTER:
+                    player.away = True
+                    taken.append(seat)
+            else:
+                continue
             transition = adapter.apply(state, seat, action)
             played.append((seat, action))
-            note = LogEntry(kind="timeout", data={"seat": seat, "action": str(action)})
-            notes.append(note)
-            # The note goes in the log right before what the default move did (rendered as one
-            # line), so the closing hand keeps it too.
-            events.append(Event("timeout", dict(note.data)))
             state = transition.state
             events.extend(transition.events)
             if adapter.is_over(state):
                 break
-        self.timeouts += 1
-        step = self._advance(state, events, now, timeout, played)
+        if not events:
+            self._schedule(now, pause)
+            return None
+        if notes:
+            self.timeouts += 1
+        step = self._advance(state, events, now, timeout, played, pause)
         step.notes = notes
-        if self.timeouts >= MAX_TIMEOUTS and self.status == "playing":
-            self.cancel()
-            step.cancelled = True
+        step.taken_over = taken
+        for seat in taken:
+            self.notify(t(self.lang, "bots.takeover", name=esc(self.players[seat].name)))
+        if taken and not self.humans_present() and self.status == "playing":
+            self.notify(t(self.lang, "bots.paused"))
         self._announce(step)
         return step
 
@@ -376,13 +505,15 @@ class Table(BaseModel):
         self.discards[str(seat)] = [c for c in cards if c in chosen]
         return self.discards[str(seat)]
 
-    def confirm_discard(self, seat: int, round_: int, now: float, timeout: float) -> Step:
+    def confirm_discard(
+        self, seat: int, round_: int, now: float, timeout: float, pause: tuple[float, float] = PAUSE
+    ) -> Step:
         """Discard the selected cards (the engine refuses an empty selection)."""
         self._check_discard(seat, round_)
         chosen = self.discards.get(str(seat), [])
         if not chosen:
             raise IllegalAction("bad_discard", count=0)
-        return self.play(seat, self.adapter.discard_action(chosen), now, timeout)
+        return self.play(seat, self.adapter.discard_action(chosen), now, timeout, pause)
 
     def _check_discard(self, seat: int, round_: int) -> None:
         if self.status != "playing":
@@ -406,8 +537,6 @@ class Table(BaseModel):
         parts = [adapter.result_text(self, step.events, hand_log)]
         if self.status == "over":
             parts.append(t(self.lang, "msg.game_over"))
-        if step.cancelled:
-            parts.append(t(self.lang, "msg.cancelled_timeouts"))
         result = "\n\n".join(p for p in parts if p)
         if result:
             self.notify(result)
@@ -419,6 +548,7 @@ class Table(BaseModel):
         now: float,
         timeout: float,
         played: list[tuple[int, Action]],
+        pause: tuple[float, float] = PAUSE,
     ) -> Step:
         adapter = self.adapter
         was_discard = self.state is not None and adapter.in_discard(self.engine_state())
@@ -441,7 +571,7 @@ class Table(BaseModel):
             self.discards = {}
             self.discard_round += 1
             step.discard_started = True
-        self._commit(state, now, timeout)
+        self._commit(state, now, timeout, pause)
         self.hand = adapter.hand_number(state)
         if adapter.is_over(state):
             self.status = "over"
@@ -449,9 +579,36 @@ class Table(BaseModel):
         book.note(self, played, events)
         return step
 
-    def _commit(self, state: Any, now: float, timeout: float) -> None:
+    def _commit(
+        self, state: Any, now: float, timeout: float, pause: tuple[float, float] = PAUSE
+    ) -> None:
         self.state = self.adapter.to_json(state)
         self.turn += 1
         self.moved_at = now
-        self.deadline = None if self.adapter.is_over(state) else now + timeout
+        over = self.adapter.is_over(state)
+        self.turn_deadline = None if over else now + timeout
         self.turn_seconds = round(timeout)
+        self._schedule(now, pause)
+
+    def _schedule(self, now: float, pause: tuple[float, float]) -> None:
+        """Set the timer: a computer player's pause when one is to act, else the people's
+        deadline; none when the game is over or nobody plays himself (the table waits)."""
+        state = self.engine_state()
+        if self.adapter.is_over(state) or not self.humans_present():
+            self.deadline = None
+            return
+        acting = self.adapter.to_act(state)
+        if any(self.players[seat].computer for seat in acting):
+            low, high = pause
+            self.deadline = now + self._rng(-1, "pause").uniform(low, high)
+            if self.turn_deadline is not None:
+                self.deadline = min(self.deadline, self.turn_deadline)
+        else:
+            self.deadline = self.turn_deadline
+
+    def _rng(self, seat: int, purpose: str) -> random.Random:
+        """A reproducible generator for this turn (from the stored seed and the turn)."""
+        return random.Random(f"{self.tid}:{self.seed}:{self.turn}:{seat}:{purpose}")
+
+    def _level(self, seat: int) -> str:
+        return self.players[seat].bot_level or self.level

@@ -1,179 +1,249 @@
-"""A Mus game in the terminal: you are seat 0, three computer players take random legal actions.
+"""A game in the terminal against computer players: any of the three games, in Spanish or English.
 
-Run ``tapete-terminal`` (or ``python -m bot.terminal``). Type actions as in rules/mus.md M6
-(``mus``, ``corto``, ``descarto 12o 3c``, ``paso``, ``envido 5``, ``quiero``, ``no quiero``,
-``órdago``, or the English aliases); an empty line plays the default action, ``?`` lists what you
-may do, ``salir``/``quit`` (or end of input) stops. Only your own cards are shown until the
-cards are shown on the table.
+Run ``tapete-terminal [juego] [opciones] [nivel=facil] [idioma=en] [jugadores=N] [semilla=N]``
+(``make play``); the words are those of ``/nueva`` (``tapete-terminal envite chicos=1``).
+Without a game word it asks which game. You sit at seat 1; computer players fill the others.
+
+The terminal is a table like the group's: it is a :class:`~bot.table.Table` played in memory,
+its texts are the bot's own (the table message, your private hand, the hand results, from the
+locale catalogs, without the HTML), the computer players move through the table's timer (with
+no pause here), and your choices are the table's buttons, numbered. Type a number, the words of
+an action (``envido 5``, ``descarto 12o 3c``, ``tiro 1o``), ``?`` for help, ``salir``/``quit``
+(or end of input) to stop. Only your own cards are shown until they are shown on the table.
 """
 
 from __future__ import annotations
 
-import argparse
+import html
 import random
+import re
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
-from engine import mus
-from engine.core import Action, Event, IllegalAction
+from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game
+from bot.handlers.computers import LevelError, take_level
+from bot.table import Table
+from engine.core import IllegalAction
+from locales import LANGUAGES, t
 
 ME = 0
-NAMES = ("Tú", "Oeste", "Compañero", "Este")
-PAIRS = ("nosotros", "ellos")
 QUIT_WORDS = frozenset({"salir", "quit", "exit", "q"})
 HELP_WORDS = frozenset({"?", "ayuda", "help"})
+NEVER = 10.0**9
+"""Your turn never times out in the terminal."""
+_TAG = re.compile(r"<[^>]+>")
 
 
-def _pair(pair: int | None) -> str:
-    return "-" if pair is None else PAIRS[pair]
+def plain(text: str) -> str:
+    """A Telegram HTML text for the terminal.
+
+    >>> plain("<b>Ana</b> &amp; <i>Bea</i>")
+    'Ana & Bea'
+    """
+    return html.unescape(_TAG.sub("", text))
 
 
-def _amarracos(points: int) -> str:
-    """M1: 5 points are one amarraco."""
-    a, p = divmod(points, 5)
-    return f"{points} ({a} amarracos y {p})" if a else str(points)
+class Setup:
+    """What the words of the command line ask for."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.lang = "es"
+        self.seed: int | None = None
+        self.players: int | None = None
+        rest: list[str] = []
+        for word in words:
+            key, sep, value = word.partition("=")
+            key = key.lower().lstrip("-")
+            if sep and key in ("idioma", "lang", "language") and value in LANGUAGES:
+                self.lang = value
+            elif sep and key in ("semilla", "seed") and value.isdigit():
+                self.seed = int(value)
+            elif sep and key in ("jugadores", "players") and value.isdigit():
+                self.players = int(value)
+            else:
+                rest.append(word)
+        self.level, self.words = take_level(rest)
 
 
-def render(event: Event, me: int = ME) -> str | None:
-    """One line for an event ``me`` may see (``None`` if there is nothing to say)."""
-    if not event.visible_to(me):
+def new_table(game: str, words: Sequence[str], setup: Setup, name: str) -> Table:
+    """You at seat 1 and computer players in the other seats (``jugadores=N`` in all)."""
+    adapter = GAMES[game]
+    table = Table(
+        chat_id=0,
+        creator=1,
+        tid="terminal",
+        game=game,
+        options=adapter.parse_options(list(words)),
+        lang=setup.lang,
+        level=setup.level or "normal",
+        title="Tapete",
+    )
+    table.join(1, name)
+    low, high = table.seats_range()
+    wanted = min(max(setup.players or low, low), high)
+    while len(table.players) < wanted:
+        table.add_computer()
+    table.fill_with_computers()
+    return table
+
+
+def _choices(table: Table) -> list[tuple[str, str]]:
+    """(label, action) of the buttons you could press now: the table's and your hand's."""
+    game = table.adapter
+    rows = [*game.table_buttons(table), *game.hand_buttons(table, ME)]
+    return [(plain(b.label), b.action) for row in rows for b in row if b.action is not None]
+
+
+def _discard_cards(table: Table, line: str) -> str | None:
+    """``1 3`` (positions in your hand) → ``descarto 12o 3c``; ``None`` if not numbers."""
+    words = line.split()
+    cards = table.adapter.seat_cards(table, ME)
+    if not words or not all(w.isdigit() and 1 <= int(w) <= len(cards) for w in words):
         return None
-    d: dict[str, Any] = dict(event.data)
-    kind = event.kind
-    if kind == "hand_started":
-        return (
-            f"\n=== Mano {d['hand']}: es mano {NAMES[d['mano']]}, postre {NAMES[d['postre']]}"
-            f" · tanteo {d['score'][0]}-{d['score'][1]} · juegos {d['juegos'][0]}-{d['juegos'][1]}"
-        )
-    if kind == "dealt":
-        return f"Tus cartas: {' '.join(d['cards'])}"
-    if kind == "spoke":
-        bet = f" (en juego: {d['bet']})" if d["bet"] is not None else ""
-        return f"{NAMES[d['seat']]}: {d['action']}{bet}"
-    if kind == "discarded":
-        return f"{NAMES[d['seat']]} se descarta de {d['count']}"
-    if kind == "stock_reshuffled":
-        return "Se acabó el mazo: se barajan los descartes."
-    if kind == "declared":
-        has = ", ".join(f"{NAMES[s]} {'sí' if h else 'no'}" for s, h in enumerate(d["has"]))
-        return f"{d['lance'].capitalize()}: {has}"
-    if kind == "lance_started":
-        players = ", ".join(NAMES[s] for s in d["players"])
-        return f"-- {d['lance'].upper()} (hablan: {players})"
-    if kind == "lance_skipped":
-        if d["reason"] == "nobody":
-            return f"-- {d['lance'].upper()}: nadie tiene"
-        return f"-- {d['lance'].upper()}: solo tienen {_pair(d['pair'])}, se cobra al final"
-    if kind == "lance_closed":
-        outcome = {
-            "en_paso": "en paso",
-            "querido": f"querido por {d['bet']}",
-            "no_querido": f"no querido: {_pair(d['pair'])} cobran {d['bet']}",
-            "ordago": f"órdago: lo ganan {_pair(d['pair'])}",
-        }.get(d["outcome"], d["outcome"])
-        return f"   {d['lance']}: {outcome}"
-    if kind == "showdown":
-        lines = ["Se enseñan las cartas:"]
-        lines += [f"   {NAMES[s]:<10} {' '.join(h)}" for s, h in enumerate(d["hands"])]
-        return "\n".join(lines)
-    if kind == "scored":
-        return f"   +{d['points']} {_pair(d['pair'])} ({d['lance']}, {d['why'].replace('_', ' ')})"
-    if kind == "hand_over":
-        s = d["score"]
-        return f"Fin de la mano {d['hand']}: {_amarracos(s[0])} - {_amarracos(s[1])}"
-    if kind == "juego_won":
-        return f"*** Juego para {_pair(d['pair'])} (juegos {d['juegos'][0]}-{d['juegos'][1]})"
-    if kind == "vaca_won":
-        return f"*** ¡La vaca es para {_pair(d['pair'])}!"
-    return f"{kind}: {d}"
-
-
-def _prompt(state: mus.MusState) -> str:
-    actions = mus.legal_actions(state, ME)
-    if state.phase == "discard":
-        hint = "descarto <cartas> (1 a 4)"
-    else:
-        hint = " | ".join(str(a) for a in actions)
-    where = state.lance or state.phase
-    bet = ""
-    if state.phase == "lance" and state.bet_pair is not None:
-        bet = " · órdago sobre la mesa" if state.ordago else f" · envite de {state.bet}"
-    cards = " ".join(str(c) for c in state.hands[ME])
-    return f"[{where}{bet}] tus cartas {cards} · {hint}\n> "
+    return "descarto " + " ".join(cards[int(w) - 1] for w in words)
 
 
 def play(
     stdin: TextIO,
     stdout: TextIO,
+    game: str = DEFAULT_GAME,
+    words: Sequence[str] = (),
+    *,
     seed: int = 0,
-    options: mus.Options | None = None,
+    lang: str = "es",
+    level: str = "normal",
+    players: int | None = None,
 ) -> int:
-    """Play one vaca reading your actions from ``stdin``; returns the exit status."""
-    rng = random.Random(f"terminal/{seed}")
-    state = mus.new_game(options=options or mus.Options(), seed=seed)
+    """Play one game reading your moves from ``stdin``; returns the exit status."""
+    setup = Setup([f"idioma={lang}", f"nivel={level}"])
+    setup.players = players
+    table = new_table(game, words, setup, t(lang, "terminal.you"))
+    return run(table, stdin, stdout, seed)
+
+
+def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
+    lang = table.lang
 
     def say(text: str) -> None:
         stdout.write(text + "\n")
 
-    say(f"Tapete · Mus. Eres {NAMES[ME]} (asiento {ME}), tu compañero enfrente (asiento 2).")
-    say("Escribe ? para ver tus jugadas; una línea vacía juega la jugada por defecto.")
-    say(f"\n=== Mano 1: es mano {NAMES[state.mano]}")
-    say(f"Tus cartas: {' '.join(str(c) for c in state.hands[ME])}")
-    while not state.is_over:
-        if ME in state.to_act:
-            stdout.write(_prompt(state))
-            stdout.flush()
-            line = stdin.readline()
-            if not line:
-                say("\n(fin de la entrada) Hasta luego.")
-                return 0
-            text = line.strip()
-            if text.lower() in QUIT_WORDS:
-                say("Hasta luego.")
-                return 0
-            if text in HELP_WORDS:
-                actions = mus.legal_actions(state, ME)
-                say("Puedes: " + ", ".join(str(a) for a in actions[:15]))
-                continue
-            action: Action | str = text or mus.default_action(state, ME)
-            seat = ME
-        else:
-            seat = rng.choice(state.to_act)
-            action = rng.choice(mus.legal_actions(state, seat))
-        try:
-            transition = mus.apply(state, seat, action)
-        except IllegalAction as refusal:
-            params = ", ".join(f"{k}={v}" for k, v in refusal.params.items())
-            say(f"No vale: {refusal.reason}" + (f" ({params})" if params else ""))
+    clock = 0.0
+    table.start(seed, clock, NEVER, pause=(0.0, 0.0))
+    names = ", ".join(table.names()[1:])
+    say(t(lang, "terminal.welcome", game=t(lang, f"game.{table.game}"), others=names))
+    say(t(lang, "terminal.how"))
+    shown_turn = -1
+    while True:
+        for text in table.closing.values():
+            say("\n" + plain(text))
+        for notice in table.outbox:
+            if notice.to is None:
+                say("\n" + plain(notice.text))
+        table.closing, table.outbox = {}, []
+        if table.status != "playing":
+            say(t(lang, "terminal.over"))
+            return 0
+        table.turn_seconds = 0  # no clock to show: you have all the time
+        if ME not in table.to_act():
+            clock = max(clock, table.deadline or clock)
+            table.fire_timer(clock, NEVER, (0.0, 0.0))
             continue
-        state = transition.state
-        for event in transition.events:
-            line_out = render(event)
-            if line_out is not None:
-                say(line_out)
-    winner = state.winner
-    say(f"Fin de la vaca: ganan {_pair(winner)}.")
-    return 0
+        choices = _choices(table)
+        if shown_turn != table.turn:
+            shown_turn = table.turn
+            say("\n" + plain(table.adapter.table_text(table)))
+            say("\n" + plain(table.adapter.hand_text(table, ME)))
+            if table.adapter.in_discard(table.engine_state()):
+                cards = table.adapter.seat_cards(table, ME)
+                say(" · ".join(f"{i}) {c}" for i, c in enumerate(cards, 1)))
+                say(t(lang, "terminal.discard_hint"))
+            for i, (label, _action) in enumerate(choices, 1):
+                say(f"  {i}) {label}")
+        stdout.write("> ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            say("\n" + t(lang, "terminal.bye"))
+            return 0
+        text = line.strip()
+        if text.lower() in QUIT_WORDS:
+            say(t(lang, "terminal.bye"))
+            return 0
+        if not text or text.lower() in HELP_WORDS:
+            say(t(lang, "terminal.help"))
+            shown_turn = -1
+            continue
+        action = text
+        if table.adapter.in_discard(table.engine_state()):
+            action = _discard_cards(table, text) or text
+        elif text.isdigit() and 1 <= int(text) <= len(choices):
+            action = choices[int(text) - 1][1]
+        try:
+            clock += 1.0
+            table.play(ME, action, clock, NEVER, (0.0, 0.0))
+        except IllegalAction as refusal:
+            say(t(lang, "terminal.refused", why=plain(_refusal(table, refusal))))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _refusal(table: Table, refusal: IllegalAction) -> str:
+    from bot.handlers.common import error_text
+
+    return error_text(table.lang, table.adapter.refusal(table, refusal))
+
+
+def _ask_game(stdin: TextIO, stdout: TextIO, lang: str) -> str | None:
+    names = list(GAMES)
+    stdout.write(t(lang, "terminal.which_game") + "\n")
+    for i, name in enumerate(names, 1):
+        stdout.write(f"  {i}) {t(lang, f'game.{name}')}\n")
+    stdout.write("> ")
+    stdout.flush()
+    line = stdin.readline()
+    if not line:
+        return None
+    word = line.strip()
+    if not word:
+        return DEFAULT_GAME
+    if word.isdigit() and 1 <= int(word) <= len(names):
+        return names[int(word) - 1]
+    found = find_game(word)
+    return found.name if found is not None else DEFAULT_GAME
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     """Entry point of ``tapete-terminal``."""
-    parser = argparse.ArgumentParser(description="Mus en la terminal: tú y tres jugadores.")
-    parser.add_argument("--seed", type=int, default=None, help="semilla (partida repetible)")
-    parser.add_argument("--puntos", type=int, choices=(30, 40), default=40)
-    parser.add_argument("--reyes", type=int, choices=(4, 8), default=8)
-    parser.add_argument("--juegos", type=int, default=2)
-    parser.add_argument("--real", action="store_true", help="la real (31 de 7-7-7-figura)")
-    args = parser.parse_args(argv)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    options = mus.Options(
-        target=args.puntos, reyes=args.reyes, juegos=max(1, args.juegos), real=args.real
-    )
+    stdin = stdin or sys.stdin
+    out = sys.stdout
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
-        return play(sys.stdin, sys.stdout, seed=seed, options=options)
+        setup = Setup(words)
+    except LevelError as exc:
+        out.write(t("es", "bots.bad_level", word=exc.word) + "\n")
+        return 2
+    lang = setup.lang
+    rest = setup.words
+    found = find_game(rest[0]) if rest else None
+    if found is not None:
+        game, options = found.name, rest[1:]
+    elif rest:
+        game, options = DEFAULT_GAME, rest
+    else:
+        asked = _ask_game(stdin, out, lang)
+        if asked is None:
+            out.write(t(lang, "terminal.bye") + "\n")
+            return 0
+        game, options = asked, []
+    seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        table = new_table(game, options, setup, t(lang, "terminal.you"))
+    except OptionError as exc:
+        out.write(plain(t(lang, f"{game}.bad_option", word=exc.word)) + "\n")
+        return 2
+    try:
+        return run(table, stdin, out, seed)
     except KeyboardInterrupt:
-        sys.stdout.write("\nHasta luego.\n")
+        out.write("\n" + t(lang, "terminal.bye") + "\n")
         return 0
 
 

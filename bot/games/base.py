@@ -9,6 +9,7 @@ writes only what is particular to it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -219,6 +220,11 @@ class Game(Protocol):
     line per group (labels ``records.counter.<game>.<name>``, a line's optional wrapper
     ``records.group.<game>.<i>``)."""
 
+    def computer_action(self, state: Any, seat: int, rng: random.Random, level: str) -> Action:
+        """The computer player's move for ``seat`` (in ``to_act``): its engine's
+        ``ai.choose`` given only that seat's view and legal actions."""
+        ...
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -227,6 +233,8 @@ class EngineGame:
     """
 
     engine: ClassVar[ModuleType]
+    ai: ClassVar[ModuleType]
+    """The engine's computer player (``engine.<game>.ai``, DESIGN.md's ``choose``)."""
     aliases: tuple[str, ...] = ()
     teams = 0
     team_captains = False
@@ -321,3 +329,9 @@ class EngineGame:
         if self.teams:
             return [0 if seat % 2 == winner else 1 for seat in range(seats)]
         return [0 if seat == winner else 1 for seat in range(seats)]
+
+    def computer_action(self, state: Any, seat: int, rng: random.Random, level: str) -> Action:
+        # The view object itself (every ai.choose takes it); never the state.
+        seen = self.engine.view(state, seat)
+        action: Action = self.ai.choose(seen, self.legal_actions(state, seat), rng, level)
+        return action

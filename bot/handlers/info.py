@@ -37,7 +37,7 @@ async def ayuda(update: Update, context: Context) -> None:
         return  # answered already (a re-delivery)
     lang = await chat_lang(svc, chat.id)
     game = await _table_game(svc, chat.id)
-    text = f"{t(lang, 'msg.help')}\n{t(lang, 'records.help')}"
+    text = f"{t(lang, 'msg.help')}\n{t(lang, 'records.help')}\n{t(lang, 'bots.help')}"
     if game is not None:
         text = f"{t(lang, f'help.{game}')}\n\n{text}"
     await reply(update, text, svc=svc, kind="help")

@@ -10,6 +10,7 @@ from telegram.constants import ChatMemberStatus
 
 from bot import keyboards, render
 from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game
+from bot.handlers import computers
 from bot.handlers.common import (
     Context,
     Services,
@@ -33,6 +34,8 @@ from engine.core import IllegalAction
 from locales import language_of, t
 
 JOIN_PREFIX = "join_"
+FILLABLE = frozenset({"not_enough_players", "uneven_teams"})
+"""Start refusals that computer players can mend (``/empezar`` offers them)."""
 
 
 def _is_group(chat: Chat | None) -> bool:
@@ -50,15 +53,19 @@ async def nueva(update: Update, context: Context) -> None:
     if not _is_group(chat):
         await reply(update, t(lang, "error.group_only"))
         return
-    words = list(context.args or [])
-    if not words:
+    try:
+        level, words = computers.take_level(list(context.args or []))
+    except computers.LevelError as exc:
+        await reply(update, t(lang, "bots.bad_level", word=render.esc(exc.word[:30])))
+        return
+    if not words and level is None:
         current = await read_table(svc, chat.id)
         if current is not None and current.active:
             await _refuse(svc, update, lang, IllegalAction("table_exists"))
         else:
             await reply(update, t(lang, "msg.choose_game"), keyboards.games_keyboard(lang))
         return
-    game = find_game(words[0])
+    game = find_game(words[0]) if words else None
     if game is not None:
         words.pop(0)
     else:
@@ -76,7 +83,7 @@ async def nueva(update: Update, context: Context) -> None:
         key = f"{game.name}.bad_option"
         await reply(update, t(lang, key, word=render.esc(exc.word)), svc=svc)
         return
-    await open_table(update, context, chat, user.id, game.name, options, lang)
+    await open_table(update, context, chat, user.id, game.name, options, lang, level=level)
 
 
 async def open_table(
@@ -87,6 +94,8 @@ async def open_table(
     game: str,
     options: dict[str, Any],
     lang: str,
+    *,
+    level: str | None = None,
 ) -> None:
     """Create the table document (refused while another is active) and post its lobby."""
     svc = services(context)
@@ -98,6 +107,7 @@ async def open_table(
         game=game,
         options=options,
         lang=lang,
+        level=level or "normal",
     )
 
     def create(current: Table | None) -> tuple[Table | None, Table]:
@@ -271,13 +281,20 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
             raise IllegalAction("no_table")
         if table.seat_of(user.id) is None and table.creator != user.id:
             raise IllegalAction("not_seated")
-        step = table.start(seed, at, svc.settings.turn_timeout)
+        step = table.start(seed, at, svc.settings.turn_timeout, svc.settings.pause)
         return table, (table, step)
 
     try:
         table, _step = await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
-        await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
+        lang = await chat_lang(svc, chat_id)
+        if exc.reason in FILLABLE and update.callback_query is None:
+            current = await read_table(svc, chat_id)
+            if current is not None and current.status == "lobby":
+                if await first_delivery(svc, update):
+                    await reply(update, error_text(lang, exc), keyboards.fill_keyboard(current))
+                return
+        await _refuse(svc, update, lang, exc)
         return
     await answer(update)
     await flush(context.bot, svc, table.chat_id)

@@ -93,7 +93,7 @@ async def play(
             raise IllegalAction("typed_too_late")
         text = action if isinstance(action, str) else action(table)
         try:
-            step = table.play(seat, text, at, svc.settings.turn_timeout)
+            step = table.play(seat, text, at, svc.settings.turn_timeout, svc.settings.pause)
         except IllegalAction as exc:
             if exc.reason in table.adapter.private_refusals:
                 raise PrivateRefusal(exc.reason, **exc.params) from None
@@ -211,7 +211,7 @@ async def discard_button(update: Update, context: Context) -> None:
             card, on = (*cb.args, "", "")[:2]
             table.toggle_discard(seat, card, on == "1", round_)
         else:
-            table.confirm_discard(seat, round_, at, svc.settings.turn_timeout)
+            table.confirm_discard(seat, round_, at, svc.settings.turn_timeout, svc.settings.pause)
         return table, None
 
     try:

@@ -27,7 +27,7 @@ async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
     def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step] | None]:
         if table is None or table.status != "playing":
             return None, None
-        step = table.fire_timer(at, svc.settings.turn_timeout)
+        step = table.fire_timer(at, svc.settings.turn_timeout, svc.settings.pause)
         if step is None:
             # Not due after all (a move came in): re-save so the store's timer is right again.
             return table, None

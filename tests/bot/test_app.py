@@ -36,9 +36,11 @@ SPANISH = [
     "reglas",
     "idioma",
     "descarto",
+    "maquina",
+    "vuelvo",
 ]
 ENGLISH = "new join leave go cancel cut pass bet accept fold allin table cards help rules language"
-ENGLISH_LIST = [*ENGLISH.split(), "discard"]
+ENGLISH_LIST = [*ENGLISH.split(), "discard", "addbot", "back"]
 
 
 def settings(**kw: Any) -> Settings:
@@ -52,7 +54,7 @@ def test_every_command_is_wired_in_both_languages() -> None:
     commands = {c for h in handlers if isinstance(h, CommandHandler) for c in h.commands}
     assert set(SPANISH) | set(ENGLISH_LIST) | {"start"} <= commands
     patterns = {h.pattern.pattern for h in handlers if isinstance(h, CallbackQueryHandler)}  # type: ignore[union-attr]
-    assert patterns == {r"^[jlgxe]:", r"^[ah]:", r"^[tc]:", r"^n:", r"^s:"}
+    assert patterns == {r"^[jlgxe]:", r"^[ah]:", r"^[tc]:", r"^n:", r"^s:", r"^[bfv]:"}
     assert len(app.error_handlers) == 1
 
 

@@ -321,18 +321,19 @@ async def test_private_discard_with_toggles_and_confirm() -> None:
             assert render.card_name("es", card) in text
 
 
-async def test_timer_sweep_plays_defaults_and_cancels_after_three() -> None:
+async def test_timer_sweep_plays_defaults_then_the_computer_then_waits() -> None:
     h = Harness()
     await h.open_and_start()
     assert await h.store.timer_of(GROUP) == 1060.0
     assert await timers.sweep_once(h.bot, h.svc) == 0
-    for _n in range(3):
-        table = await h.table()
-        h.clock = (table.deadline or 0) + 0.5
-        assert await timers.sweep_once(h.bot, h.svc) == 1
     table = await h.table()
-    assert table.status == "cancelled"
-    assert h.bot.group_sends()[-1] == t("es", "msg.cancelled_timeouts")
+    while table.deadline is not None:  # nobody answers: each seat times out, then is played for
+        h.clock = table.deadline + 0.5
+        assert await timers.sweep_once(h.bot, h.svc) == 1
+        table = await h.table()
+    assert table.status == "playing" and all(p.away for p in table.players)
+    assert t("es", "bots.paused") in h.bot.group_sends()
+    assert t("es", "bots.paused_short") in h.bot.group_texts()[-1]
     assert await h.store.timer_of(GROUP) is None
     assert any("⏱" in text and "Ana" in text for text in h.bot.group_texts())
 
@@ -347,7 +348,7 @@ async def test_language_command_changes_table_texts() -> None:
     await play.action_command(*h.command(102, "/mus"))
     assert h.bot.group_sends()[-1] == t("en", "error.not_your_turn")
     await info.ayuda(*h.command(101, "/help"))
-    help_en = t("en", "msg.help") + "\n" + t("en", "records.help")
+    help_en = t("en", "msg.help") + "\n" + t("en", "records.help") + "\n" + t("en", "bots.help")
     assert h.bot.group_sends()[-1] == t("en", "help.mus") + "\n\n" + help_en
 
 
@@ -355,7 +356,8 @@ async def test_help_and_rules_speak_of_the_game_at_the_table_or_list_all() -> No
     h = Harness()
     h.clock += 31  # a while apart: each answered in the group
     await info.ayuda(*h.command(101, "/ayuda"))
-    assert h.bot.group_sends()[-1] == t("es", "msg.help") + "\n" + t("es", "records.help")
+    help_es = t("es", "msg.help") + "\n" + t("es", "records.help") + "\n" + t("es", "bots.help")
+    assert h.bot.group_sends()[-1] == help_es
     h.clock += 31  # a while apart: each answered in the group
     await info.reglas(*h.command(101, "/reglas"))
     assert h.bot.group_sends()[-1] == t("es", "msg.rules_list")

@@ -73,7 +73,8 @@ def test_discard_keyboard_toggles_and_confirm() -> None:
 def test_lobby_keyboard() -> None:
     table = seated_table()
     kinds = [parse_callback(d).kind for d in _all_data(keyboards.lobby_keyboard(table))]  # type: ignore[union-attr]
-    assert kinds == ["j", "l", "e", "e", "g", "x"]  # join, leave, pair 1, pair 2, start, cancel
+    # join, leave, pair 1, pair 2, add a computer, start, cancel
+    assert kinds == ["j", "l", "e", "e", "b", "g", "x"]
 
 
 def test_parse_callback_rejects_garbage() -> None:

@@ -464,7 +464,8 @@ def test_timer_plays_the_engine_default_and_says_so_without_the_card() -> None:
     assert table.deadline is not None
     step = table.fire_timer(table.deadline + 1, 60)
     assert step is not None
-    assert "⏱ <b>Ana</b> no contestó a tiempo: paso." in PIEDRAS.table_text(table)
+    # Ana's second turn in a row ran out (the discard, then the lance): the computer plays for her
+    assert "⏱ <b>🤖 Ana</b> no contestó a tiempo: paso." in PIEDRAS.table_text(table)
 
 
 def test_a_private_hand_shows_its_pile_as_it_moves() -> None:

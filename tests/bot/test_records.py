@@ -406,6 +406,8 @@ def test_a_game_played_by_the_timer_alone_is_recorded_hand_by_hand() -> None:
     kept: list[int] = []
     while table.status == "playing" and table.deadline is not None:
         table.timeouts = 0  # keep the table alive: only the defaults play
+        for player in table.players:  # and nobody handed over to a computer player
+            player.misses = 0
         table.fire_timer(table.deadline, 60)
         kept += [p.hand for p in table.rec_out if p.hand and p.hand not in kept]
     assert table.status == "over"

@@ -51,6 +51,7 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "TAPETE_WEBHOOK_PORT": "8080",
         "TAPETE_WEBHOOK_SECRET": "abc-DEF_1",
         "TAPETE_LOG_LEVEL": "debug",
+        "TAPETE_COMPUTER_PAUSE": "0.5",
     }
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -62,6 +63,7 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "telegram_api_url": "http://127.0.0.1:8081/bot",
         "language": "en",
         "turn_timeout": 2.5,
+        "computer_pause": 0.5,
         "timer_tick": 0.2,
         "sweep_batch": 7,
         "concurrent_updates": 8,

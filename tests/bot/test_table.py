@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.games.mus.adapter import MAX_LOG
-from bot.table import MAX_TIMEOUTS, Table
+from bot.table import TAKEOVER_AFTER, Table
 from engine.core import IllegalAction
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -105,7 +105,7 @@ def test_discard_selection_and_confirm() -> None:
     assert table.discards == {} and not table.adapter.in_discard(table.engine_state())
 
 
-def test_timer_plays_the_default_and_three_timeouts_cancel() -> None:
+def test_timer_plays_the_default_and_never_cancels() -> None:
     table = seated_table()
     table.start(9, 0.0, 60)
     assert table.fire_timer(59.0, 60) is None  # not due yet
@@ -116,11 +116,10 @@ def test_timer_plays_the_default_and_three_timeouts_cancel() -> None:
     assert table.turn_seconds == 60
     table.play(table.to_act()[0], "paso", 100.0, 60)  # a person acts: the count restarts
     assert table.timeouts == 0
-    for _i in range(MAX_TIMEOUTS):
+    for _i in range(3 * TAKEOVER_AFTER):
         step = table.fire_timer(table.deadline or 0, 60)
         assert step is not None
-    assert step.cancelled and table.status == "cancelled" and table.deadline is None
-    assert table.fire_timer(10**9, 60) is None
+    assert table.status == "playing" and table.timeouts > 0
 
 
 @given(seed=st.integers(0, 10**6))
@@ -139,13 +138,14 @@ def test_random_tables_stay_small_and_consistent(seed: int) -> None:
     assert table.status in ("over", "playing")
 
 
-def test_timers_alone_finish_or_cancel_a_table() -> None:
+def test_timers_alone_hand_every_seat_to_the_computer_then_wait() -> None:
     table = seated_table()
     table.start(4, 0.0, 60)
-    while table.status == "playing":
-        assert table.deadline is not None
+    while table.status == "playing" and table.deadline is not None:
         table.fire_timer(table.deadline, 60)
-    assert table.status == "cancelled" and table.timeouts == MAX_TIMEOUTS
+    assert table.status == "playing" and table.deadline is None  # paused, not cancelled
+    assert all(p.away and p.misses >= TAKEOVER_AFTER for p in table.players)
+    assert table.fire_timer(10**9, 60) is None
 
 
 def _to_bet(table: Table) -> None:

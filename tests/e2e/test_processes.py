@@ -16,6 +16,7 @@ from driver import LANG, MusTable, open_table, play_hand, read_doc, t
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
+from locales import t as catalog_t
 
 pytestmark = pytest.mark.e2e
 
@@ -163,7 +164,7 @@ def _name(card: str) -> str:
 # ---- turn timers --------------------------------------------------------------------------
 
 
-async def test_timeout_plays_the_default_and_three_cancel_the_table(
+async def test_timeout_plays_the_default_then_the_computer_then_the_table_waits(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
     redis = redis_factory.client()
@@ -188,15 +189,21 @@ async def test_timeout_plays_the_default_and_three_cancel_the_table(
         what=f"the timeout announced ({line!r})",
     )
     assert doc.get("timeouts") == 1
-    # Nobody answers: two more timeouts in a row cancel the table.
-    found = await tg.wait_for(
-        lambda: _status(redis, group.id, "cancelled"), timeout=15, what="the table cancelled"
-    )
-    assert found
-    cancelled = t(LANG, "msg.cancelled_timeouts")
+    # Nobody answers: after two timeouts of his own the computer plays each seat; when nobody
+    # plays in person any more, the table waits (no timer) instead of being cancelled.
+    takeover = catalog_t(LANG, "bots.takeover", name=name)
     await tg.wait_for(
-        lambda: any(cancelled in m.text for m in group.bot_messages()), what="the cancel message"
+        lambda: any(takeover in m.text for m in group.bot_messages()),
+        timeout=15,
+        what="the computer takes the seat",
     )
+    paused = catalog_t(LANG, "bots.paused")
+    await tg.wait_for(
+        lambda: any(paused in m.text for m in group.bot_messages()), timeout=20, what="paused"
+    )
+    found = await read_doc(redis, group.id)
+    assert found is not None and found[1]["status"] == "playing"
+    assert all(p.get("away") for p in found[1]["players"]) and "deadline" not in found[1]
 
 
 async def _status(redis: Any, chat_id: int, status: str) -> bool:

@@ -18,6 +18,7 @@ from bot import senas
 from bot.games.base import Buttons, EngineGame, GameButton, InlineChoice, OptionError
 from bot.games.envite import records, render
 from engine.core import Action, Event, IllegalAction, normalize
+from engine.envite import ai as envite_ai
 from locales import t
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ class EnviteGame(EngineGame):
     """Envite canario: two teams of 2 to 6 (the mocho fills an odd seat), a mandador each."""
 
     engine: ClassVar[ModuleType] = envite
+    ai: ClassVar[ModuleType] = envite_ai
     name = "envite"
     aliases: tuple[str, ...] = ("canario",)
     teams = 2

@@ -18,6 +18,7 @@ from bot import senas
 from bot.games.base import Buttons, EngineGame, GameButton, OptionError
 from bot.games.mus import records, render, worth
 from engine.core import Action, Event, normalize
+from engine.mus import ai as mus_ai
 
 if TYPE_CHECKING:
     from bot.table import LogEntry, Table
@@ -30,6 +31,7 @@ class MusGame(EngineGame):
     """Classic Mus for four players in two pairs."""
 
     engine: ClassVar[ModuleType] = mus
+    ai: ClassVar[ModuleType] = mus_ai
     name = "mus"
     teams = 2
     discard_limit = 4

@@ -17,6 +17,7 @@ from bot.games.base import Buttons, EngineGame
 from bot.games.mus import worth
 from bot.games.piedras import buttons, options, records, render
 from engine.core import Action, Event, IllegalAction, Transition
+from engine.piedras import ai as piedras_ai
 
 if TYPE_CHECKING:
     from bot.table import LogEntry, Table
@@ -26,6 +27,7 @@ class PiedrasGame(EngineGame):
     """Mus a piedras: 3 to 8 players, each on his own, one private discard each hand."""
 
     engine: ClassVar[ModuleType] = piedras
+    ai: ClassVar[ModuleType] = piedras_ai
     name = "piedras"
     teams = 0
     discard_limit = 1

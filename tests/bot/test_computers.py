@@ -1,0 +1,331 @@
+"""Computer players at the table: the seat model, the pause, their moves by the timer (seeing
+only their own seat's view), the takeover after two timeouts and "Vuelvo", and that nothing is
+ever sent to a computer seat."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import keyboards, render
+from bot.games import GAMES
+from bot.handlers import computers, lobby, play, timers
+from bot.table import PAUSE, TAKEOVER_AFTER, Table
+from engine.core import IllegalAction
+from locales import t
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_handlers import GROUP, Harness
+
+HUMAN = 101
+
+
+def one_and_three(game: str = "mus", lang: str = "es", **options: Any) -> Table:
+    table = Table(chat_id=GROUP, creator=HUMAN, tid="c0ffee", game=game, lang=lang)
+    table.options = GAMES[game].parse_options([f"{k}={v}" for k, v in options.items()])
+    table.join(HUMAN, "Ana")
+    table.fill_with_computers()
+    return table
+
+
+def test_computer_seats_are_marked_and_never_collide_with_people() -> None:
+    table = one_and_three()
+    assert [p.user_id for p in table.players] == [HUMAN, -1, -2, -3]
+    assert table.names() == ["Ana", "🤖 Máquina 1", "🤖 Máquina 2", "🤖 Máquina 3"]
+    assert all(p.bot_level == "normal" for p in table.players[1:])
+    lobby_text = render.lobby_text(table)
+    assert "🤖 Máquina 3" in lobby_text and t("es", "bots.level.normal") in lobby_text
+    with pytest.raises(IllegalAction, match="table_full"):
+        table.add_computer()
+    english = Table(chat_id=GROUP, creator=HUMAN, tid="e", lang="en", level="facil")
+    english.add_computer()
+    assert english.names() == ["🤖 Computer 1"] and english.players[0].bot_level == "facil"
+    # A removed computer's number is reused, never two with the same id.
+    table.players.pop(2)
+    table.add_computer()
+    assert sorted(p.user_id for p in table.players) == [-3, -2, -1, HUMAN]
+
+
+def test_computer_in_the_team_asked_or_the_smaller_one() -> None:
+    table = Table(chat_id=GROUP, creator=HUMAN, tid="t", game="envite")
+    table.join(HUMAN, "Ana")
+    table.join(102, "Bea")
+    table.choose_team(102, 0)  # both people in team 1
+    seat = table.add_computer()  # the smaller team: 2
+    assert table.team_of(seat) == 1
+    table.add_computer(1)
+    half = table.seats_range()[1] // 2
+    with pytest.raises(IllegalAction, match="team_full"):
+        for _ in range(half):
+            table.add_computer(0)
+    assert [len(m) for m in table.team_members()] == [half, 2]
+    assert table.fill_with_computers() == half - 2
+    assert [len(m) for m in table.team_members()] == [half, half]
+
+
+def test_a_table_needs_one_person() -> None:
+    table = Table(chat_id=GROUP, creator=HUMAN, tid="t")
+    table.fill_with_computers()
+    with pytest.raises(IllegalAction, match=r"bots\.error\.no_humans"):
+        table.start(1, 0.0, 60)
+
+
+def test_the_pause_is_short_seeded_and_reproducible() -> None:
+    def computer_is_mano() -> Table:
+        table = Table(chat_id=GROUP, creator=HUMAN, tid="c0ffee")
+        table.add_computer()
+        table.join(HUMAN, "Ana")
+        table.fill_with_computers()
+        return table
+
+    person_first = one_and_three()
+    person_first.start(1, 100.0, 60)
+    assert person_first.to_act() == (0,) and person_first.deadline == 160.0  # his full minute
+    deadlines = set()
+    for seed in range(12):
+        table = computer_is_mano()
+        table.start(seed, 100.0, 60, pause=(1.5, 3.0))
+        assert table.to_act() == (0,) and table.players[0].bot_level
+        assert table.deadline is not None and 101.5 <= table.deadline <= 103.0
+        again = computer_is_mano()
+        again.start(seed, 100.0, 60, pause=(1.5, 3.0))
+        assert again.deadline == table.deadline
+        deadlines.add(table.deadline)
+    assert len(deadlines) > 3  # randomised
+
+
+def _drive(table: Table, person: Any, limit: int = 5000) -> int:
+    """Fire the timer and let the person act by ``person(table)``; returns computer moves."""
+    moves = 0
+    for _ in range(limit):
+        if table.status != "playing":
+            break
+        acting = table.to_act()
+        if 0 in acting and person is not None:
+            action = person(table)
+            if action is not None:
+                table.play(0, action, table.moved_at + 1, 60)
+                continue
+        assert table.deadline is not None
+        before = table.turn
+        step = table.fire_timer(table.deadline, 60, PAUSE)
+        assert step is not None and table.turn > before
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("game", ["mus", "envite", "piedras"])
+def test_one_person_and_computers_play_a_whole_game(game: str) -> None:
+    opts = {"mus": {"juegos": 1}, "envite": {"chicos": 1}, "piedras": {}}[game]
+    table = one_and_three(game, **opts)
+    table.start(7, 0.0, 60)
+    rng = random.Random(7)
+
+    def person(tb: Table) -> str | None:
+        legal = tb.adapter.legal_actions(tb.engine_state(), 0)
+        return str(rng.choice(legal)) if legal else None
+
+    assert _drive(table, person) > 10
+    assert table.status == "over"
+    assert not table.players[0].away  # the person answered every time
+
+
+def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = one_and_three()
+    table.start(3, 0.0, 60)
+    seen: list[tuple[int, Any]] = []
+    game = table.adapter
+    real = game.ai.choose
+
+    def spy(view: Any, legal: Any, rng: random.Random, level: str) -> Any:
+        seen.append((view.seat, view))
+        return real(view, legal, rng, level)
+
+    monkeypatch.setattr(game.ai, "choose", spy)
+    for _ in range(40):
+        if table.status != "playing":
+            break
+        state = table.engine_state()
+        if 0 in table.to_act():
+            table.play(0, game.default_action(state, 0), table.moved_at + 1, 60)
+            continue
+        expected = {s: game.engine.view(state, s) for s in table.to_act()}
+        discard = game.in_discard(state)
+        assert table.deadline is not None
+        table.fire_timer(table.deadline, 60)
+        assert seen and (discard or len(seen) == 1)
+        for seat, view in seen:
+            assert seat != 0 and type(view).__name__ == "MusView"
+            if discard:  # each computer sees the discards made before its own
+                assert view.cards == expected[seat].cards
+            else:
+                assert view == expected[seat]
+        seen.clear()
+
+
+def test_computers_discard_together_and_wait_for_the_person() -> None:
+    for seed in range(100):  # a deal where all three computers say mus
+        table = one_and_three()
+        table.start(seed, 0.0, 60)
+        while table.engine_state().phase == "mus":
+            if 0 in table.to_act():
+                table.play(0, "mus", table.moved_at + 1, 60)
+            else:
+                table.fire_timer(table.deadline or 0, 60)
+        if table.adapter.in_discard(table.engine_state()):
+            break
+    assert table.to_act() == (0, 1, 2, 3)
+    assert table.deadline is not None and table.deadline < table.moved_at + 3.01
+    step = table.fire_timer(table.deadline, 60)
+    assert step is not None and not step.notes  # the person's time is not up
+    assert table.to_act() == (0,) and table.deadline == table.turn_deadline
+    assert sum(e.kind == "discarded" for e in step.events) == 3
+
+
+def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it_back() -> None:
+    table = one_and_three()
+    table.players[2] = table.players[2].model_copy(
+        update={"user_id": 103, "name": "Cris", "bot_level": None}
+    )
+    table.start(5, 0.0, 60)
+    misses = 0
+    while not table.players[0].away:
+        assert table.status == "playing" and table.deadline is not None
+        step = table.fire_timer(table.deadline, 60)
+        assert step is not None
+        if any(n.data["seat"] == 0 for n in step.notes):
+            misses += 1
+    assert misses == TAKEOVER_AFTER and table.players[0].misses == TAKEOVER_AFTER
+    assert table.outbox[-1].text == t("es", "bots.takeover", name="Ana")
+    assert table.names()[0] == "🤖 Ana" and table.status == "playing"
+    markup = keyboards.table_keyboard(table).to_dict()
+    assert "🙋 Vuelvo" in str(markup)
+    # While she is away her turns are played by the computer after the short pause.
+    for _ in range(30):
+        if 0 in table.to_act():
+            break
+        table.fire_timer(table.deadline or 0, 60)
+    assert 0 in table.to_act() and table.deadline is not None
+    assert table.deadline - table.moved_at <= PAUSE[1]
+    with pytest.raises(IllegalAction, match=r"bots\.error\.not_away"):
+        table.come_back(103, 500.0, 60)
+    table.come_back(HUMAN, 500.0, 60)
+    assert not table.players[0].away and table.players[0].misses == 0
+    if table.to_act() == (0,):
+        assert table.deadline == 560.0
+    assert "Vuelvo" not in str(keyboards.table_keyboard(table).to_dict())
+
+
+def test_when_nobody_answers_the_table_waits_and_vuelvo_resumes_it() -> None:
+    table = one_and_three()
+    table.start(2, 0.0, 60)
+    while table.deadline is not None:
+        table.fire_timer(table.deadline, 60)
+    assert table.status == "playing" and table.players[0].away
+    assert table.outbox[-1].text == t("es", "bots.paused")
+    assert t("es", "bots.paused_short") in table.adapter.table_text(table)
+    assert table.fire_timer(10**9, 60) is None
+    table.come_back(HUMAN, 9000.0, 60)
+    assert table.deadline is not None and table.deadline <= 9060.0
+
+
+def test_a_person_who_acts_himself_is_back() -> None:
+    table = one_and_three()
+    table.start(5, 0.0, 60)
+    table.players[0].away = True
+    for _ in range(30):
+        if 0 in table.to_act():
+            break
+        table.fire_timer(table.deadline or 0, 60)
+    state = table.engine_state()
+    table.play(0, table.adapter.default_action(state, 0), table.moved_at + 0.5, 60)
+    assert not table.players[0].away
+
+
+def test_take_level() -> None:
+    assert computers.take_level(["level=easy", "mus"]) == ("facil", ["mus"])
+    with pytest.raises(computers.LevelError):
+        computers.take_level(["nivel=dios"])
+
+
+# ---- through the handlers (stub bot) ---------------------------------------------------------
+
+
+async def _open(h: Harness, text: str) -> Table:
+    await lobby.nueva(*h.command(HUMAN, text))
+    await lobby.unirme(*h.command(HUMAN, "/unirme"))
+    table = await h.table()
+    assert table is not None
+    return table
+
+
+async def test_maquina_command_button_and_fill_offer_then_no_private_message_to_computers() -> None:
+    h = Harness(computer_pause=0.2)
+    table = await _open(h, "/nueva mus 30 juegos=1 nivel=facil")
+    assert table.level == "facil"
+    await computers.maquina(*h.command(HUMAN, "/maquina 2"))
+    await computers.button(*h.press(HUMAN, keyboards.pack("b", GROUP, table.tid)))
+    table = await h.table()
+    assert table.names()[1:] == ["🤖 Máquina 1", "🤖 Máquina 2"]
+    assert table.team_of(1) == 1
+    await computers.maquina(*h.command(HUMAN, "/maquina 7"))
+    assert h.bot.group_sends()[-1] == t("es", "bots.bad_team", word="7")
+    await lobby.empezar(*h.command(HUMAN, "/empezar"))
+    assert h.bot.group_sends()[-1] == t("es", "error.not_enough_players", have=3, need=4)
+    sent = [c for k, c in h.bot.calls if k == "send"][-1]
+    assert "f:" in str(sent["reply_markup"].to_dict())
+    await computers.button(*h.press(HUMAN, keyboards.pack("f", GROUP, table.tid)))
+    table = await h.table()
+    assert table.status == "playing" and len(table.players) == 4
+    # Play the vaca: the person by buttons/commands, the computers by the timer sweep.
+    rng = random.Random(3)
+    for _ in range(3000):
+        table = await h.table()
+        if table.status != "playing":
+            break
+        state = table.engine_state()
+        if 0 in table.to_act():
+            legal = table.adapter.legal_actions(state, 0)
+            action = rng.choice(legal)
+            if action.cards:
+                await play.descarto(
+                    *h.command(HUMAN, f"/descarto {' '.join(map(str, action.cards))}", HUMAN)
+                )
+            else:
+                data = keyboards.pack("a", GROUP, table.tid, table.turn, str(action))
+                await play.table_button(*h.press(HUMAN, data))
+            continue
+        h.clock = (table.deadline or h.clock) + 0.01
+        assert await timers.sweep_once(h.bot, h.svc) == 1
+    assert table.status == "over"
+    assert not [
+        c
+        for _k, c in h.bot.calls
+        if isinstance(c.get("chat_id"), int) and c["chat_id"] < 0 and c["chat_id"] != GROUP
+    ]
+    assert {c["chat_id"] for _k, c in h.bot.calls if "chat_id" in c} <= {GROUP, HUMAN}
+
+
+async def test_vuelvo_command_and_button() -> None:
+    h = Harness(computer_pause=0.2)
+    await _open(h, "/nueva mus")
+    await computers.maquina(*h.command(HUMAN, "/maquina"))
+    await lobby.empezar(*h.command(HUMAN, "/empezar"))
+    table = await h.table()
+    await computers.button(*h.press(HUMAN, keyboards.pack("f", GROUP, table.tid)))
+    await computers.vuelvo(*h.command(HUMAN, "/vuelvo"))
+    assert h.bot.group_sends()[-1] == t("es", "bots.error.not_away")
+    table = await h.table()
+    while not table.players[0].away:
+        h.clock = (table.deadline or 0) + 0.01
+        await timers.sweep_once(h.bot, h.svc)
+        table = await h.table()
+    assert t("es", "bots.takeover", name="Ana") in h.bot.group_sends()
+    await computers.button(*h.press(HUMAN, keyboards.pack("v", GROUP, table.tid)))
+    assert h.bot.answers()[-1]["text"] == t("es", "bots.welcome")
+    table = await h.table()
+    assert not table.players[0].away and table.deadline is not None
