@@ -96,7 +96,7 @@ class PiedrasTable:
         self.users = list(users)
         self.redis = redis
         self.lang = lang
-        examples = {"msg.help", "piedras.help", "error.discard_in_private"}
+        examples = {"msg.help", "help.piedras", "help.mus", "error.discard_in_private"}
         self.check = HiddenCards(group, lang, examples={html_to_text(t(lang, k)) for k in examples})
         self.poll = 0.005
 
