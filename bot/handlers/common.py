@@ -7,14 +7,17 @@ send the few new group messages, update the private hand messages).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from telegram import Bot, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatAction, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -160,16 +163,34 @@ async def change_table(
             lock=token,
         )
 
-    if update is None:
-        return await svc.store.update_table(chat_id, run)
+    update_id = None if update is None else update.update_id
     try:
-        return await svc.store.update_table(chat_id, run, update_id=update.update_id)
+        return await with_redis_retries(
+            lambda: svc.store.update_table(chat_id, run, update_id=update_id)
+        )
     except DuplicateUpdate:
         raise ApplicationHandlerStop from None
     except IllegalAction:
-        if not await first_delivery(svc, update):
+        if update is not None and not await first_delivery(svc, update):
             raise ApplicationHandlerStop from None
         raise
+
+
+REDIS_PAUSES = (0.2, 0.5, 1.0, 2.0)
+"""Pauses between tries of a store call while Redis does not answer (about 4 s in all, within
+the time a player waits for a button)."""
+
+
+async def with_redis_retries(call: Callable[[], Awaitable[R]]) -> R:
+    """A store call, tried again while Redis is unreachable (a restart, a failover). A write
+    whose answer was lost and is tried again is recognised by its update id (the retry writes
+    nothing), or by the table's own checks (a timer no longer due)."""
+    for pause in REDIS_PAUSES:
+        try:
+            return await call()
+        except (RedisConnectionError, RedisTimeoutError):
+            await asyncio.sleep(pause)
+    return await call()
 
 
 # ---- replies --------------------------------------------------------------------------------

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import logging
+import math
 import re
+import time
 import traceback
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from telegram import Update
 from telegram.constants import ParseMode
 
@@ -26,10 +30,30 @@ def scrub(text: str) -> str:
     return _CARD_RE.sub("??", text)
 
 
+OUTAGE_WARNING_EVERY = 60.0
+"""Seconds between two warnings of one Redis outage (one line per outage, not per update)."""
+_last_outage_warning = -math.inf
+
+
+def _outage(error: BaseException | None) -> bool:
+    return isinstance(error, RedisConnectionError | RedisTimeoutError)
+
+
 async def on_error(update: object, context: Context) -> None:
-    """Log the failure (no card text) and apologise in the chat the update came from."""
+    """Log the failure (no card text) and apologise in the chat the update came from.
+
+    While Redis does not answer (the handlers already tried again for a few seconds), the
+    apology says so in the default language (the chat's language is in Redis too), and the log
+    gets one warning per outage instead of a traceback per update.
+    """
+    global _last_outage_warning
     error = context.error
-    if error is not None:
+    outage = _outage(error)
+    if outage:
+        if time.monotonic() - _last_outage_warning > OUTAGE_WARNING_EVERY:
+            _last_outage_warning = time.monotonic()
+            log.warning("Redis does not answer (%s): updates are answered 'retry'", error)
+    elif error is not None:
         trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         update_id = update.update_id if isinstance(update, Update) else None
         log.error("update %s failed: %s", update_id, scrub(trace))
@@ -37,8 +61,12 @@ async def on_error(update: object, context: Context) -> None:
         return
     try:
         chat = update.effective_chat
-        lang = await chat_lang(services(context), chat.id) if chat else "es"
-        text = t(lang, "msg.error")
+        svc = services(context)
+        if outage:
+            text = t(svc.settings.language, "msg.retry")
+        else:
+            lang = await chat_lang(svc, chat.id) if chat else svc.settings.language
+            text = t(lang, "msg.error")
         if update.callback_query is not None:
             await update.callback_query.answer(text, show_alert=True)
         elif update.effective_message is not None:

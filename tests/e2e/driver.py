@@ -370,7 +370,11 @@ TASTES = [
 
 
 async def open_table(
-    tg: FakeTelegram, redis: Any, *, dm_less: int = 3
+    tg: FakeTelegram,
+    redis: Any,
+    *,
+    dm_less: int = 3,
+    before_start: Callable[[], None] | None = None,
 ) -> tuple[MusTable, list[User], Chat]:
     """Ana opens a table; Ana, Bea and Cris join with buttons/commands; Dani (who never opened
     a private chat with the bot) joins through the deep link; Ana starts."""
@@ -425,6 +429,8 @@ async def open_table(
     assert [p["user_id"] for p in found[1]["players"]] == [u.id for u in users]
     assert dani.private.bot_messages(), "Dani got nothing in private after the deep link"
 
+    if before_start is not None:
+        before_start()
     ana.press(lobby, t(LANG, "button.start"))
     await tg.settle()
     found = await read_doc(redis, group.id)

@@ -173,10 +173,11 @@ _BARE_AMP = re.compile(r"&(?!(?:lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);)")
 class ApiError(Exception):
     """An error answer of the Bot API."""
 
-    def __init__(self, code: int, description: str) -> None:
+    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
+        self.retry_after = retry_after
 
 
 def html_to_text(source: str) -> str:
@@ -1229,7 +1230,10 @@ class FakeTelegram:
         low = method.lower()
         if low in self.fail:
             code, description = self.fail[low]
-            raise ApiError(code, description)
+            retry_after = None
+            if code == 429:  # "Too Many Requests: retry after N"
+                retry_after = int(description.rsplit(" ", 1)[-1])
+            raise ApiError(code, description, retry_after)
         if low == "getupdates":
             return self._get_updates(token, params)
         pause = self.delay.get((token, low))
@@ -1754,9 +1758,14 @@ class _Handler(BaseHTTPRequestHandler):
         except ApiError as err:
             call.ok, call.error = False, err.description
             self.fake.record(call)
-            self._reply(
-                err.code, {"ok": False, "error_code": err.code, "description": err.description}
-            )
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": err.code,
+                "description": err.description,
+            }
+            if err.retry_after is not None:
+                body["parameters"] = {"retry_after": err.retry_after}
+            self._reply(err.code, body)
             return
         call.result = result
         self.fake.record(call)
