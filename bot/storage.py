@@ -128,9 +128,13 @@ DEDUPE_TTL = 24 * 3600
 TIMER_LEASE = 30.0
 #: Seconds after a write before another process takes over its publication (the writer
 #: normally publishes at once and clears it long before).
-PUBLISH_GRACE = 15.0
-#: Seconds a process holds a table's publishing lock before another may take it.
-PUBLISH_LEASE = 20.0
+PUBLISH_GRACE = 5.0
+#: Seconds a process holds a table's publishing lock before another may take it (longer than
+#: a publication takes; a dead process's lock is taken over after at most this).
+PUBLISH_LEASE = 10.0
+#: Seconds before a claimed publication is due again (the claimer may find the lock still held
+#: by a process that died: it tries again this soon).
+PUBLISH_RETRY = 3.0
 
 
 class Released(NamedTuple):
@@ -282,7 +286,7 @@ class Store(Protocol):
         ...
 
     async def claim_publish(
-        self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100
+        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
     ) -> list[int]:
         """Atomically take the tables whose publication is due (leased, as :meth:`claim_due`)."""
         ...
@@ -881,7 +885,7 @@ class RedisStore(StoreBase):
         return RedisBudget(self.redis, self.prefix)
 
     async def claim_publish(
-        self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100
+        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
     ) -> list[int]:
         self._count("claim_publish")
         args = [repr(float(now)), repr(float(now + lease)), str(limit), f"{self.prefix}:t:"]
@@ -1145,7 +1149,7 @@ class MemoryStore(StoreBase):
         return self._data.budget
 
     async def claim_publish(
-        self, now: float, *, lease: float = PUBLISH_LEASE, limit: int = 100
+        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
     ) -> list[int]:
         await self._trip("claim_publish")
         due = sorted((at, chat) for chat, at in self._data.publish.items() if at <= now)
