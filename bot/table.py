@@ -313,7 +313,10 @@ class Table(BaseModel):
         self.deadline = None
 
     def notify(self, text: str, to: int | None = None) -> None:
-        """Queue a new message for the group (or a user's private chat) in the outbox."""
+        """Queue a new message for the group (or a user's private chat) in the outbox; a
+        computer seat (a non-positive id) has no chat, so nothing is queued for it."""
+        if to is not None and to <= 0:
+            return
         self.notice_seq += 1
         self.outbox = [*self.outbox, Notice(seq=self.notice_seq, text=text, to=to)][-MAX_OUTBOX:]
 
@@ -408,6 +411,19 @@ class Table(BaseModel):
             self.notify(text, to=user_id)
         return Step(events=list(transition.events))
 
+    def _computer_senas(self, state: Any, seat: int) -> Any:
+        """A computer player makes the señas it wants before its move (rules/senas.md): its
+        partners are told privately in this same write, as for a person's seña."""
+        adapter = self.adapter
+        for sena in adapter.computer_senas(
+            state, seat, self._rng(seat, "senas"), self._level(seat)
+        ):
+            transition = adapter.apply(state, seat, sena)
+            state = transition.state
+            for user_id, text in senas.notices(self, transition.events):
+                self.notify(text, to=user_id)
+        return state
+
     def come_back(
         self, user_id: int, now: float, timeout: float, pause: tuple[float, float] = PAUSE
     ) -> None:
@@ -453,6 +469,7 @@ class Table(BaseModel):
             if player.computer:
                 if events and not adapter.in_discard(state):
                     continue  # one computer move per pause, except in a simultaneous discard
+                state = self._computer_senas(state, seat)
                 action = adapter.computer_action(
                     state, seat, self._rng(seat, "move"), self._level(seat)
                 )

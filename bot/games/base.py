@@ -225,6 +225,11 @@ class Game(Protocol):
         ``ai.choose`` given only that seat's view and legal actions."""
         ...
 
+    def computer_senas(self, state: Any, seat: int, rng: random.Random, level: str) -> list[Action]:
+        """The señas a computer player sends now (its engine's ``ai.choose_senas`` given only
+        that seat's view and the señas it may send; none without señas)."""
+        ...
+
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -335,3 +340,13 @@ class EngineGame:
         seen = self.engine.view(state, seat)
         action: Action = self.ai.choose(seen, self.legal_actions(state, seat), rng, level)
         return action
+
+    def computer_senas(self, state: Any, seat: int, rng: random.Random, level: str) -> list[Action]:
+        choose = getattr(self.ai, "choose_senas", None)
+        if choose is None:
+            return []
+        offered = self.legal_senas(state, seat)
+        if not offered:
+            return []
+        chosen: list[Action] = list(choose(self.engine.view(state, seat), offered, rng, level))
+        return chosen

@@ -329,3 +329,43 @@ async def test_vuelvo_command_and_button() -> None:
     assert h.bot.answers()[-1]["text"] == t("es", "bots.welcome")
     table = await h.table()
     assert not table.players[0].away and table.deadline is not None
+
+
+def test_a_computer_partner_makes_senas_and_the_person_is_told_privately() -> None:
+    """S1/S2: with señas on, the computer partner (seat 2) signals what its hand holds once the
+    mus is cut; only the person, its partner, is told, in private; opponents are computers."""
+    table = one_and_three("mus", juegos=1)
+    table.start(11, 0.0, 60)
+    told: list[str] = []
+    for _ in range(400):
+        if table.status != "playing" or told:
+            break
+        if 0 in table.to_act():
+            state = table.engine_state()
+            legal = [str(a) for a in table.adapter.legal_actions(state, 0)]
+            table.play(0, "corto" if "corto" in legal else legal[0], table.moved_at + 1, 60)
+            continue
+        assert table.deadline is not None
+        table.fire_timer(table.deadline, 60, PAUSE)
+        told = [n.text for n in table.outbox if n.to == HUMAN and "seña" in n.text]
+    assert told, "the computer partner made no seña in a whole vaca"
+    assert all(n.to in (HUMAN, None) for n in table.outbox)  # nobody else is written to
+    assert not any("seña" in n.text for n in table.outbox if n.to is None)  # never the group
+
+
+def test_no_senas_from_computers_with_sinsenas() -> None:
+    table = Table(chat_id=GROUP, creator=HUMAN, tid="c0ffee", game="mus")
+    table.options = GAMES["mus"].parse_options(["juegos=1", "sinsenas"])
+    table.join(HUMAN, "Ana")
+    table.fill_with_computers()
+    table.start(11, 0.0, 60)
+    for _ in range(200):
+        if table.status != "playing":
+            break
+        if 0 in table.to_act():
+            state = table.engine_state()
+            table.play(0, str(table.adapter.legal_actions(state, 0)[0]), table.moved_at + 1, 60)
+            continue
+        assert table.deadline is not None
+        table.fire_timer(table.deadline, 60, PAUSE)
+        assert not any("seña" in n.text for n in table.outbox)
