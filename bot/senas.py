@@ -96,7 +96,8 @@ def table_row(table: Table) -> list[InlineKeyboardButton]:
 
 def inline_choices(table: Table, seat: int) -> list[InlineChoice]:
     """The seat's señas as inline results; the text posted in the group reveals nothing."""
-    to = "senas.inline.team" if table.game != "mus" else "senas.inline.partner"
+    partners = sum(1 for i in range(len(table.players)) if table.team_of(i) == table.team_of(seat))
+    to = "senas.inline.partner" if partners <= 2 else "senas.inline.team"
     return [
         InlineChoice(
             action=str(a),
