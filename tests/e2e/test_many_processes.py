@@ -1,0 +1,112 @@
+"""Several processes on one Redis: a late copy of a typed command, a spamming member, timers due
+together (rules of the table flow, not of a game)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from driver import LANG, open_table, read_doc, t
+from fake_telegram import FakeTelegram
+
+pytestmark = pytest.mark.e2e
+
+SECOND = "654321:SECOND-PROCESS"
+
+
+async def test_a_late_copy_of_a_typed_command_is_refused(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """``/mus`` typed, but held by a process that is not running; meanwhile the same player's
+    button moved the table. When the late copy arrives it is refused, not applied to the next
+    turn."""
+    redis = redis_factory.client()
+    await apps.start()
+    tg.add_token(SECOND)  # a second process that is not polling yet: its updates wait
+    table, _users, group = await open_table(tg, redis)
+    doc = await table.doc()
+    state = await table.state()
+    mano = table.seat_user(doc, state.to_act[0])
+    mano.send(group, "/mus", deliver_to=SECOND)  # typed now, delivered late
+    await asyncio.sleep(1.2)  # a second later (Telegram dates are whole seconds)
+    msg, data = table.button_for(doc, next(a for a in _legal(state, 0) if a.kind == "mus")) or (
+        None,
+        "",
+    )
+    assert msg is not None
+    mano.press(msg, data)
+    moved = await table.wait_turn_after(doc.get("turn", 0))
+    await apps.start(token=SECOND)  # the late copy arrives now
+    late = t(LANG, "error.typed_too_late")
+    await tg.wait_for(lambda: any(late in m.text for m in group.bot_messages()), what="refusal")
+    await tg.settle()
+    assert (await table.doc()).get("turn") == moved.get("turn")  # nothing more was applied
+
+
+def _legal(state: Any, _step: int) -> list[Any]:
+    import engine.mus as mus
+
+    return mus.legal_actions(state, state.to_act[0])
+
+
+async def test_a_spamming_member_gets_one_group_answer_across_two_processes(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Twenty ``/ayuda`` spread over two processes: one answer in the group (the budget and the
+    quiet period are shared in Redis), the rest in private; the game's next move is shown."""
+    redis = redis_factory.client()
+    await apps.start(answer_quiet=30.0)
+    await apps.start(token=SECOND, answer_quiet=30.0)
+    table, users, group = await open_table(tg, redis)
+    await tg.settle()
+    spammer = users[1]
+    before = len(group.bot_messages())
+    for _ in range(20):
+        spammer.send(group, "/ayuda", deliver_to="round_robin")
+    await tg.settle()
+    answers = group.bot_messages()[before:]
+    assert len(answers) == 1 and "/nueva mus" in answers[0].text, [m.text for m in answers]
+    assert len(spammer.private.bot_messages()) >= 19 - 1  # the others privately
+    doc = await table.doc()
+    state = await table.state()
+    table.seat_user(doc, state.to_act[0]).send(group, "/mus")
+    await table.wait_turn_after(doc.get("turn", 0))
+    await table.assert_messages_current(timeout=8)
+
+
+async def test_timers_due_together_are_spread_over_processes(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Four tables whose turn timers fall due at once, two processes taking two each per sweep:
+    both processes fire timers, and each timer fires once."""
+    redis = redis_factory.client()
+    first = await apps.start(turn_timeout=600.0)
+    tables = [await open_table(tg, redis) for _ in range(4)]
+    await apps.stop(first)
+    for table, _users, _group in tables:  # every timer due now (no process is running)
+        found = await read_doc(redis, table.group.id)
+        assert found is not None
+        doc = dict(found[1], deadline=1.0, turn_deadline=1.0)
+        await redis.hset(f"tapete:t:{table.group.id}", "d", json.dumps(doc))
+        await redis.zadd("tapete:timers", {str(table.group.id): 1.0})
+    mark = tg.mark()
+    settings = {"turn_timeout": 600.0, "timer_tick": 0.05, "sweep_batch": 1}
+    await apps.start(**settings)
+    await apps.start(token=SECOND, **settings)
+    for table, _users, _group in tables:
+        await tg.wait_for(
+            lambda table=table: _timed_out(redis, table.group.id), timeout=10, what="a timeout"
+        )
+    await tg.settle()
+    tokens = {c.token for c in tg.calls[mark:] if c.method == "editMessageText"}
+    assert tokens == {tg.tokens[0], SECOND}  # both processes fired (and published) timers
+    for table, _users, _group in tables:
+        found = await read_doc(redis, table.group.id)
+        assert found is not None and found[1].get("timeouts") == 1  # once each
+
+
+async def _timed_out(redis: Any, chat_id: int) -> bool:
+    found = await read_doc(redis, chat_id)
+    return found is not None and found[1].get("timeouts", 0) >= 1
