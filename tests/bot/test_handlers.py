@@ -333,7 +333,7 @@ async def test_timer_sweep_plays_defaults_then_the_computer_then_waits() -> None
         table = await h.table()
     assert table.status == "playing" and all(p.away for p in table.players)
     assert t("es", "bots.paused") in h.bot.group_sends()
-    assert t("es", "bots.paused_short") in h.bot.group_texts()[-1]
+    assert t("es", "bots.paused_short") in h.bot.message(GROUP, table.table_msg)["text"]
     assert await h.store.timer_of(GROUP) is None
     assert any("⏱" in text and "Ana" in text for text in h.bot.group_texts())
 
