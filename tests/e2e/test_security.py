@@ -1,0 +1,170 @@
+"""End to end, security: the webhook's secret, logs at every level, hostile identities.
+
+The webhook test starts python-telegram-bot's own webhook server on 127.0.0.1 (as ``tapete
+--webhook`` does) and posts updates to it over real HTTP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import random
+import socket
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from driver import card_mentions, open_table, play_hand, read_doc
+from fake_telegram import FakeTelegram
+
+import engine.mus as mus
+
+pytestmark = pytest.mark.e2e
+
+SECRET = "s3cret_Webhook-token"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _post(url: str, body: dict[str, Any], secret: str | None) -> int:
+    headers = {"Content-Type": "application/json"}
+    if secret is not None:
+        headers["X-Telegram-Bot-Api-Secret-Token"] = secret
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+async def test_webhook_refuses_a_missing_or_wrong_secret(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    from conftest import make_settings
+
+    from bot.app import build_application
+
+    settings = make_settings(tg, webhook_url="https://bot.example.org/hook", webhook_secret=SECRET)
+    app = build_application(settings, redis=redis_factory.client())
+    port = _free_port()
+    await app.initialize()
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_webhook(
+        listen="127.0.0.1",
+        port=port,
+        url_path=settings.webhook_path,
+        secret_token=settings.webhook_secret,
+        webhook_url=settings.webhook_url,
+    )
+    try:
+        ana = tg.user("Ana", "ana")
+        group = tg.group("Forja", members=[ana])
+        url = f"http://127.0.0.1:{port}/hook"
+
+        def forged(update_id: int) -> dict[str, Any]:
+            return {
+                "update_id": update_id,
+                "message": {
+                    "message_id": update_id,
+                    "date": 1,
+                    "chat": group.to_json(),
+                    "from": ana.to_json(),
+                    "text": "/nueva mus",
+                    "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+                },
+            }
+
+        assert await asyncio.to_thread(_post, url, forged(1), None) == 403
+        assert await asyncio.to_thread(_post, url, forged(2), "wrong") == 403
+        await asyncio.sleep(0.5)
+        assert await read_doc(redis_factory.client(), group.id) is None, "a forged update played"
+        assert not group.bot_messages()
+        # With the secret, the same update is handled: Telegram's posts get through.
+        assert await asyncio.to_thread(_post, url, forged(3), SECRET) == 200
+        await tg.wait_for(lambda: group.bot_messages() or None, what="the lobby")
+        setwebhook = tg.calls_to("setWebhook")
+        assert setwebhook and setwebhook[-1].params.get("secret_token") == SECRET
+    finally:
+        await app.updater.stop()
+        await app.stop()
+        await app.shutdown()
+        if app.post_shutdown:
+            await app.post_shutdown(app)
+
+
+@pytest.mark.parametrize("level", ["DEBUG", "INFO", "WARNING", "ERROR"])
+async def test_no_card_and_no_token_in_logs_at_any_level(
+    level: str, tg: FakeTelegram, apps: Any, redis_factory: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A whole hand with ``TAPETE_LOG_LEVEL`` at each level, every logger captured."""
+    from bot.__main__ import configure_logging
+
+    token = tg.tokens[0]
+    root = logging.getLogger()
+    saved_handlers, saved_level = list(root.handlers), root.level
+    levels = {n: logging.getLogger(n).level for n in ("telegram", "httpx", "httpcore")}
+    out = io.StringIO()
+    configure_logging(level, [token], stream=out)
+    root.handlers.extend(saved_handlers)  # caplog's handler too: it sees every record
+    caplog.set_level(logging.DEBUG, logger="bot")
+    try:
+        await apps.start()
+        redis = redis_factory.client()
+        table, _users, _group = await open_table(tg, redis)
+        hands: set[str] = set()
+        state = await table.state()
+        for seat in range(4):
+            hands |= set(mus.view(state, seat).to_dict()["cards"])
+        state = await play_hand(table, random.Random(7))
+        await tg.settle()
+        await apps.stop_all()
+    finally:
+        root.handlers[:] = saved_handlers
+        root.setLevel(saved_level)
+        for name, old in levels.items():
+            logging.getLogger(name).setLevel(old)
+    text = out.getvalue()
+    records = [r.getMessage() + (r.exc_text or "") for r in caplog.get_records("call")]
+    if level in ("DEBUG", "INFO"):
+        assert "Application started" in text, "the captured handler saw nothing"
+    assert token not in text
+    assert not [r for r in records if token in r]
+    deck = sorted(hands)
+    assert not card_mentions(text, deck), card_mentions(text, deck)
+    assert not [r[:200] for r in records if card_mentions(r, deck)]
+
+
+def test_library_debug_lines_never_reach_the_log() -> None:
+    """python-telegram-bot logs each request's parameters at DEBUG: they are never written."""
+    from bot.__main__ import configure_logging
+
+    root = logging.getLogger()
+    saved_handlers, saved_level = list(root.handlers), root.level
+    out = io.StringIO()
+    try:
+        configure_logging("DEBUG", ["123:TOKEN"], stream=out)
+        logging.getLogger("telegram._bot").debug("sendMessage params {'text': 'rey de oros'}")
+        logging.getLogger("httpx").info("POST http://x/bot123:TOKEN/sendMessage")
+        lib = logging.getLogger("telegram.ext.ExtBot")
+        lib.setLevel(logging.DEBUG)  # even when a library logger is turned up again
+        lib.debug("Calling Bot API endpoint `sendMessage` with parameters `12o`")
+        logging.getLogger("telegram.ext").warning("bot123:TOKEN failed")
+        logging.getLogger("bot.flow").debug("table -100 written")
+    finally:
+        root.handlers[:] = saved_handlers
+        root.setLevel(saved_level)
+        logging.getLogger("telegram.ext.ExtBot").setLevel(logging.NOTSET)
+        logging.getLogger("telegram").setLevel(logging.NOTSET)
+    text = out.getvalue()
+    assert "rey de oros" not in text and "12o" not in text and "123:TOKEN" not in text
+    assert "bot*** failed" in text
+    assert "table -100 written" in text
