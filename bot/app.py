@@ -28,11 +28,12 @@ from telegram.ext import (
     ChosenInlineResultHandler,
     CommandHandler,
     InlineQueryHandler,
+    MessageHandler,
     filters,
 )
 
 from bot.games import command_names
-from bot.handlers import errors, info, inline, lobby, play, timers
+from bot.handlers import errors, guard, info, inline, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY, Context, Services
 from bot.settings import Settings
 from bot.storage import Store, open_store
@@ -111,6 +112,10 @@ def build_application(
     app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
 
     messages = filters.UpdateType.MESSAGE
+    # Before every command: posts as a channel or an anonymous admin are refused (guard.py).
+    app.add_handler(
+        MessageHandler(filters.COMMAND & messages, guard.refuse_shared_identity), group=-1
+    )
     app.add_handler(
         CommandHandler("start", lobby.start_private, filters=filters.ChatType.PRIVATE & messages)
     )

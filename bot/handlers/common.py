@@ -161,11 +161,17 @@ async def change_table(
 # ---- replies --------------------------------------------------------------------------------
 
 
-def error_text(lang: str, error: IllegalAction) -> str:
-    """A refusal in the chat's language (``error.<reason>``; user text escaped). A dotted
-    reason is a game's own locale key (``piedras.error.free``)."""
+def error_text(lang: str, error: IllegalAction, *, plain: bool = False) -> str:
+    """A refusal in the chat's language (``error.<reason>``). A dotted reason is a game's own
+    locale key (``piedras.error.free``).
+
+    The words it echoes (an unknown action, a bad card...) lose their bidi and control
+    characters, and are HTML-escaped for a message, or left as they are for an alert
+    (``plain=True``: alerts are plain text, where ``&lt;`` would show as typed).
+    """
+    clean = render.neutral if plain else render.esc
     params: dict[str, Any] = {
-        k: render.esc(v) if isinstance(v, str) else v for k, v in error.params.items()
+        k: clean(v) if isinstance(v, str) else v for k, v in error.params.items()
     }
     key = error.reason if "." in error.reason else f"error.{error.reason}"
     try:

@@ -125,7 +125,7 @@ async def game_button(update: Update, context: Context) -> None:
     svc = services(context)
     lang = await chat_lang(svc, chat.id)
     if cb is None or not cb.args or not _is_group(chat):
-        await alert(update, error_text(lang, IllegalAction("stale")))
+        await alert(update, error_text(lang, IllegalAction("stale"), plain=True))
         return
     game = GAMES[cb.args[0]]
     await open_table(update, context, chat, user.id, game.name, game.parse_options([]), lang)
@@ -164,7 +164,7 @@ async def _join(
             return  # a re-delivered join that already seated the user
         lang = await chat_lang(svc, chat_id)
         if by_button:
-            await alert(update, error_text(lang, exc))
+            await alert(update, error_text(lang, exc, plain=True))
         else:
             await reply(update, error_text(lang, exc))
         return
@@ -342,7 +342,7 @@ async def _refuse(svc: Services, update: Update, lang: str, exc: IllegalAction) 
     if not await first_delivery(svc, update):
         return
     if update.callback_query is not None:
-        await alert(update, error_text(lang, exc))
+        await alert(update, error_text(lang, exc, plain=True))
     else:
         await reply(update, error_text(lang, exc))
 
@@ -360,7 +360,7 @@ async def lobby_button(update: Update, context: Context) -> None:
     table = await read_table(svc, cb.chat_id)
     if table is None or table.tid != cb.tid or not table.active:
         lang = await chat_lang(svc, cb.chat_id)
-        await alert(update, error_text(lang, IllegalAction("stale")))
+        await alert(update, error_text(lang, IllegalAction("stale"), plain=True))
         return
     if cb.kind == "j":
         await _join(update, context, cb.chat_id, by_button=True)

@@ -151,7 +151,7 @@ async def table_button(update: Update, context: Context) -> None:
             svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid, update=update
         )
     except IllegalAction as exc:  # an alert is private: every refusal may go there
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         if exc.reason == "stale":
             await flush(context.bot, svc, cb.chat_id)  # whatever the presser saw is repaired
         return
@@ -178,11 +178,13 @@ async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) 
         return
     table = await read_table(svc, chat_id)
     if table is None or table.tid != tid or table.state is None or user is None:
-        await alert(update, error_text(await chat_lang(svc, chat_id), IllegalAction("stale")))
+        await alert(
+            update, error_text(await chat_lang(svc, chat_id), IllegalAction("stale"), plain=True)
+        )
         return
     seat = table.seat_of(user.id)
     if seat is None:
-        await alert(update, error_text(table.lang, IllegalAction("not_seated")))
+        await alert(update, error_text(table.lang, IllegalAction("not_seated"), plain=True))
         return
     await alert(update, table.adapter.cards_alert(table, seat))
 
@@ -217,7 +219,7 @@ async def discard_button(update: Update, context: Context) -> None:
     try:
         await change_table(svc, cb.chat_id, toggle, update=update)
     except IllegalAction as exc:
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         return
     await answer(update)
     await flush(context.bot, svc, cb.chat_id)

@@ -20,3 +20,53 @@ def test_webhook_without_secret_refuses_to_start(tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("tapete: --webhook needs TAPETE_WEBHOOK_SECRET")
+
+
+# ---- echoed text ------------------------------------------------------------------------------
+
+RLO, LRI, BELL = "\u202e", "\u2066", "\x07"
+
+
+def test_error_text_neutralises_bidi_and_controls_and_escapes_per_destination() -> None:
+    from bot.handlers.common import error_text
+    from engine.core import IllegalAction
+    from locales import t
+
+    exc = IllegalAction("unknown_action", text=f"{RLO}<b>x{BELL}{LRI}y")
+    assert error_text("es", exc) == t("es", "error.unknown_action", text="&lt;b&gt;xy")
+    assert error_text("en", exc, plain=True) == t("en", "error.unknown_action", text="<b>xy")
+    for text in (error_text("es", exc), error_text("es", exc, plain=True)):
+        assert not {RLO, LRI, BELL} & set(text)
+
+
+async def test_a_typed_refusal_echo_is_neutralised_in_the_group() -> None:
+    from test_handlers import GROUP, Harness
+
+    from bot.handlers import play
+    from locales import t
+
+    h = Harness()
+    await h.open_and_start()
+    before = await h.store.load(GROUP)
+    await play.action_command(*h.command(101, f"/envido {RLO}5<b>{BELL}"))
+    said = h.bot.group_sends()[-1]
+    assert said == t("es", "error.bad_amount", text="5&lt;b&gt;")
+    assert await h.store.load(GROUP) == before
+
+
+async def test_an_alert_echo_is_plain_text() -> None:
+    from test_handlers import GROUP, Harness
+
+    from bot import keyboards
+    from bot.handlers import play
+    from locales import t
+
+    h = Harness()
+    table = await h.open_and_start()
+    before = await h.store.load(GROUP)
+    seat = table.to_act()[0]
+    forged = keyboards.pack("a", GROUP, table.tid, table.turn, f"<i>{RLO}z")
+    await play.table_button(*h.press(table.players[seat].user_id, forged))
+    alert = h.bot.answers()[-1]
+    assert alert["text"] == t("es", "error.unknown_action", text="<i>z"), alert
+    assert await h.store.load(GROUP) == before

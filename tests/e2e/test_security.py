@@ -12,15 +12,17 @@ import json
 import logging
 import random
 import socket
+import time
 import urllib.error
 import urllib.request
 from typing import Any
 
 import pytest
-from driver import card_mentions, open_table, play_hand, read_doc
+from driver import LANG, card_mentions, open_table, play_hand, read_doc
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
+from locales import t as dt
 
 pytestmark = pytest.mark.e2e
 
@@ -168,3 +170,54 @@ def test_library_debug_lines_never_reach_the_log() -> None:
     assert "rey de oros" not in text and "12o" not in text and "123:TOKEN" not in text
     assert "bot*** failed" in text
     assert "table -100 written" in text
+
+
+def _post_as_chat(tg: FakeTelegram, group: Any, text: str, user_id: int, sender: Any) -> int:
+    """A message posted as a chat: ``from`` is Telegram's placeholder, ``sender_chat`` the
+    chat (the group itself for an anonymous admin, a channel for a post as a channel)."""
+    placeholder = {"id": user_id, "is_bot": user_id != 777000, "first_name": "Group"}
+    message = {
+        "message_id": random.randrange(10**6, 10**7),
+        "date": int(time.time()),
+        "chat": group.to_json(),
+        "from": placeholder,
+        "sender_chat": sender,
+        "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+    }
+    return tg.push_update({"message": message})
+
+
+async def test_channel_and_anonymous_admin_identities_are_refused(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    redis = redis_factory.client()
+    await apps.start()
+    ana = tg.user("Ana", "ana")
+    group = tg.group("Anónimos", members=[ana], creator=ana)
+    refusal = dt(LANG, "security.shared_identity")
+    channel = {"id": -1002223334445, "type": "channel", "title": "Canal"}
+
+    # An anonymous admin cannot open a table (it would belong to everyone posting that way).
+    _post_as_chat(tg, group, "/nueva mus", 1087968824, group.to_json())
+    await tg.wait_for(lambda: refusal in group.texts() or None, what="the refusal")
+    assert await read_doc(redis, group.id) is None
+
+    ana.send(group, "/nueva mus")
+    await tg.wait_for(lambda: group.bot_messages()[-1].buttons() or None, what="the lobby")
+    before = await read_doc(redis, group.id)
+    for user_id, sender in ((1087968824, group.to_json()), (136817688, channel), (777000, channel)):
+        count = sum(refusal in x for x in group.texts())
+        _post_as_chat(tg, group, "/unirme", user_id, sender)
+        await tg.wait_for(
+            lambda c=count: sum(refusal in x for x in group.texts()) > c or None,
+            what="one more refusal",
+        )
+    _post_as_chat(tg, group, "/empezar", 1087968824, group.to_json())
+    await tg.settle()
+    assert await read_doc(redis, group.id) == before, "a shared identity changed the table"
+    # Help still answers them.
+    sends = len(group.bot_messages())
+    _post_as_chat(tg, group, "/ayuda", 1087968824, group.to_json())
+    await tg.wait_for(lambda: len(group.bot_messages()) > sends or None, what="the help")
+    assert refusal not in group.bot_messages()[-1].text
