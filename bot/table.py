@@ -103,6 +103,9 @@ class Table(BaseModel):
     tid: str = ""
     """A short id unique to this table (buttons of an older table in the same chat are stale)."""
     title: str = ""
+    join_key: str = ""
+    """The secret of this table's deep link (``join_<chat>_<key>``): a link to another table,
+    or a guessed one, seats nobody. Empty: no link works."""
     game: str = "mus"
     options: dict[str, Any] = Field(default_factory=dict)
     lang: str = "es"

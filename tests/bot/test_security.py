@@ -70,3 +70,39 @@ async def test_an_alert_echo_is_plain_text() -> None:
     alert = h.bot.answers()[-1]
     assert alert["text"] == t("es", "error.unknown_action", text="<i>z"), alert
     assert await h.store.load(GROUP) == before
+
+
+# ---- deep-link joins -----------------------------------------------------------------------------
+
+
+async def test_deep_link_join_needs_the_tables_key_and_membership() -> None:
+    from types import SimpleNamespace
+
+    from test_handlers import GROUP, Harness
+
+    from bot.handlers import lobby
+    from locales import t
+
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus"))
+    key = (await h.table()).join_key
+    before = await h.store.load(GROUP)
+    outsiders = {105}
+
+    async def get_chat_member(chat_id: int, user_id: int) -> object:
+        return SimpleNamespace(status="left" if user_id in outsiders else "member")
+
+    h.bot.get_chat_member = get_chat_member  # type: ignore[method-assign]
+    for uid, payload, refusal in [
+        (104, f"join_{GROUP}", "security.join_bad_link"),  # the old form: no key
+        (104, f"join_{GROUP}_{'0' * len(key)}", "security.join_bad_link"),  # a guessed key
+        (104, f"join_{GROUP}_", "security.join_bad_link"),
+        (104, f"join_{GROUP + 1}_{key}", "security.join_bad_link"),  # another chat
+        (105, f"join_{GROUP}_{key}", "security.join_not_member"),  # right link, not a member
+    ]:
+        await lobby.start_private(*h.command(uid, f"/start {payload}", chat_id=uid))
+        assert h.bot.calls[-1][1]["text"] == t("es", refusal), payload
+        assert await h.store.load(GROUP) == before, payload
+    outsiders.clear()
+    await lobby.start_private(*h.command(105, f"/start join_{GROUP}_{key}", chat_id=105))
+    assert [p.user_id for p in (await h.table()).players] == [105]

@@ -221,3 +221,42 @@ async def test_channel_and_anonymous_admin_identities_are_refused(
     _post_as_chat(tg, group, "/ayuda", 1087968824, group.to_json())
     await tg.wait_for(lambda: len(group.bot_messages()) > sends or None, what="the help")
     assert refusal not in group.bot_messages()[-1].text
+
+
+async def test_deep_link_join_refuses_a_wrong_key_and_an_outsider(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    from driver import deep_link_payload
+
+    redis = redis_factory.client()
+    await apps.start()
+    ana, dani, eve = tg.user("Ana", "ana"), tg.user("Dani", "dani"), tg.user("Eve", "eve")
+    group = tg.group("Enlaces", members=[ana, dani], creator=ana)
+    ana.start_private()
+    ana.send(group, "/nueva mus")
+    await tg.wait_for(lambda: group.bot_messages() or None, what="the lobby")
+    dani.send(group, "/unirme")
+    link = await tg.wait_for(
+        lambda: next(
+            (p for m in group.bot_messages() if (p := deep_link_payload(m, tg.bot_username))), None
+        ),
+        what="the deep link",
+    )
+    before = await read_doc(redis, group.id)
+    assert before is not None and link.endswith(before[1]["join_key"])
+    assert eve.id not in group.members and group.status_of(eve) == "left"
+
+    eve.start_private(link)  # someone outside the group who got hold of the link
+    await tg.wait_for(lambda: eve.private.bot_messages() or None, what="Eve's refusal")
+    assert eve.private.bot_messages()[-1].text == dt("es", "security.join_not_member")
+    wrong = link[:-4] + ("0000" if not link.endswith("0000") else "1111")
+    dani.start_private(wrong)
+    await tg.wait_for(lambda: dani.private.bot_messages() or None, what="Dani's refusal")
+    assert dani.private.bot_messages()[-1].text == dt("es", "security.join_bad_link")
+    await tg.settle()
+    assert await read_doc(redis, group.id) == before, "a refused join changed the table"
+
+    dani.start_private(link)
+    await tg.settle()
+    found = await read_doc(redis, group.id)
+    assert found is not None and [p["user_id"] for p in found[1]["players"]] == [dani.id]
