@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import check_seat
 from engine.piedras.state import SLOTS, PiedrasState
 
 
@@ -27,6 +28,8 @@ class PiedrasView:
 
 def view(state: PiedrasState, seat: int | None) -> PiedrasView:
     """Everything ``seat`` may know: his own cards, public bets and stones, revealed hands."""
+    if seat is not None:
+        check_seat(seat, state.players)
     b = state.betting
     betting: dict[str, Any] | None = None
     if b is not None:
