@@ -13,7 +13,17 @@ Tables
     "no table", so ``save(chat_id, 0, ...)`` creates a table only if there is none
     (:meth:`Store.create`). A new table's first version is the server's clock in microseconds
     and each write adds 1, so a version never repeats for a chat, even after the table is deleted
-    and another one created: a version identifies one state of one table.
+    and another one created.
+
+    After Redis is restored from older data (a snapshot, an older append-only file, a failover
+    to a lagging replica), the counter goes on from the restored version and hands out again the
+    numbers of the writes that were lost, while a process may still cache the newest of those
+    writes. So a write is checked against the *document* it was based on as well: the table
+    hash keeps a digest of its document (field ``h``, :func:`doc_digest`), and a write (or a
+    version check) made from a cached copy sends that copy's digest; the same version with
+    another document is refused like a moved version, with the current table in the reply, and
+    the update runs again on it. No extra round trip; a stale cache can never win. (Tables
+    written before the field existed are checked by version alone until their next write.)
 
     Handlers never call ``save`` themselves; they call :meth:`Store.update_table`, which loads,
     runs a pure function on the current document and saves with CAS, retrying on conflict::
@@ -83,6 +93,7 @@ different slots): use one Redis server, or a hash-tagged prefix such as ``{tapet
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import random
 import time
@@ -378,14 +389,19 @@ class StoreBase(Store):
         ttl: int | None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        expected_doc: str | None = None,
     ) -> Outcome:
         """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
         ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
-        A saved ``doc`` also adds the chat to each of ``users``' tables."""
+        A saved ``doc`` also adds the chat to each of ``users``' tables. With ``expected_doc``
+        the stored document must also be that one (see "Versions")."""
         raise NotImplementedError
 
-    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
-        """``ok`` if the table is at ``expected_version``, else the current table."""
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        """``ok`` if the table is at ``expected_version`` (and holds ``expected_doc``, if
+        given), else the current table."""
         raise NotImplementedError
 
     async def _version(self, chat_id: int) -> int:
@@ -406,11 +422,19 @@ class StoreBase(Store):
         ttl: int | None = None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        expected_doc: str | None = None,
     ) -> Outcome:
         self._count("delete" if doc is None else "save")
         ttl = None if ttl is None else _positive_ttl(ttl)
         outcome = await self._cas(
-            chat_id, expected_version, doc, timer_at, ttl, update_id, users=users
+            chat_id,
+            expected_version,
+            doc,
+            timer_at,
+            ttl,
+            update_id,
+            users=users,
+            expected_doc=expected_doc,
         )
         if outcome.duplicate:
             raise DuplicateUpdate(update_id if update_id is not None else 0)
@@ -478,32 +502,44 @@ class StoreBase(Store):
         moved.
         """
         version = current.version if current is not None else 0
+        based_on = current.doc if current is not None else None
         no_result = cast(T, None)
         try:
             decided = fn(current)
         except Exception:
             if checked:
                 raise
-            outcome = await self._checked(chat_id, version)
+            outcome = await self._checked(chat_id, version, based_on)
             if outcome.ok:
                 raise
             return False, no_result, outcome.current
         write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
         if write.delete and current is not None:
-            outcome = await self._write(chat_id, version, None, update_id=update_id)
+            outcome = await self._write(
+                chat_id, version, None, update_id=update_id, expected_doc=based_on
+            )
         elif write.delete or write.doc is None:  # nothing to write (or to delete)
             if checked:
                 return True, write.result, None
-            outcome = await self._checked(chat_id, version)
+            outcome = await self._checked(chat_id, version, based_on)
         else:
             outcome = await self._write(
-                chat_id, version, write.doc, write.timer_at, write.ttl, update_id, write.users
+                chat_id,
+                version,
+                write.doc,
+                write.timer_at,
+                write.ttl,
+                update_id,
+                write.users,
+                expected_doc=based_on,
             )
         return outcome.ok, write.result, outcome.current
 
-    async def _checked(self, chat_id: int, expected_version: int) -> Outcome:
+    async def _checked(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
         self._count("check")
-        outcome = await self._check(chat_id, expected_version)
+        outcome = await self._check(chat_id, expected_version, expected_doc)
         if not outcome.ok:
             self._remember(chat_id, outcome.current)
         return outcome
@@ -516,7 +552,9 @@ def _decode(value: Any) -> str:
 # KEYS: table hash, timers zset, update-id key, publish zset, then the sets of users who sit at
 # the table. ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl (""
 # persists), chat id (timer member), update-id ttl ("": no update id, KEYS[3] unused), publish
-# due time (a saved table must be published by then, by this process or another).
+# due time (a saved table must be published by then, by this process or another), the digest of
+# the document the write is based on ("": version only) and the digest of the new document (kept
+# in field h: a version alone is not proof enough after a rollback, see "Versions").
 # Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
 # when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
 # update id was already used (nothing written). A new table's version is the server clock in
@@ -524,7 +562,8 @@ def _decode(value: Any) -> str:
 _CAS = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
-if current ~= ARGV[1] then
+local seen = ARGV[9] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[9]) == ARGV[9]
+if current ~= ARGV[1] or not seen then
   return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 end
 if ARGV[7] ~= '' and not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[7]) then
@@ -541,10 +580,10 @@ local version
 if current == '0' then
   local now = redis.call('TIME')
   version = now[1] .. string.format('%06d', tonumber(now[2]))
-  redis.call('HSET', KEYS[1], 'v', version, 'd', ARGV[3])
+  redis.call('HSET', KEYS[1], 'v', version, 'd', ARGV[3], 'h', ARGV[10])
 else
   version = redis.call('HINCRBY', KEYS[1], 'v', 1)
-  redis.call('HSET', KEYS[1], 'd', ARGV[3])
+  redis.call('HSET', KEYS[1], 'd', ARGV[3], 'h', ARGV[10])
 end
 if ARGV[4] == '' then
   redis.call('ZREM', KEYS[2], ARGV[6])
@@ -563,11 +602,13 @@ end
 return {1, version}
 """
 
-# KEYS: table hash. ARGV: expected version. Returns {1}, or {0, version, document} as _CAS.
+# KEYS: table hash. ARGV: expected version, expected digest ("": version only). Returns {1}, or
+# {0, version, document} as _CAS.
 _CHECK = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
-if current == ARGV[1] then return {1} end
+local seen = ARGV[2] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[2]) == ARGV[2]
+if current == ARGV[1] and seen then return {1} end
 return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 """
 
@@ -641,7 +682,8 @@ return 1
 class RedisStore(StoreBase):
     """The store on a ``redis.asyncio.Redis`` client (with or without ``decode_responses``).
 
-    Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document),
+    Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document, ``h``
+    its digest),
     ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:upd:<id>`` seen updates,
     ``{p}:prefs:<scope>`` preferences. Use a different prefix per bot (or per test).
     """
@@ -699,6 +741,7 @@ class RedisStore(StoreBase):
         ttl: int | None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        expected_doc: str | None = None,
     ) -> Outcome:
         args = [
             str(expected_version),
@@ -709,6 +752,8 @@ class RedisStore(StoreBase):
             str(chat_id),
             "" if update_id is None else str(self.dedupe_ttl),
             repr(time.time() + PUBLISH_GRACE),
+            "" if expected_doc is None else doc_digest(expected_doc),
+            "" if doc is None else doc_digest(doc),
         ]
         keys = [
             self.table_key(chat_id),
@@ -721,8 +766,13 @@ class RedisStore(StoreBase):
         reply = await self._cas_script(keys=keys, args=args)
         return _outcome(reply)
 
-    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
-        reply = await self._check_script(keys=[self.table_key(chat_id)], args=[expected_version])
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        digest = "" if expected_doc is None else doc_digest(expected_doc)
+        reply = await self._check_script(
+            keys=[self.table_key(chat_id)], args=[expected_version, digest]
+        )
         return _outcome(reply)
 
     def _update_key(self, update_id: int | None) -> str:
@@ -853,6 +903,23 @@ def _positive_ttl(ttl: int) -> int:
     return math.ceil(ttl)
 
 
+def doc_digest(doc: str) -> str:
+    """A short digest of a document, kept beside it (field ``h``) and compared with the copy a
+    write was based on: after a rollback a version number may come back with another document.
+
+    >>> doc_digest("{}") == doc_digest("{}") != doc_digest("{ }")
+    True
+    """
+    return hashlib.blake2b(doc.encode(), digest_size=12).hexdigest()
+
+
+def _matches(entry: _Entry | None, version: int, doc: str | None) -> bool:
+    """The in-memory twin of the scripts' check: same version and (if given) same document."""
+    if entry is None:
+        return version == 0
+    return entry.version == version and (doc is None or entry.doc == doc)
+
+
 @dataclass(slots=True)
 class _Entry:
     version: int
@@ -936,10 +1003,11 @@ class MemoryStore(StoreBase):
         ttl: int | None,
         update_id: int | None = None,
         users: tuple[int, ...] = (),
+        expected_doc: str | None = None,
     ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
-        if (entry.version if entry is not None else 0) != expected_version:
+        if not _matches(entry, expected_version, expected_doc):
             return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
         if update_id is not None and not self._mark_seen(update_id):
             return Outcome(False, duplicate=True)
@@ -964,10 +1032,12 @@ class MemoryStore(StoreBase):
             self._link_user(user_id, chat_id, ttl)
         return Outcome(True, version)
 
-    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
-        if (entry.version if entry is not None else 0) == expected_version:
+        if _matches(entry, expected_version, expected_doc):
             return Outcome(True)
         return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
 
