@@ -129,6 +129,8 @@ TIMER_LEASE = 30.0
 PUBLISH_GRACE = 15.0
 #: Seconds a process holds a table's publishing lock before another may take it.
 PUBLISH_LEASE = 30.0
+#: Seconds small settings (a group's language) are kept after they were last read or written.
+PREFS_TTL = 180 * 24 * 3600
 
 
 class Released(NamedTuple):
@@ -291,7 +293,8 @@ class Store(Protocol):
         ...
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
-        """Small persistent settings, e.g. ``get_prefs("chat:-100123")`` -> ``{"lang": "en"}``."""
+        """Small settings, e.g. ``get_prefs("chat:-100123")`` -> ``{"lang": "en"}``; each read
+        or write keeps them :data:`PREFS_TTL` seconds longer (one round trip either way)."""
         ...
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
@@ -685,7 +688,8 @@ class RedisStore(StoreBase):
     Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document, ``h``
     its digest),
     ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:upd:<id>`` seen updates,
-    ``{p}:prefs:<scope>`` preferences. Use a different prefix per bot (or per test).
+    ``{p}:prefs:<scope>`` preferences (expire :data:`PREFS_TTL` after their last use). Use a
+    different prefix per bot (or per test).
     """
 
     def __init__(
@@ -882,7 +886,11 @@ class RedisStore(StoreBase):
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
         self._count("get_prefs")
-        raw = await self.redis.hgetall(f"{self.prefix}:prefs:{scope}")
+        key = f"{self.prefix}:prefs:{scope}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(key)
+            pipe.expire(key, PREFS_TTL)
+            raw, _ = await pipe.execute()
         return {_decode(k): _decode(v) for k, v in raw.items()}
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
@@ -890,7 +898,11 @@ class RedisStore(StoreBase):
             return
         self._count("set_prefs")
         mapping: dict[Any, Any] = dict(values)
-        await self.redis.hset(f"{self.prefix}:prefs:{scope}", mapping=mapping)
+        key = f"{self.prefix}:prefs:{scope}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=mapping)
+            pipe.expire(key, PREFS_TTL)
+            await pipe.execute()
 
     async def aclose(self) -> None:
         if self._owns_client:
@@ -934,6 +946,7 @@ class _MemoryData:
     seen: dict[int, float] = field(default_factory=dict)
     users: dict[int, tuple[set[int], float | None]] = field(default_factory=dict)
     prefs: dict[str, dict[str, str]] = field(default_factory=dict)
+    prefs_until: dict[str, float] = field(default_factory=dict)
     last_first_version: int = 0
     publish: dict[int, float] = field(default_factory=dict)
     locks: dict[int, tuple[str, float]] = field(default_factory=dict)
@@ -1175,13 +1188,21 @@ class MemoryStore(StoreBase):
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
         await self._trip("get_prefs")
+        if self._data.prefs_until.get(scope, math.inf) <= self._clock():
+            self._data.prefs.pop(scope, None)
+            self._data.prefs_until.pop(scope, None)
+        if scope in self._data.prefs:
+            self._data.prefs_until[scope] = self._clock() + PREFS_TTL
         return dict(self._data.prefs.get(scope, {}))
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
         if not values:
             return
         await self._trip("set_prefs")
+        if self._data.prefs_until.get(scope, math.inf) <= self._clock():
+            self._data.prefs.pop(scope, None)
         self._data.prefs.setdefault(scope, {}).update(values)
+        self._data.prefs_until[scope] = self._clock() + PREFS_TTL
 
     async def aclose(self) -> None:
         return None

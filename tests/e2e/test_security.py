@@ -260,3 +260,54 @@ async def test_deep_link_join_refuses_a_wrong_key_and_an_outsider(
     await tg.settle()
     found = await read_doc(redis, group.id)
     assert found is not None and [p["user_id"] for p in found[1]["players"]] == [dani.id]
+
+
+async def test_every_key_expires_or_is_bounded_after_a_whole_game(
+    tg: FakeTelegram, apps: Any, redis_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a whole game (with a language chosen, refusals, /cartas, a private /idioma), every
+    key the bot wrote has a time to live, except the timer and publication sets, whose members
+    are only tables that still exist (so they are bounded by the live tables)."""
+    import secrets as secrets_module
+
+    from driver import ordago_policy
+
+    monkeypatch.setattr(secrets_module, "randbits", lambda bits: 20261130)
+    redis = redis_factory.client()
+    await apps.start()
+    table, users, group = await open_table(tg, redis)
+    users[0].send(group, "/idioma es")
+    users[1].send(users[1].private, "/idioma en")  # refused: it stores nothing
+    users[2].send(group, "/envido abc")
+    users[3].send(users[3].private, "/cartas")
+    await tg.settle()
+    assert users[1].private.bot_messages()[-1].text == dt("es", "security.private_chat")
+    assert not await redis.exists(f"tapete:prefs:chat:{users[1].id}")
+    state = await table.state()
+    hands = 0
+    while not state.is_over:
+        hands += 1
+        assert hands <= 6
+        state = await play_hand(
+            table, random.Random(hands), mus_rounds_wanted=0, lance_policy=ordago_policy
+        )
+    await tg.settle()
+    await apps.stop_all()
+
+    mine = [str(group.id), *(str(u.id) for u in users)]
+    found = [k async for k in redis.scan_iter(match="tapete:*", count=1000)]
+    keys = sorted(k.decode() if isinstance(k, bytes) else str(k) for k in found)
+    assert any(f"tapete:t:{group.id}" == k for k in keys)
+    assert any(f"tapete:prefs:chat:{group.id}" == k for k in keys)
+    assert any(k.startswith("tapete:upd:") for k in keys)
+    forever = []
+    for key in keys:
+        if key in ("tapete:timers", "tapete:pub"):
+            for member in await redis.zrange(key, 0, -1):
+                chat = member.decode() if isinstance(member, bytes) else str(member)
+                if chat in mine:
+                    assert await redis.exists(f"tapete:t:{chat}"), (key, chat)
+            continue
+        if await redis.ttl(key) < 0:
+            forever.append(key)
+    assert not forever, f"keys that never expire: {forever}"
