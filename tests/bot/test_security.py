@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -106,3 +107,60 @@ async def test_deep_link_join_needs_the_tables_key_and_membership() -> None:
     outsiders.clear()
     await lobby.start_private(*h.command(105, f"/start join_{GROUP}_{key}", chat_id=105))
     assert [p.user_id for p in (await h.table()).players] == [105]
+
+
+# ---- two tables at once ------------------------------------------------------------------------
+
+
+async def test_private_commands_with_two_tables_name_the_table() -> None:
+    from test_handlers import GROUP, USERS, Harness
+
+    from bot.handlers import lobby, play
+    from locales import t
+
+    other = GROUP - 1
+    h = Harness()
+    for chat in (GROUP, other):
+        await lobby.nueva(*h.command(101, "/nueva mus", chat_id=chat))
+        for uid, _ in USERS:
+            await lobby.unirme(*h.command(uid, "/unirme", chat_id=chat))
+        await lobby.empezar(*h.command(101, "/empezar", chat_id=chat))
+        for _ in range(4):  # everyone says mus: the discard
+            table = await read(h, chat)
+            seat = table.to_act()[0]
+            await play.play(h.svc, chat, table.players[seat].user_id, "mus")
+        assert set((await read(h, chat)).to_act()) == {0, 1, 2, 3}
+    before = [await h.store.load(GROUP), await h.store.load(other)]
+    ana = 101
+
+    # Both tables wait for Ana's discard: she is asked which, nothing changes.
+    await play.descarto(*h.command(ana, "/descarto 1", chat_id=ana))
+    said = h.bot.calls[-1][1]
+    assert said["chat_id"] == ana
+    title = "Mus &lt;jueves&gt;"
+    assert said["text"] == t("es", "security.which_table", titles=f"«{title}», «{title}»")
+    assert [await h.store.load(GROUP), await h.store.load(other)] == before
+
+    # /cartas in private sends the hand of each table (each names its group).
+    sends = len([c for k, c in h.bot.calls if k == "send" and c["chat_id"] == ana])
+    await play.cartas(*h.command(ana, "/cartas", chat_id=ana))
+    hands = [c for k, c in h.bot.calls if k == "send" and c["chat_id"] == ana][sends:]
+    assert len(hands) == 2, hands
+
+    # Once she has discarded at the first table, /descarto goes to the other, and says so.
+    first = await read(h, GROUP)
+    card = first.adapter.seat_cards(first, 0)[0]
+    await play.play(h.svc, GROUP, ana, f"descarto {card}")
+    second = await read(h, other)
+    card = second.adapter.seat_cards(second, 0)[0]
+    await play.descarto(*h.command(ana, f"/descarto {card}", chat_id=ana))
+    assert 0 not in (await read(h, other)).to_act()
+    assert h.bot.calls[-1][1]["text"] == t("es", "security.discarded_at", title=title)
+
+
+async def read(h: object, chat: int) -> Any:
+    from bot.handlers.common import read_table
+
+    table = await read_table(h.svc, chat)  # type: ignore[attr-defined]
+    assert table is not None
+    return table
