@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games import Game, get_game
+from bot.render import esc
 from engine.core import Action, Event, IllegalAction
 from locales import t
 
@@ -136,6 +137,9 @@ class Table(BaseModel):
     """Message id (as text) of an earlier table message → its final text, still to be shown
     (a finished hand's table message, or the copy replaced by ``/mesa``: without buttons)."""
     notice_seq: int = 0
+    unreachable: list[int] = Field(default_factory=list)
+    """Players the group was told cannot get private messages (they blocked the bot): said
+    once per table; the turn timer plays for them."""
     moved_at: float = 0.0
     """Unix time of the last engine transition (a command typed before it is out of date)."""
 
@@ -240,6 +244,19 @@ class Table(BaseModel):
         """Queue a new message for the group (or a user's private chat) in the outbox."""
         self.notice_seq += 1
         self.outbox = [*self.outbox, Notice(seq=self.notice_seq, text=text, to=to)][-MAX_OUTBOX:]
+
+    def say_unreachable(self, user_ids: set[int]) -> None:
+        """Tell the group, once per table, that these seated players blocked the bot.
+
+        >>> t = Table(chat_id=-1, creator=1); _ = t.join(7, "Ana")
+        >>> t.say_unreachable({7}); t.say_unreachable({7, 8}); len(t.outbox), t.unreachable
+        (1, [7])
+        """
+        for player in self.players:
+            if player.user_id in user_ids and player.user_id not in self.unreachable:
+                self.unreachable = [*self.unreachable, player.user_id]
+                name = esc(player.name)
+                self.notify(t(self.lang, "security.blocked", name=f"<b>{name}</b>"))
 
     def repost_table(self) -> None:
         """``/mesa``: post the table message again at the bottom; the old copy loses buttons."""

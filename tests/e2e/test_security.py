@@ -311,3 +311,38 @@ async def test_every_key_expires_or_is_bounded_after_a_whole_game(
         if await redis.ttl(key) < 0:
             forever.append(key)
     assert not forever, f"keys that never expire: {forever}"
+
+
+async def test_a_player_who_blocked_the_bot_is_announced_once_and_the_game_goes_on(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    redis = redis_factory.client()
+    await apps.start(turn_timeout=2.5)
+    table, _users, group = await open_table(tg, redis)
+    doc = await table.doc()
+    blocker = table.seat_user(doc, 3)
+    blocker.blocked = True
+    notice = dt("es", "security.blocked", name=f"{blocker.first_name}")
+    timeouts = 0
+    state = await table.state()
+    hand = state.hand_number
+    for _ in range(40):
+        state = await table.state()
+        if state.hand_number != hand or state.is_over or timeouts >= 2:
+            break
+        seat = state.to_act[0]
+        if seat == 3 and len(state.to_act) == 1:
+            turn = (await table.doc())["turn"]
+            await table.wait_turn_after(turn, timeout=6.0)  # the timer plays for him
+            timeouts += 1
+        elif 3 not in state.to_act or len(state.to_act) > 1:
+            others = [s for s in state.to_act if s != 3]
+            await table.act(others[0], mus.default_action(state, others[0]), "command")
+        else:
+            await asyncio.sleep(0.2)
+    await tg.settle()
+    assert timeouts >= 1, "the blocker never had to act"
+    said = [m.text for m in group.bot_messages() if m.text == notice]
+    assert len(said) == 1, [m.text for m in group.bot_messages()][-5:]
+    assert (await table.doc())["unreachable"] == [blocker.id]
+    assert (await table.doc())["status"] == "playing"
