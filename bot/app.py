@@ -33,7 +33,7 @@ from telegram.ext import (
 )
 
 from bot.games import command_names
-from bot.handlers import errors, guard, info, inline, lobby, play, timers
+from bot.handlers import errors, guard, info, inline, lobby, migrate, play, timers
 from bot.handlers.common import SERVICES_KEY, Context, Services
 from bot.settings import Settings
 from bot.storage import Store, open_store
@@ -130,6 +130,7 @@ def build_application(
     app.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^[jlgxe]:"))
     app.add_handler(CallbackQueryHandler(play.table_button, pattern=r"^[ah]:"))
     app.add_handler(CallbackQueryHandler(play.discard_button, pattern=r"^[tc]:"))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrate.migrated))
     app.add_handler(InlineQueryHandler(inline.inline_query))
     app.add_handler(ChosenInlineResultHandler(inline.chosen_result))
     app.add_error_handler(errors.on_error)

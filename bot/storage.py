@@ -105,6 +105,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast, runtime_ch
 from redis.asyncio import BlockingConnectionPool, Redis
 
 __all__ = [
+    "ChatTaken",
     "DuplicateUpdate",
     "Loaded",
     "MemoryStore",
@@ -172,6 +173,10 @@ class Write(Generic[T]):
 
 class TableConflict(RuntimeError):
     """``update_table`` lost the compare-and-set race more times than it may retry."""
+
+
+class ChatTaken(Exception):
+    """:meth:`Store.move_table`: the chat the table should move to has a table already."""
 
 
 class DuplicateUpdate(Exception):
@@ -303,6 +308,24 @@ class Store(Protocol):
 
     async def aclose(self) -> None:
         """Release connections the store opened itself."""
+        ...
+
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        """Move the table of ``old_chat`` to ``new_chat`` (a group upgraded to a supergroup
+        gets a new chat id) in one atomic step, if it is still at ``expected_version``: its
+        document becomes ``doc``, and its timer, publication entry, shown-message hashes and
+        the chat's preferences follow it; each of ``users`` now sits at ``new_chat``. Returns
+        the new version, ``None`` when the table moved on or is gone (reload and retry), and
+        raises :class:`ChatTaken` when ``new_chat`` has a table already."""
         ...
 
     async def create(
@@ -682,6 +705,41 @@ return 1
 """
 
 
+# KEYS: old table, new table, timers zset, publish zset, old shown, new shown, old prefs, new
+# prefs, old publishing lock, then the sets of users who sit at the table. ARGV: expected
+# version, new document, ttl ("" none), old chat id, new chat id, publish due time, digest of
+# the new document. Returns {1, version}, {0, current version, current document} as _CAS
+# (also when there is no table), or {3} when the new chat has a table already.
+_MOVE = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if current == false then current = '0' end
+if current ~= ARGV[1] or current == '0' then
+  return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {3} end
+local now = redis.call('TIME')
+local version = now[1] .. string.format('%06d', tonumber(now[2]))
+redis.call('HSET', KEYS[2], 'v', version, 'd', ARGV[2], 'h', ARGV[7])
+if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
+redis.call('DEL', KEYS[1], KEYS[9])
+local due = redis.call('ZSCORE', KEYS[3], ARGV[4])
+redis.call('ZREM', KEYS[3], ARGV[4])
+if due then redis.call('ZADD', KEYS[3], due, ARGV[5]) end
+redis.call('ZREM', KEYS[4], ARGV[4])
+redis.call('ZADD', KEYS[4], ARGV[6], ARGV[5])
+if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[6]) end
+if redis.call('EXISTS', KEYS[7]) == 1 and redis.call('EXISTS', KEYS[8]) == 0 then
+  redis.call('RENAME', KEYS[7], KEYS[8])
+end
+for i = 10, #KEYS do
+  redis.call('SREM', KEYS[i], ARGV[4])
+  redis.call('SADD', KEYS[i], ARGV[5])
+  if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+end
+return {1, version}
+"""
+
+
 class RedisStore(StoreBase):
     """The store on a ``redis.asyncio.Redis`` client (with or without ``decode_responses``).
 
@@ -713,6 +771,7 @@ class RedisStore(StoreBase):
         self._check_script = redis.register_script(_CHECK)
         self._claim = redis.register_script(_CLAIM)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
+        self._move = redis.register_script(_MOVE)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "tapete", *, max_connections: int = 50) -> RedisStore:
@@ -907,6 +966,50 @@ class RedisStore(StoreBase):
     async def aclose(self) -> None:
         if self._owns_client:
             await self.redis.aclose()
+
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        self._count("move_table")
+        p = self.prefix
+        keys = [
+            self.table_key(old_chat),
+            self.table_key(new_chat),
+            self._timers,
+            self._publish,
+            f"{p}:shown:{old_chat}",
+            f"{p}:shown:{new_chat}",
+            f"{p}:prefs:chat:{old_chat}",
+            f"{p}:prefs:chat:{new_chat}",
+            f"{p}:lock:{old_chat}",
+            *(self._user_key(u) for u in users),
+        ]
+        args = [
+            str(expected_version),
+            doc,
+            "" if ttl is None else str(_positive_ttl(ttl)),
+            str(old_chat),
+            str(new_chat),
+            repr(time.time() + PUBLISH_GRACE),
+            doc_digest(doc),
+        ]
+        reply = await self._move(keys=keys, args=args)
+        if int(reply[0]) == 3:
+            raise ChatTaken(f"chat {new_chat} has a table already")
+        outcome = _outcome(reply)
+        if not outcome.ok:
+            self._remember(old_chat, outcome.current)
+            return None
+        self._remember(old_chat, None)
+        self._remember(new_chat, Loaded(outcome.version, doc))
+        return outcome.version
 
 
 def _positive_ttl(ttl: int) -> int:
@@ -1206,6 +1309,48 @@ class MemoryStore(StoreBase):
 
     async def aclose(self) -> None:
         return None
+
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        await self._trip("move_table")
+        data = self._data
+        entry = self._live(old_chat)
+        if entry is None or entry.version != expected_version:
+            self._remember(old_chat, None if entry is None else Loaded(entry.version, entry.doc))
+            return None
+        if self._live(new_chat) is not None:
+            raise ChatTaken(f"chat {new_chat} has a table already")
+        version = max(int(self._clock() * 1_000_000), data.last_first_version + 1)
+        data.last_first_version = version
+        expires_at = None if ttl is None else self._clock() + _positive_ttl(ttl)
+        data.tables[new_chat] = _Entry(version, doc, expires_at)
+        del data.tables[old_chat]
+        data.locks.pop(old_chat, None)
+        if old_chat in data.timers:
+            data.timers[new_chat] = data.timers.pop(old_chat)
+        data.publish.pop(old_chat, None)
+        data.publish[new_chat] = time.time() + PUBLISH_GRACE
+        if old_chat in data.shown:
+            data.shown[new_chat] = data.shown.pop(old_chat)
+        old_scope, new_scope = f"chat:{old_chat}", f"chat:{new_chat}"
+        if old_scope in data.prefs and new_scope not in data.prefs:
+            data.prefs[new_scope] = data.prefs.pop(old_scope)
+            if old_scope in data.prefs_until:
+                data.prefs_until[new_scope] = data.prefs_until.pop(old_scope)
+        for user_id in users:
+            self._user_set(user_id).discard(old_chat)
+            self._link_user(user_id, new_chat, ttl)
+        self._remember(old_chat, None)
+        self._remember(new_chat, Loaded(version, doc))
+        return version
 
 
 def open_store(redis: Redis | None = None, url: str | None = None, prefix: str = "tapete") -> Store:

@@ -258,6 +258,20 @@ class Table(BaseModel):
                 name = esc(player.name)
                 self.notify(t(self.lang, "security.blocked", name=f"<b>{name}</b>"))
 
+    def move_to(self, chat_id: int) -> None:
+        """The group became a supergroup (a new chat id). The old chat's messages cannot be
+        reached from the new one, so the lobby and the table message are posted there anew
+        (and earlier ones are no longer closed); the private hands stay where they are.
+
+        >>> t = Table(chat_id=-1, creator=1, table_msg=5, closing={"4": "x"}); t.move_to(-100)
+        >>> t.chat_id, t.table_msg, t.closing
+        (-100, None, {})
+        """
+        self.chat_id = chat_id
+        self.lobby_msg = None
+        self.table_msg = None
+        self.closing = {}
+
     def repost_table(self) -> None:
         """``/mesa``: post the table message again at the bottom; the old copy loses buttons."""
         if self.table_msg is not None:

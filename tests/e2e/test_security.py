@@ -346,3 +346,46 @@ async def test_a_player_who_blocked_the_bot_is_announced_once_and_the_game_goes_
     assert len(said) == 1, [m.text for m in group.bot_messages()][-5:]
     assert (await table.doc())["unreachable"] == [blocker.id]
     assert (await table.doc())["status"] == "playing"
+
+
+async def test_group_upgraded_to_a_supergroup_mid_hand_goes_on_there(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    from driver import MusTable
+
+    redis = redis_factory.client()
+    await apps.start()
+    table, users, group = await open_table(tg, redis)
+    users[0].send(group, "/idioma en")
+    await tg.settle()
+    state = await table.state()
+    await table.act(state.to_act[0], mus.parse_action("mus"), "command")  # mid-hand
+    before = await table.doc()
+    old_messages = len(group.bot_messages())
+
+    new = tg.migrate(group)
+    moved = await tg.wait_for(lambda: read_doc(redis, new.id), what="the table in the new chat")
+    await tg.settle()
+    assert await read_doc(redis, group.id) is None
+    doc = moved[1]
+    assert doc["chat_id"] == new.id and doc["state"] == before["state"]
+    assert doc["lang"] == "en" and doc["players"] == before["players"]
+    assert await redis.hget(f"tapete:prefs:chat:{new.id}", "lang") in (b"en", "en")
+    assert await redis.zscore("tapete:timers", str(new.id)) is not None
+    assert await redis.zscore("tapete:timers", str(group.id)) is None
+    for user in users:
+        linked = {int(x) for x in await redis.smembers(f"tapete:u:{user.id}")}
+        assert new.id in linked and group.id not in linked
+    # The table message is posted in the supergroup (the old chat's messages are not there).
+    assert new.bot_messages() and new.bot_messages()[-1].buttons()
+    assert len(group.bot_messages()) == old_messages
+
+    # The hand goes on in the supergroup, by command and by button, to its end.
+    users[0].send(new, "/idioma es")  # the driver speaks Spanish
+    await tg.settle()
+    there = MusTable(tg, new, users, redis)
+    there.check.seen = 0
+    state = await play_hand(there, random.Random(4))
+    assert state.hand_number == 2 or state.is_over
+    # The private hands' buttons now point at the new chat.
+    await there.assert_dms_show_hands()

@@ -1,4 +1,6 @@
-"""A Redis restored from older data (a snapshot, an older append-only file, a failover to a
+"""Storage under moves of the world, on every store: a rollback, a group that changes chat id.
+
+A Redis restored from older data (a snapshot, an older append-only file, a failover to a
 lagging replica) must never let a process's cached copy erase the moves made since.
 
 The restore reuses the version numbers the lost writes had; the process that made those writes
@@ -106,3 +108,30 @@ async def test_a_stale_cache_after_a_rollback_never_erases_moves(backend: Backen
     await b.update_table(CHAT, move("b4"))  # same version number as a's cache, other document
     await a.update_table(CHAT, look)
     assert seen[-1] == ["a1", "b4"]
+
+
+async def test_move_table_moves_everything_at_once(backend: Backend) -> None:
+    from bot.storage import ChatTaken
+
+    a, b = backend.store(), backend.store()
+    old, new, taken = 501, 502, 503
+    v = await a.create(old, json.dumps({"moves": ["a1"]}), timer_at=1234.0, ttl=600)
+    assert v is not None
+    await a.add_user_table(9, old, ttl=600)
+    await a.set_prefs(f"chat:{old}", {"lang": "en"})
+    assert await a.move_table(old, new, v - 1, "{}", ttl=600, users=(9,)) is None  # stale
+    await b.create(taken, "{}")
+    with pytest.raises(ChatTaken):
+        await a.move_table(old, taken, v, "{}", ttl=600, users=(9,))
+    moved = await a.move_table(old, new, v, json.dumps({"moves": ["a1"], "to": new}), users=(9,))
+    assert moved is not None and moved > v
+    assert await b.load(old) is None
+    assert await b.load(new) == (moved, json.dumps({"moves": ["a1"], "to": new}))
+    assert await b.timer_of(old) is None and await b.timer_of(new) == 1234.0
+    assert await b.publish_due(old) is None and await b.publish_due(new) is not None
+    assert await b.user_tables(9) == [new]
+    assert await b.get_prefs(f"chat:{new}") == {"lang": "en"}
+    assert await b.move_table(old, new, v, "{}") is None  # nothing left to move
+    await b.update_table(new, move("b1"))  # the moved table is a table like any other
+    loaded = await a.load(new)
+    assert loaded is not None and json.loads(loaded.doc)["moves"] == ["a1", "b1"]
