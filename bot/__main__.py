@@ -68,7 +68,11 @@ class OwnDebugOnly(logging.Filter):
 
 
 def configure_logging(
-    level: str = "INFO", secrets: Iterable[str] = (), *, stream: TextIO | None = None
+    level: str = "INFO",
+    secrets: Iterable[str] = (),
+    *,
+    stream: TextIO | None = None,
+    fmt: str = "text",
 ) -> logging.Handler:
     """INFO by default; HTTP client loggers at WARNING, other libraries never below INFO;
     secrets never printed. Returns the handler installed on the root logger.
@@ -76,7 +80,12 @@ def configure_logging(
     Card texts are never logged by the bot's own modules (they log chat ids and reasons only).
     """
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets))
+    if fmt == "json":
+        from bot.ops import JsonFormatter  # imported late: a config error needs no telegram
+
+        handler.setFormatter(JsonFormatter(secrets))
+    else:
+        handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets))
     handler.addFilter(OwnDebugOnly())
     root = logging.getLogger()
     root.handlers[:] = [handler]
@@ -158,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     secrets = [settings.telegram_bot_token, settings.webhook_secret or ""]
-    configure_logging(settings.log_level, secrets)
+    configure_logging(settings.log_level, secrets, fmt=settings.log_format)
     if settings.redis_url:
         problem = redis_problem(settings.redis_url)
         if problem is not None:

@@ -35,6 +35,7 @@ from telegram.ext import (
 from bot.games import command_names
 from bot.handlers import errors, guard, info, inline, lobby, migrate, play, timers
 from bot.handlers.common import SERVICES_KEY, Context, Services
+from bot.ops import CountingRequest, MeteredApplication, StatusServer
 from bot.settings import Settings
 from bot.storage import Store, open_store
 from locales import LANGUAGES, catalog
@@ -42,6 +43,7 @@ from locales import LANGUAGES, catalog
 log = logging.getLogger("bot.app")
 
 SWEEPER_KEY = "tapete.sweeper"
+STATUS_KEY = "tapete.status"
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 """Every command and button handler: ``async def handler(update, context) -> None``."""
@@ -98,8 +100,10 @@ def build_application(
     else in memory (tables lost on restart)."""
     builder = (
         Application.builder()
+        .application_class(MeteredApplication)
         .token(settings.telegram_bot_token)
         .concurrent_updates(settings.concurrent_updates)
+        .request(CountingRequest(connection_pool_size=256))
     )
     if settings.telegram_api_url:
         base = settings.telegram_api_url
@@ -146,6 +150,10 @@ def _file_url(base: str) -> str:
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data[SERVICES_KEY]
     await _set_commands(app)
+    if svc.settings.metrics_port and STATUS_KEY not in app.bot_data:
+        status = StatusServer(svc, svc.settings.metrics_listen, svc.settings.metrics_port)
+        await status.start()
+        app.bot_data[STATUS_KEY] = status
     _stop = app.bot_data.get(SWEEPER_KEY)
     if _stop is None or _stop.done():
         app.bot_data[SWEEPER_KEY] = asyncio.create_task(timers.sweep_forever(app.bot, svc))
@@ -177,5 +185,8 @@ async def _stop_sweeper(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await _stop_sweeper(app)
+    status = app.bot_data.pop(STATUS_KEY, None)
+    if status is not None:
+        await status.stop()
     svc: Services = app.bot_data[SERVICES_KEY]
     await svc.store.aclose()

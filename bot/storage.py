@@ -310,6 +310,10 @@ class Store(Protocol):
         """Release connections the store opened itself."""
         ...
 
+    async def backlog(self, now: float) -> tuple[int, int]:
+        """For metrics: (tables due or waiting to be published, turn timers due at ``now``)."""
+        ...
+
     async def move_table(
         self,
         old_chat: int,
@@ -375,6 +379,8 @@ class StoreBase(Store):
     CACHE_SIZE = 4096
 
     def __init__(self) -> None:
+        #: Compare-and-set writes (or checks) refused because the table had moved (metrics).
+        self.conflicts = 0
         self.round_trips = 0
         #: Round trips by operation name, for benchmarks.
         self.ops: Counter[str] = Counter()
@@ -505,6 +511,7 @@ class StoreBase(Store):
             if done:
                 return result
             # The table moved; ``now`` is how it is (read with the refusal): try again on it.
+            self.conflicts += 1
             # Back off a little (randomly, so racers spread out) when it is real contention.
             if checked:
                 await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
@@ -967,6 +974,14 @@ class RedisStore(StoreBase):
         if self._owns_client:
             await self.redis.aclose()
 
+    async def backlog(self, now: float) -> tuple[int, int]:
+        self._count("backlog")
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(self._publish)
+            pipe.zcount(self._timers, "-inf", repr(float(now)))
+            waiting, due = await pipe.execute()
+        return int(waiting), int(due)
+
     async def move_table(
         self,
         old_chat: int,
@@ -1321,6 +1336,21 @@ class MemoryStore(StoreBase):
         users: tuple[int, ...] = (),
     ) -> int | None:
         await self._trip("move_table")
+        return self._move(old_chat, new_chat, expected_version, doc, ttl, users)
+
+    async def backlog(self, now: float) -> tuple[int, int]:
+        await self._trip("backlog")
+        return len(self._data.publish), sum(1 for at in self._data.timers.values() if at <= now)
+
+    def _move(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        ttl: int | None,
+        users: tuple[int, ...],
+    ) -> int | None:
         data = self._data
         entry = self._live(old_chat)
         if entry is None or entry.version != expected_version:

@@ -21,6 +21,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import render
+from bot.ops import LOG_TABLE
 from bot.publisher import Deferred, Gone, call_api, flush
 from bot.settings import Settings
 from bot.storage import DuplicateUpdate, Loaded, Store, Write
@@ -135,7 +136,10 @@ async def change_table(
     linked = tuple(users)
 
     def run(current: Loaded | None) -> Write[R]:
-        table_to_save, result = fn(load_doc(current))
+        loaded = load_doc(current)
+        if loaded is not None:
+            LOG_TABLE.set(loaded.tid)  # the logs of this task name the table
+        table_to_save, result = fn(loaded)
         if table_to_save is None:
             return Write(result)
         return Write(

@@ -17,6 +17,7 @@ from telegram.error import Forbidden, TelegramError
 
 from bot import publisher
 from bot.handlers.common import Services, change_table, publish
+from bot.ops import LOG_CHAT
 from bot.table import Step, Table
 
 log = logging.getLogger("bot.timers")
@@ -78,6 +79,7 @@ async def check_reachable(bot: Bot, svc: Services, table: Table, step: Step) -> 
 
 
 async def _fire(bot: Bot, svc: Services, chat_id: int) -> bool:
+    LOG_CHAT.set(chat_id)  # a task of its own (gather): the logs of this firing name the chat
     try:
         return await fire(bot, svc, chat_id)
     except Exception:

@@ -389,3 +389,86 @@ async def test_group_upgraded_to_a_supergroup_mid_hand_goes_on_there(
     assert state.hand_number == 2 or state.is_over
     # The private hands' buttons now point at the new chat.
     await there.assert_dms_show_hands()
+
+
+# ---- operations ----------------------------------------------------------------------------
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return int(response.status), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return int(error.code), error.read().decode()
+
+
+async def test_health_and_metrics_answer(tg: FakeTelegram, apps: Any, redis_factory: Any) -> None:
+    port = _free_port()
+    redis = redis_factory.client()
+    await apps.start(metrics_port=port, metrics_listen="127.0.0.1")
+    _table, users, group = await open_table(tg, redis)
+    users[0].send(group, "/envido abc")  # a refusal
+    await tg.settle()
+    status, body = await asyncio.to_thread(_get, f"http://127.0.0.1:{port}/health")
+    assert (status, json.loads(body)) == (200, {"ok": True})
+    status, text = await asyncio.to_thread(_get, f"http://127.0.0.1:{port}/metrics")
+    assert status == 200
+    lines = {
+        line.split(" ")[0]: line.split(" ")[-1] for line in text.splitlines() if line[:1] != "#"
+    }
+    assert float(lines['tapete_updates_total{kind="message"}']) >= 5
+    assert float(lines['tapete_updates_total{kind="callback_query"}']) >= 3
+    assert float(lines["tapete_update_seconds_count"]) >= 8
+    assert float(lines['tapete_bot_api_calls_total{method="sendMessage",status="200"}']) >= 5
+    assert any(k.startswith("tapete_bot_api_calls_total") and '"403"' in k for k in lines), (
+        "the refused private message to Dani (who never opened the chat) is counted"
+    )
+    for name in ("tapete_cas_conflicts_total", "tapete_publish_backlog", "tapete_timers_due"):
+        assert name in lines, name
+    assert tg.tokens[0] not in text and "rey" not in text
+
+
+async def test_health_says_503_when_the_store_does_not_answer() -> None:
+    from types import SimpleNamespace
+
+    from bot.ops import StatusServer
+
+    class DeadStore:
+        async def version_of(self, chat_id: int) -> int:
+            raise ConnectionError("redis is down")
+
+        async def backlog(self, now: float) -> tuple[int, int]:
+            raise ConnectionError("redis is down")
+
+    port = _free_port()
+    svc = SimpleNamespace(store=DeadStore(), clock=time.time)
+    server = StatusServer(svc, "127.0.0.1", port)  # type: ignore[arg-type]
+    await server.start()
+    try:
+        status, body = await asyncio.to_thread(_get, f"http://127.0.0.1:{port}/health")
+        assert (status, json.loads(body)) == (503, {"ok": False})
+        status, text = await asyncio.to_thread(_get, f"http://127.0.0.1:{port}/metrics")
+        assert status == 200 and "tapete_publish_backlog" in text
+    finally:
+        await server.stop()
+
+
+def test_json_logs_name_the_chat_and_table_and_hide_the_token() -> None:
+    from bot.__main__ import configure_logging
+    from bot.ops import LOG_CHAT, LOG_TABLE
+
+    root = logging.getLogger()
+    saved_handlers, saved_level = list(root.handlers), root.level
+    out = io.StringIO()
+    try:
+        configure_logging("INFO", ["123:TOKEN"], stream=out, fmt="json")
+        chat, table = LOG_CHAT.set(-1005), LOG_TABLE.set("ab12cd")
+        logging.getLogger("bot.flow").info("wrote via bot123:TOKEN")
+        LOG_CHAT.reset(chat)
+        LOG_TABLE.reset(table)
+    finally:
+        root.handlers[:] = saved_handlers
+        root.setLevel(saved_level)
+    line = json.loads(out.getvalue().splitlines()[-1])
+    assert line["chat"] == -1005 and line["table"] == "ab12cd" and line["level"] == "INFO"
+    assert line["msg"] == "wrote via bot***"
