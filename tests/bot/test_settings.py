@@ -49,6 +49,9 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "TAPETE_WEBHOOK_PORT": "8080",
         "TAPETE_WEBHOOK_SECRET": "abc-DEF_1",
         "TAPETE_LOG_LEVEL": "debug",
+        "TAPETE_METRICS_PORT": "9090",
+        "TAPETE_METRICS_LISTEN": "127.0.0.1",
+        "TAPETE_LOG_FORMAT": "JSON",
     }
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -68,6 +71,9 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "webhook_listen": "127.0.0.1",
         "webhook_port": 8080,
         "webhook_secret": "abc-DEF_1",
+        "metrics_port": 9090,
+        "metrics_listen": "127.0.0.1",
+        "log_format": "json",
         "log_level": "DEBUG",
     }
     assert set(ENV_NAMES.values()) == set(env)
