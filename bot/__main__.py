@@ -173,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem is not None:
             return fail(problem)
         log.info("storage: Redis at %s", safe_url(settings.redis_url))
+    elif settings.sqlite_path:
+        log.info("storage: SQLite file %s (one machine; REDIS_URL for more)", settings.sqlite_path)
     else:
         log.warning("in-process store (REDIS_URL unset): tables are lost on restart")
 

@@ -97,7 +97,7 @@ def build_application(
     settings: Settings, *, redis: Redis | None = None, store: Store | None = None
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot's Application; storage is ``store``, else ``redis``, else ``settings.redis_url``,
-    else in memory (tables lost on restart)."""
+    else the SQLite file ``settings.sqlite_path``, else in memory (tables lost on restart)."""
     builder = (
         Application.builder()
         .application_class(MeteredApplication)
@@ -112,7 +112,9 @@ def build_application(
         builder.post_init(_post_init).post_stop(_stop_sweeper).post_shutdown(_post_shutdown).build()
     )
     if store is None:
-        store = open_store(redis, settings.redis_url, settings.redis_prefix)
+        store = open_store(
+            redis, settings.redis_url, settings.redis_prefix, sqlite_path=settings.sqlite_path
+        )
     app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
 
     messages = filters.UpdateType.MESSAGE

@@ -56,6 +56,12 @@ class Settings(BaseSettings):
         validation_alias=_env("redis_prefix", "TAPETE_REDIS_PREFIX"),
         description="Prefix of every Redis key, so several bots (or test runs) share one Redis.",
     )
+    sqlite_path: str | None = Field(
+        default=None,
+        validation_alias=_env("sqlite_path", "TAPETE_SQLITE_PATH"),
+        description="SQLite file for the tables when REDIS_URL is unset (kept across restarts); "
+        "unset too: in process memory.",
+    )
     telegram_api_url: str | None = Field(
         default=None,
         validation_alias=_env("telegram_api_url", "TELEGRAM_API_URL"),
@@ -148,7 +154,12 @@ class Settings(BaseSettings):
     )
 
     @field_validator(
-        "redis_url", "telegram_api_url", "webhook_url", "webhook_secret", mode="before"
+        "redis_url",
+        "sqlite_path",
+        "telegram_api_url",
+        "webhook_url",
+        "webhook_secret",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:

@@ -1383,10 +1383,20 @@ class MemoryStore(StoreBase):
         return version
 
 
-def open_store(redis: Redis | None = None, url: str | None = None, prefix: str = "tapete") -> Store:
-    """The store the bot uses: on ``redis`` if given, else on ``url``, else in memory."""
+def open_store(
+    redis: Redis | None = None,
+    url: str | None = None,
+    prefix: str = "tapete",
+    sqlite_path: str | None = None,
+) -> Store:
+    """The store the bot uses: on ``redis`` if given, else on ``url``, else in the SQLite file
+    ``sqlite_path``, else in memory."""
     if redis is not None:
         return RedisStore(redis, prefix)
     if url:
         return RedisStore.from_url(url, prefix)
+    if sqlite_path:
+        from bot.sqlite_store import SQLiteStore
+
+        return SQLiteStore(sqlite_path)
     return MemoryStore()

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_storage import BACKENDS, Backend
 
+from bot.sqlite_store import SQLiteStore
 from bot.storage import Loaded, MemoryStore, RedisStore, Store, Write
 
 CHAT = 77
@@ -52,6 +53,8 @@ def move(name: str) -> Any:
 async def snapshot(backend: Backend, store: Store) -> Any:
     if isinstance(store, RedisStore):
         return await store.redis.dump(store.table_key(CHAT))
+    if isinstance(store, SQLiteStore):
+        return store._db.execute("SELECT * FROM tables WHERE chat = ?", (CHAT,)).fetchone()
     assert isinstance(store, MemoryStore)
     return copy.deepcopy(store._data.tables[CHAT])
 
@@ -59,6 +62,9 @@ async def snapshot(backend: Backend, store: Store) -> Any:
 async def restore(backend: Backend, store: Store, saved: Any) -> None:
     if isinstance(store, RedisStore):
         await store.redis.restore(store.table_key(CHAT), 0, saved, replace=True)
+        return
+    if isinstance(store, SQLiteStore):
+        store._db.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?)", saved)
         return
     assert isinstance(store, MemoryStore)
     store._data.tables[CHAT] = copy.deepcopy(saved)

@@ -472,3 +472,64 @@ def test_json_logs_name_the_chat_and_table_and_hide_the_token() -> None:
     line = json.loads(out.getvalue().splitlines()[-1])
     assert line["chat"] == -1005 and line["table"] == "ab12cd" and line["level"] == "INFO"
     assert line["msg"] == "wrote via bot***"
+
+
+# ---- the SQLite store ----------------------------------------------------------------------
+
+
+async def test_a_table_on_the_sqlite_store_survives_a_restart(
+    tg: FakeTelegram, tmp_path: Any, redis_factory: Any
+) -> None:
+    """``make run`` without Redis: tables live in an SQLite file; a restart loses nothing."""
+    from conftest import AppRunner, make_settings
+    from driver import MusTable
+
+    from bot.app import build_application
+    from bot.sqlite_store import SQLiteStore
+
+    path = tmp_path / "tapete.sqlite3"
+
+    async def start() -> Any:
+        settings = make_settings(tg, sqlite_path=str(path))
+        app = build_application(settings)
+        assert isinstance(app.bot_data["tapete"].store, SQLiteStore)
+        await AppRunner._start(app)
+        return app
+
+    app = await start()
+    ana, bea, cris, dani = (tg.user(n, n.lower()) for n in ("Ana", "Bea", "Cris", "Dani"))
+    group = tg.group("Mesa en disco", members=[ana, bea, cris, dani], creator=ana)
+    for user in (ana, bea, cris, dani):
+        user.start_private()
+    await tg.settle()
+    ana.send(group, "/nueva mus")
+    await tg.settle()
+    for user in (ana, bea, cris, dani):
+        user.send(group, "/unirme")
+        await tg.settle()
+    ana.send(group, "/empezar")
+    await tg.settle()
+    reader = SQLiteStore(path)
+    loaded = await reader.load(group.id)
+    assert loaded is not None and json.loads(loaded.doc)["status"] == "playing"
+    await AppRunner._stop(app)
+
+    app = await start()  # a restart: the table is still there, and the hand is played out
+    try:
+        reader.forget()
+        loaded = await reader.load(group.id)
+        assert loaded is not None and json.loads(loaded.doc)["status"] == "playing"
+
+        class FileTable(MusTable):
+            async def doc(self) -> dict[str, Any]:
+                reader.forget()
+                found = await reader.load(group.id)
+                assert found is not None
+                return dict(json.loads(found.doc))
+
+        table = FileTable(tg, group, [ana, bea, cris, dani], None)
+        state = await play_hand(table, random.Random(2))
+        assert state.hand_number == 2 or state.is_over
+    finally:
+        await AppRunner._stop(app)
+        await reader.aclose()
