@@ -481,10 +481,7 @@ class SQLiteStore(StoreBase):
                 self._link_user(db, user_id, new_chat, ttl)
             return version
 
-        try:
-            version = await self._run("move_table", True, fn)
-        except ChatTaken:
-            raise
+        version = await self._run("move_table", True, fn)
         if version is None:
             self._remember(old_chat, await self._load(old_chat))
             return None
