@@ -72,7 +72,11 @@ async def test_webhook_refuses_a_missing_or_wrong_secret(
         group = tg.group("Forja", members=[ana])
         url = f"http://127.0.0.1:{port}/hook"
 
-        def forged(update_id: int) -> dict[str, Any]:
+        first = random.randrange(10**9, 2 * 10**9)  # update ids are de-duplicated in Redis
+
+        def forged(n: int) -> dict[str, Any]:
+            update_id = first + n
+            tg.queued_at[update_id] = time.monotonic()  # so the test's cleanup deletes its key
             return {
                 "update_id": update_id,
                 "message": {
@@ -205,6 +209,7 @@ async def test_channel_and_anonymous_admin_identities_are_refused(
 
     ana.send(group, "/nueva mus")
     await tg.wait_for(lambda: group.bot_messages()[-1].buttons() or None, what="the lobby")
+    await tg.settle()  # the lobby's message id is written down after it is sent
     before = await read_doc(redis, group.id)
     for user_id, sender in ((1087968824, group.to_json()), (136817688, channel), (777000, channel)):
         count = sum(refusal in x for x in group.texts())
@@ -242,6 +247,7 @@ async def test_deep_link_join_refuses_a_wrong_key_and_an_outsider(
         ),
         what="the deep link",
     )
+    await tg.settle()
     before = await read_doc(redis, group.id)
     assert before is not None and link.endswith(before[1]["join_key"])
     assert eve.id not in group.members and group.status_of(eve) == "left"
@@ -490,7 +496,7 @@ async def test_a_table_on_the_sqlite_store_survives_a_restart(
     path = tmp_path / "tapete.sqlite3"
 
     async def start() -> Any:
-        settings = make_settings(tg, sqlite_path=str(path))
+        settings = make_settings(tg, sqlite_path=str(path), redis_url=None)
         app = build_application(settings)
         assert isinstance(app.bot_data["tapete"].store, SQLiteStore)
         await AppRunner._start(app)
