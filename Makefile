@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# Without REDIS_URL, tables are kept in an SQLite file (across restarts, nothing to install).
 run: $(STAMP)
-	$(VENV)/bin/tapete
+	TAPETE_SQLITE_PATH="$${TAPETE_SQLITE_PATH:-data/tapete.sqlite3}" $(VENV)/bin/tapete
 
 play: $(STAMP)
 	$(VENV)/bin/tapete-terminal

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Iterable, Sequence
+from typing import TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
@@ -24,7 +25,10 @@ __all__ = ["configure_logging", "main"]
 log = logging.getLogger("bot")
 
 #: Libraries whose INFO lines carry request URLs (with the bot token in them) or noise.
-QUIET_LOGGERS = ("httpx", "httpcore", "tornado.access")
+QUIET_LOGGERS = ("httpx", "httpcore", "tornado.access", "hpack")
+#: Libraries whose DEBUG lines carry Bot API request parameters (private hands!) and updates:
+#: never below INFO, whatever ``TAPETE_LOG_LEVEL`` says.
+CHATTY_LOGGERS = ("telegram", "apscheduler", "asyncio")
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -45,18 +49,53 @@ class RedactingFormatter(logging.Formatter):
         return text
 
 
-def configure_logging(level: str = "INFO", secrets: Iterable[str] = ()) -> None:
-    """INFO by default; HTTP client loggers at WARNING; secrets never printed.
+class OwnDebugOnly(logging.Filter):
+    """Lets DEBUG records through only from the bot's own loggers (``bot.*``), which never log a
+    card: a library's DEBUG line may hold a request's parameters (a private hand) or an update.
+
+    >>> f = OwnDebugOnly()
+    >>> rec = lambda name, level: logging.LogRecord(name, level, "", 0, "x", None, None)
+    >>> f.filter(rec("bot.flow", logging.DEBUG)), f.filter(rec("telegram._bot", logging.DEBUG))
+    (True, False)
+    >>> f.filter(rec("telegram.ext", logging.WARNING))
+    True
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return (
+            record.levelno >= logging.INFO or record.name == "bot" or record.name.startswith("bot.")
+        )
+
+
+def configure_logging(
+    level: str = "INFO",
+    secrets: Iterable[str] = (),
+    *,
+    stream: TextIO | None = None,
+    fmt: str = "text",
+) -> logging.Handler:
+    """INFO by default; HTTP client loggers at WARNING, other libraries never below INFO;
+    secrets never printed. Returns the handler installed on the root logger.
 
     Card texts are never logged by the bot's own modules (they log chat ids and reasons only).
     """
-    handler = logging.StreamHandler()
-    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets))
+    handler = logging.StreamHandler(stream)
+    if fmt == "json":
+        from bot.ops import JsonFormatter  # imported late: a config error needs no telegram
+
+        handler.setFormatter(JsonFormatter(secrets))
+    else:
+        handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets))
+    handler.addFilter(OwnDebugOnly())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+    floor = max(logging.INFO, logging.getLevelName(level))
+    for name in CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(floor)
+    return handler
 
 
 def safe_url(url: str) -> str:
@@ -119,14 +158,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(describe_error(error))
     if args.webhook and not settings.webhook_url:
         return fail("--webhook needs TAPETE_WEBHOOK_URL (the public HTTPS URL of this bot)")
+    if args.webhook and not settings.webhook_secret:
+        # Refused rather than generated: every process behind the same URL must send Telegram
+        # the same secret, and a generated one would differ per process.
+        return fail(
+            "--webhook needs TAPETE_WEBHOOK_SECRET (1-256 of A-Z a-z 0-9 _ -): without it "
+            "anyone who reaches the URL could post updates as any user"
+        )
 
     secrets = [settings.telegram_bot_token, settings.webhook_secret or ""]
-    configure_logging(settings.log_level, secrets)
+    configure_logging(settings.log_level, secrets, fmt=settings.log_format)
     if settings.redis_url:
         problem = redis_problem(settings.redis_url)
         if problem is not None:
             return fail(problem)
         log.info("storage: Redis at %s", safe_url(settings.redis_url))
+    elif settings.sqlite_path:
+        log.info("storage: SQLite file %s (one machine; REDIS_URL for more)", settings.sqlite_path)
     else:
         log.warning("in-process store (REDIS_URL unset): tables are lost on restart")
 

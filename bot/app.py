@@ -28,12 +28,26 @@ from telegram.ext import (
     ChosenInlineResultHandler,
     CommandHandler,
     InlineQueryHandler,
+    MessageHandler,
     filters,
 )
 
 from bot.games import command_names
-from bot.handlers import computers, errors, info, inline, lobby, play, records, senas, timers
+from bot.handlers import (
+    computers,
+    errors,
+    guard,
+    info,
+    inline,
+    lobby,
+    migrate,
+    play,
+    records,
+    senas,
+    timers,
+)
 from bot.handlers.common import SERVICES_KEY, Context, Services
+from bot.ops import CountingRequest, MeteredApplication, StatusServer
 from bot.settings import Settings
 from bot.storage import Store, open_store
 from locales import LANGUAGES, catalog
@@ -41,6 +55,7 @@ from locales import LANGUAGES, catalog
 log = logging.getLogger("bot.app")
 
 SWEEPER_KEY = "tapete.sweeper"
+STATUS_KEY = "tapete.status"
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 """Every command and button handler: ``async def handler(update, context) -> None``."""
@@ -111,11 +126,13 @@ def build_application(
     settings: Settings, *, redis: Redis | None = None, store: Store | None = None
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot's Application; storage is ``store``, else ``redis``, else ``settings.redis_url``,
-    else in memory (tables lost on restart)."""
+    else the SQLite file ``settings.sqlite_path``, else in memory (tables lost on restart)."""
     builder = (
         Application.builder()
+        .application_class(MeteredApplication)
         .token(settings.telegram_bot_token)
         .concurrent_updates(settings.concurrent_updates)
+        .request(CountingRequest(connection_pool_size=256))
     )
     if settings.telegram_api_url:
         base = settings.telegram_api_url
@@ -124,10 +141,16 @@ def build_application(
         builder.post_init(_post_init).post_stop(_stop_sweeper).post_shutdown(_post_shutdown).build()
     )
     if store is None:
-        store = open_store(redis, settings.redis_url, settings.redis_prefix)
+        store = open_store(
+            redis, settings.redis_url, settings.redis_prefix, sqlite_path=settings.sqlite_path
+        )
     app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
 
     messages = filters.UpdateType.MESSAGE
+    # Before every command: posts as a channel or an anonymous admin are refused (guard.py).
+    app.add_handler(
+        MessageHandler(filters.COMMAND & messages, guard.refuse_shared_identity), group=-1
+    )
     app.add_handler(
         CommandHandler("start", lobby.start_private, filters=filters.ChatType.PRIVATE & messages)
     )
@@ -144,6 +167,7 @@ def build_application(
     app.add_handler(CallbackQueryHandler(computers.button, pattern=r"^[bfv]:"))
     app.add_handler(CallbackQueryHandler(play.discard_button, pattern=r"^[tc]:"))
     app.add_handler(CallbackQueryHandler(senas.sena_button, pattern=r"^s:"))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrate.migrated))
     app.add_handler(InlineQueryHandler(inline.inline_query))
     app.add_handler(ChosenInlineResultHandler(inline.chosen_result))
     app.add_error_handler(errors.on_error)
@@ -159,6 +183,10 @@ def _file_url(base: str) -> str:
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data[SERVICES_KEY]
     await _set_commands(app)
+    if svc.settings.metrics_port and STATUS_KEY not in app.bot_data:
+        status = StatusServer(svc, svc.settings.metrics_listen, svc.settings.metrics_port)
+        await status.start()
+        app.bot_data[STATUS_KEY] = status
     _stop = app.bot_data.get(SWEEPER_KEY)
     if _stop is None or _stop.done():
         app.bot_data[SWEEPER_KEY] = asyncio.create_task(timers.sweep_forever(app.bot, svc))
@@ -190,5 +218,8 @@ async def _stop_sweeper(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await _stop_sweeper(app)
+    status = app.bot_data.pop(STATUS_KEY, None)
+    if status is not None:
+        await status.stop()
     svc: Services = app.bot_data[SERVICES_KEY]
     await svc.store.aclose()

@@ -32,7 +32,7 @@ import secrets
 import time
 import warnings
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypeVar
 
@@ -75,6 +75,11 @@ class Gone(Exception):
     """The message or chat cannot be written any more (deleted, blocked, kicked)."""
 
 
+class Blocked(Gone):
+    """Telegram forbids writing to that chat (a user who blocked the bot, a group that removed
+    it)."""
+
+
 @dataclass
 class _Run:
     """One publication's bookkeeping: what the messages show, the Bot API calls it made."""
@@ -85,6 +90,8 @@ class _Run:
     """New messages sent (all chats) not yet taken from the budget."""
     group_calls: int = 0
     """New messages sent to the group not yet taken from the budget."""
+    blocked: set[int] = field(default_factory=set)
+    """Private chats Telegram refused to write to (players who blocked the bot)."""
 
     def count(self, chat_id: int, *, send: bool) -> None:
         """One Bot API call; a new message counts against the bot's budget (about 30 a
@@ -129,7 +136,7 @@ async def call_api(call: Callable[[], Awaitable[T]], *, uncertain_ok: bool = Fal
                 raise Deferred(time.time() + wait) from None
             await asyncio.sleep(wait)
         except Forbidden as exc:
-            raise Gone(exc.message) from None
+            raise Blocked(exc.message) from None
         except BadRequest as exc:
             text = exc.message.lower()
             if "not found" in text or "can't be edited" in text or "chat not found" in text:
@@ -314,6 +321,8 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
         table = load_doc(loaded) or table
     loaded, table = await _post_missing(bot, svc, run, loaded, table)
     await _edit_all(bot, run, table)
+    if any(p.user_id in run.blocked and p.user_id not in table.unreachable for p in table.players):
+        loaded = await _record(svc, table, blocked=run.blocked)  # said in the next round
     return loaded
 
 
@@ -325,8 +334,10 @@ async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want
     run.count(chat_id, send=False)
     try:
         await _edit(bot, chat_id, message_id, want)
-    except Gone:
+    except Gone as exc:
         run.shown.pop(key, None)
+        if isinstance(exc, Blocked):
+            run.blocked.add(chat_id)
         return False
     run.shown[key] = digest
     return True
@@ -396,6 +407,8 @@ async def _post(bot: Bot, run: _Run, chat_id: int, want: Render) -> int | None:
         message = await _send(bot, chat_id, want, uncertain_ok=False)
     except Gone as exc:
         log.warning("cannot write to chat %s: %s", chat_id, exc)
+        if isinstance(exc, Blocked):
+            run.blocked.add(chat_id)
         return None
     except BadRequest as exc:
         log.warning("cannot write to chat %s: %s", chat_id, exc.message)
@@ -431,6 +444,7 @@ async def _record(
     hands: tuple[int, list[tuple[int, int]]] | None = None,
     lobby: int | None = None,
     table_msg: tuple[int, int] | None = None,
+    blocked: set[int] | None = None,
 ) -> Loaded:
     """Write down in the document what was just shown (so no process shows it again)."""
     from bot.handlers.common import change_table
@@ -451,6 +465,8 @@ async def _record(
             current.lobby_msg = lobby
         if table_msg is not None and current.hand == table_msg[0] and current.table_msg is None:
             current.table_msg = table_msg[1]
+        if blocked:
+            current.say_unreachable(blocked)
         return current, None
 
     await change_table(svc, table.chat_id, fn)

@@ -11,6 +11,7 @@ escaped; texts come only from ``locales/``.
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +24,32 @@ MAX_LOG_LINES = 8
 """Lines of the current hand's log shown in a table message."""
 
 
+#: Bidi overrides, embeddings and isolates (U+202A-U+202E, U+2066-U+2069) and the marks that
+#: reorder text around them: typed into an echoed word they would reverse the bot's sentence.
+_BIDI = {*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C}
+
+
+def neutral(text: object) -> str:
+    """User text made harmless to echo: bidi controls and control characters removed (a line
+    break stays a line break).
+
+    >>> neutral("ab\u202ecd\x07e\u2066f")
+    'abcdef'
+    """
+    return "".join(
+        c
+        for c in str(text)
+        if ord(c) not in _BIDI and (c == "\n" or unicodedata.category(c) != "Cc")
+    )
+
+
 def esc(text: object) -> str:
-    """Escape text for Telegram's HTML parse mode."""
-    return html.escape(str(text), quote=False)
+    """User text for Telegram's HTML parse mode: :func:`neutral`, then HTML-escaped.
+
+    >>> esc("<b>\u202eAna")
+    '&lt;b&gt;Ana'
+    """
+    return html.escape(neutral(text), quote=False)
 
 
 def card_name(lang: str, card: str) -> str:

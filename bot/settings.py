@@ -56,6 +56,12 @@ class Settings(BaseSettings):
         validation_alias=_env("redis_prefix", "TAPETE_REDIS_PREFIX"),
         description="Prefix of every Redis key, so several bots (or test runs) share one Redis.",
     )
+    sqlite_path: str | None = Field(
+        default=None,
+        validation_alias=_env("sqlite_path", "TAPETE_SQLITE_PATH"),
+        description="SQLite file for the tables when REDIS_URL is unset (kept across restarts); "
+        "unset too: in process memory.",
+    )
     telegram_api_url: str | None = Field(
         default=None,
         validation_alias=_env("telegram_api_url", "TELEGRAM_API_URL"),
@@ -143,6 +149,23 @@ class Settings(BaseSettings):
         validation_alias=_env("webhook_secret", "TAPETE_WEBHOOK_SECRET"),
         description="Secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token.",
     )
+    metrics_port: int | None = Field(
+        default=None,
+        gt=0,
+        lt=65536,
+        validation_alias=_env("metrics_port", "TAPETE_METRICS_PORT"),
+        description="Port of /health and /metrics (Prometheus); unset: not served.",
+    )
+    metrics_listen: str = Field(
+        default="0.0.0.0",
+        validation_alias=_env("metrics_listen", "TAPETE_METRICS_LISTEN"),
+        description="Address /health and /metrics bind to.",
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text",
+        validation_alias=_env("log_format", "TAPETE_LOG_FORMAT"),
+        description="text, or json: one object per line with the chat and table ids.",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO",
         validation_alias=_env("log_level", "TAPETE_LOG_LEVEL"),
@@ -150,7 +173,12 @@ class Settings(BaseSettings):
     )
 
     @field_validator(
-        "redis_url", "telegram_api_url", "webhook_url", "webhook_secret", mode="before"
+        "redis_url",
+        "sqlite_path",
+        "telegram_api_url",
+        "webhook_url",
+        "webhook_secret",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
@@ -163,7 +191,12 @@ class Settings(BaseSettings):
     def _strip_token(cls, value: object) -> object:
         return value.strip() if isinstance(value, str) else value
 
-    @field_validator("language", mode="before")
+    @field_validator("metrics_port", mode="before")
+    @classmethod
+    def _blank_port(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("language", "log_format", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value

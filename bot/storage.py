@@ -13,7 +13,17 @@ Tables
     "no table", so ``save(chat_id, 0, ...)`` creates a table only if there is none
     (:meth:`Store.create`). A new table's first version is the server's clock in microseconds
     and each write adds 1, so a version never repeats for a chat, even after the table is deleted
-    and another one created: a version identifies one state of one table.
+    and another one created.
+
+    After Redis is restored from older data (a snapshot, an older append-only file, a failover
+    to a lagging replica), the counter goes on from the restored version and hands out again the
+    numbers of the writes that were lost, while a process may still cache the newest of those
+    writes. So a write is checked against the *document* it was based on as well: the table
+    hash keeps a digest of its document (field ``h``, :func:`doc_digest`), and a write (or a
+    version check) made from a cached copy sends that copy's digest; the same version with
+    another document is refused like a moved version, with the current table in the reply, and
+    the update runs again on it. No extra round trip; a stale cache can never win. (Tables
+    written before the field existed are checked by version alone until their next write.)
 
     Handlers never call ``save`` themselves; they call :meth:`Store.update_table`, which loads,
     runs a pure function on the current document and saves with CAS, retrying on conflict::
@@ -83,6 +93,7 @@ different slots): use one Redis server, or a hash-tagged prefix such as ``{tapet
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import random
 import time
@@ -107,6 +118,7 @@ from bot.budget import (
 )
 
 __all__ = [
+    "ChatTaken",
     "DuplicateUpdate",
     "Loaded",
     "MemoryStore",
@@ -135,6 +147,8 @@ PUBLISH_LEASE = 10.0
 #: Seconds before a claimed publication is due again (the claimer may find the lock still held
 #: by a process that died: it tries again this soon).
 PUBLISH_RETRY = 3.0
+#: Seconds small settings (a group's language) are kept after they were last read or written.
+PREFS_TTL = 180 * 24 * 3600
 
 
 class Released(NamedTuple):
@@ -180,6 +194,10 @@ class Write(Generic[T]):
 
 class TableConflict(RuntimeError):
     """``update_table`` lost the compare-and-set race more times than it may retry."""
+
+
+class ChatTaken(Exception):
+    """:meth:`Store.move_table`: the chat the table should move to has a table already."""
 
 
 class DuplicateUpdate(Exception):
@@ -312,7 +330,8 @@ class Store(Protocol):
         ...
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
-        """Small persistent settings, e.g. ``get_prefs("chat:-100123")`` -> ``{"lang": "en"}``."""
+        """Small settings, e.g. ``get_prefs("chat:-100123")`` -> ``{"lang": "en"}``; each read
+        or write keeps them :data:`PREFS_TTL` seconds longer (one round trip either way)."""
         ...
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
@@ -321,6 +340,28 @@ class Store(Protocol):
 
     async def aclose(self) -> None:
         """Release connections the store opened itself."""
+        ...
+
+    async def backlog(self, now: float) -> tuple[int, int]:
+        """For metrics: (tables due or waiting to be published, turn timers due at ``now``)."""
+        ...
+
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        """Move the table of ``old_chat`` to ``new_chat`` (a group upgraded to a supergroup
+        gets a new chat id) in one atomic step, if it is still at ``expected_version``: its
+        document becomes ``doc``, and its timer, publication entry, shown-message hashes and
+        the chat's preferences follow it; each of ``users`` now sits at ``new_chat``. Returns
+        the new version, ``None`` when the table moved on or is gone (reload and retry), and
+        raises :class:`ChatTaken` when ``new_chat`` has a table already."""
         ...
 
     async def create(
@@ -372,6 +413,8 @@ class StoreBase(Store):
     CACHE_SIZE = 4096
 
     def __init__(self) -> None:
+        #: Compare-and-set writes (or checks) refused because the table had moved (metrics).
+        self.conflicts = 0
         self.round_trips = 0
         #: Round trips by operation name, for benchmarks.
         self.ops: Counter[str] = Counter()
@@ -419,15 +462,20 @@ class StoreBase(Store):
         update_id: int | None = None,
         users: tuple[int, ...] = (),
         lock: str | None = None,
+        expected_doc: str | None = None,
     ) -> Outcome:
         """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
         ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
         A saved ``doc`` also adds the chat to each of ``users``' tables, and with ``lock`` takes
-        the publishing lock if it is free (``Outcome.shown``)."""
+        the publishing lock if it is free (``Outcome.shown``). With ``expected_doc`` the stored
+        document must also be that one (see "Versions")."""
         raise NotImplementedError
 
-    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
-        """``ok`` if the table is at ``expected_version``, else the current table."""
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        """``ok`` if the table is at ``expected_version`` (and holds ``expected_doc``, if
+        given), else the current table."""
         raise NotImplementedError
 
     async def _version(self, chat_id: int) -> int:
@@ -449,11 +497,20 @@ class StoreBase(Store):
         update_id: int | None = None,
         users: tuple[int, ...] = (),
         lock: str | None = None,
+        expected_doc: str | None = None,
     ) -> Outcome:
         self._count("delete" if doc is None else "save")
         ttl = None if ttl is None else _positive_ttl(ttl)
         outcome = await self._cas(
-            chat_id, expected_version, doc, timer_at, ttl, update_id, users=users, lock=lock
+            chat_id,
+            expected_version,
+            doc,
+            timer_at,
+            ttl,
+            update_id,
+            users=users,
+            lock=lock,
+            expected_doc=expected_doc,
         )
         if outcome.shown is not None and lock is not None:
             self._acquired[chat_id] = (lock, outcome.shown)
@@ -500,6 +557,7 @@ class StoreBase(Store):
             if done:
                 return result
             # The table moved; ``now`` is how it is (read with the refusal): try again on it.
+            self.conflicts += 1
             # Back off a little (randomly, so racers spread out) when it is real contention.
             if checked:
                 await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
@@ -523,23 +581,26 @@ class StoreBase(Store):
         moved.
         """
         version = current.version if current is not None else 0
+        based_on = current.doc if current is not None else None
         no_result = cast(T, None)
         try:
             decided = fn(current)
         except Exception:
             if checked:
                 raise
-            outcome = await self._checked(chat_id, version)
+            outcome = await self._checked(chat_id, version, based_on)
             if outcome.ok:
                 raise
             return False, no_result, outcome.current
         write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
         if write.delete and current is not None:
-            outcome = await self._write(chat_id, version, None, update_id=update_id)
+            outcome = await self._write(
+                chat_id, version, None, update_id=update_id, expected_doc=based_on
+            )
         elif write.delete or write.doc is None:  # nothing to write (or to delete)
             if checked:
                 return True, write.result, None
-            outcome = await self._checked(chat_id, version)
+            outcome = await self._checked(chat_id, version, based_on)
         else:
             outcome = await self._write(
                 chat_id,
@@ -550,12 +611,15 @@ class StoreBase(Store):
                 update_id,
                 write.users,
                 write.lock,
+                expected_doc=based_on,
             )
         return outcome.ok, write.result, outcome.current
 
-    async def _checked(self, chat_id: int, expected_version: int) -> Outcome:
+    async def _checked(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
         self._count("check")
-        outcome = await self._check(chat_id, expected_version)
+        outcome = await self._check(chat_id, expected_version, expected_doc)
         if not outcome.ok:
             self._remember(chat_id, outcome.current)
         return outcome
@@ -569,8 +633,10 @@ def _decode(value: Any) -> str:
 # the sets of users who sit at the table. ARGV: expected version, mode ("save"|"delete"), doc,
 # timer_at ("" clears), ttl ("" persists), chat id (timer member), update-id ttl ("": no update
 # id, KEYS[3] unused), publish due time (a saved table must be published by then, by this
-# process or another), lock token ("": none), lock lease (ms). A saved table with a token also
-# takes the lock if it is free: the reply then goes on with 1 and the shown hashes.
+# process or another), lock token ("": none), lock lease (ms), the digest of the document the
+# write is based on ("": version only) and the digest of the new document (kept in field h: a
+# version alone is not proof enough after a rollback, see "Versions"). A saved table with a
+# token also takes the lock if it is free: the reply then goes on with 1 and the shown hashes.
 # Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
 # when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
 # update id was already used (nothing written). A new table's version is the server clock in
@@ -578,7 +644,8 @@ def _decode(value: Any) -> str:
 _CAS = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
-if current ~= ARGV[1] then
+local seen = ARGV[11] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[11]) == ARGV[11]
+if current ~= ARGV[1] or not seen then
   return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 end
 if ARGV[7] ~= '' and not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[7]) then
@@ -595,10 +662,10 @@ local version
 if current == '0' then
   local now = redis.call('TIME')
   version = now[1] .. string.format('%06d', tonumber(now[2]))
-  redis.call('HSET', KEYS[1], 'v', version, 'd', ARGV[3])
+  redis.call('HSET', KEYS[1], 'v', version, 'd', ARGV[3], 'h', ARGV[12])
 else
   version = redis.call('HINCRBY', KEYS[1], 'v', 1)
-  redis.call('HSET', KEYS[1], 'd', ARGV[3])
+  redis.call('HSET', KEYS[1], 'd', ARGV[3], 'h', ARGV[12])
 end
 if ARGV[4] == '' then
   redis.call('ZREM', KEYS[2], ARGV[6])
@@ -622,11 +689,13 @@ end
 return {1, version}
 """
 
-# KEYS: table hash. ARGV: expected version. Returns {1}, or {0, version, document} as _CAS.
+# KEYS: table hash. ARGV: expected version, expected digest ("": version only). Returns {1}, or
+# {0, version, document} as _CAS.
 _CHECK = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
-if current == ARGV[1] then return {1} end
+local seen = ARGV[2] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[2]) == ARGV[2]
+if current == ARGV[1] and seen then return {1} end
 return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 """
 
@@ -709,12 +778,49 @@ return 1
 """
 
 
+# KEYS: old table, new table, timers zset, publish zset, old shown, new shown, old prefs, new
+# prefs, old publishing lock, then the sets of users who sit at the table. ARGV: expected
+# version, new document, ttl ("" none), old chat id, new chat id, publish due time, digest of
+# the new document. Returns {1, version}, {0, current version, current document} as _CAS
+# (also when there is no table), or {3} when the new chat has a table already.
+_MOVE = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if current == false then current = '0' end
+if current ~= ARGV[1] or current == '0' then
+  return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {3} end
+local now = redis.call('TIME')
+local version = now[1] .. string.format('%06d', tonumber(now[2]))
+redis.call('HSET', KEYS[2], 'v', version, 'd', ARGV[2], 'h', ARGV[7])
+if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
+redis.call('DEL', KEYS[1], KEYS[9])
+local due = redis.call('ZSCORE', KEYS[3], ARGV[4])
+redis.call('ZREM', KEYS[3], ARGV[4])
+if due then redis.call('ZADD', KEYS[3], due, ARGV[5]) end
+redis.call('ZREM', KEYS[4], ARGV[4])
+redis.call('ZADD', KEYS[4], ARGV[6], ARGV[5])
+if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[6]) end
+if redis.call('EXISTS', KEYS[7]) == 1 and redis.call('EXISTS', KEYS[8]) == 0 then
+  redis.call('RENAME', KEYS[7], KEYS[8])
+end
+for i = 10, #KEYS do
+  redis.call('SREM', KEYS[i], ARGV[4])
+  redis.call('SADD', KEYS[i], ARGV[5])
+  if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+end
+return {1, version}
+"""
+
+
 class RedisStore(StoreBase):
     """The store on a ``redis.asyncio.Redis`` client (with or without ``decode_responses``).
 
-    Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document),
+    Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document, ``h``
+    its digest),
     ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:upd:<id>`` seen updates,
-    ``{p}:prefs:<scope>`` preferences. Use a different prefix per bot (or per test).
+    ``{p}:prefs:<scope>`` preferences (expire :data:`PREFS_TTL` after their last use). Use a
+    different prefix per bot (or per test).
     """
 
     def __init__(
@@ -738,6 +844,7 @@ class RedisStore(StoreBase):
         self._check_script = redis.register_script(_CHECK)
         self._claim = redis.register_script(_CLAIM)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
+        self._move = redis.register_script(_MOVE)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "tapete", *, max_connections: int = 50) -> RedisStore:
@@ -771,6 +878,7 @@ class RedisStore(StoreBase):
         update_id: int | None = None,
         users: tuple[int, ...] = (),
         lock: str | None = None,
+        expected_doc: str | None = None,
     ) -> Outcome:
         args = [
             str(expected_version),
@@ -783,6 +891,8 @@ class RedisStore(StoreBase):
             repr(time.time() + PUBLISH_GRACE),
             lock or "",
             str(int(PUBLISH_LEASE * 1000)),
+            "" if expected_doc is None else doc_digest(expected_doc),
+            "" if doc is None else doc_digest(doc),
         ]
         keys = [
             self.table_key(chat_id),
@@ -797,8 +907,13 @@ class RedisStore(StoreBase):
         reply = await self._cas_script(keys=keys, args=args)
         return _outcome(reply)
 
-    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
-        reply = await self._check_script(keys=[self.table_key(chat_id)], args=[expected_version])
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        digest = "" if expected_doc is None else doc_digest(expected_doc)
+        reply = await self._check_script(
+            keys=[self.table_key(chat_id)], args=[expected_version, digest]
+        )
         return _outcome(reply)
 
     def _update_key(self, update_id: int | None) -> str:
@@ -918,7 +1033,11 @@ class RedisStore(StoreBase):
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
         self._count("get_prefs")
-        raw = await self.redis.hgetall(f"{self.prefix}:prefs:{scope}")
+        key = f"{self.prefix}:prefs:{scope}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(key)
+            pipe.expire(key, PREFS_TTL)
+            raw, _ = await pipe.execute()
         return {_decode(k): _decode(v) for k, v in raw.items()}
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
@@ -926,17 +1045,90 @@ class RedisStore(StoreBase):
             return
         self._count("set_prefs")
         mapping: dict[Any, Any] = dict(values)
-        await self.redis.hset(f"{self.prefix}:prefs:{scope}", mapping=mapping)
+        key = f"{self.prefix}:prefs:{scope}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=mapping)
+            pipe.expire(key, PREFS_TTL)
+            await pipe.execute()
 
     async def aclose(self) -> None:
         if self._owns_client:
             await self.redis.aclose()
+
+    async def backlog(self, now: float) -> tuple[int, int]:
+        self._count("backlog")
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(self._publish)
+            pipe.zcount(self._timers, "-inf", repr(float(now)))
+            waiting, due = await pipe.execute()
+        return int(waiting), int(due)
+
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        self._count("move_table")
+        p = self.prefix
+        keys = [
+            self.table_key(old_chat),
+            self.table_key(new_chat),
+            self._timers,
+            self._publish,
+            f"{p}:shown:{old_chat}",
+            f"{p}:shown:{new_chat}",
+            f"{p}:prefs:chat:{old_chat}",
+            f"{p}:prefs:chat:{new_chat}",
+            f"{p}:lock:{old_chat}",
+            *(self._user_key(u) for u in users),
+        ]
+        args = [
+            str(expected_version),
+            doc,
+            "" if ttl is None else str(_positive_ttl(ttl)),
+            str(old_chat),
+            str(new_chat),
+            repr(time.time() + PUBLISH_GRACE),
+            doc_digest(doc),
+        ]
+        reply = await self._move(keys=keys, args=args)
+        if int(reply[0]) == 3:
+            raise ChatTaken(f"chat {new_chat} has a table already")
+        outcome = _outcome(reply)
+        if not outcome.ok:
+            self._remember(old_chat, outcome.current)
+            return None
+        self._remember(old_chat, None)
+        self._remember(new_chat, Loaded(outcome.version, doc))
+        return outcome.version
 
 
 def _positive_ttl(ttl: int) -> int:
     if ttl <= 0:
         raise ValueError(f"ttl must be positive seconds, not {ttl}")
     return math.ceil(ttl)
+
+
+def doc_digest(doc: str) -> str:
+    """A short digest of a document, kept beside it (field ``h``) and compared with the copy a
+    write was based on: after a rollback a version number may come back with another document.
+
+    >>> doc_digest("{}") == doc_digest("{}") != doc_digest("{ }")
+    True
+    """
+    return hashlib.blake2b(doc.encode(), digest_size=12).hexdigest()
+
+
+def _matches(entry: _Entry | None, version: int, doc: str | None) -> bool:
+    """The in-memory twin of the scripts' check: same version and (if given) same document."""
+    if entry is None:
+        return version == 0
+    return entry.version == version and (doc is None or entry.doc == doc)
 
 
 @dataclass(slots=True)
@@ -953,6 +1145,7 @@ class _MemoryData:
     seen: dict[int, float] = field(default_factory=dict)
     users: dict[int, tuple[set[int], float | None]] = field(default_factory=dict)
     prefs: dict[str, dict[str, str]] = field(default_factory=dict)
+    prefs_until: dict[str, float] = field(default_factory=dict)
     last_first_version: int = 0
     publish: dict[int, float] = field(default_factory=dict)
     locks: dict[int, tuple[str, float]] = field(default_factory=dict)
@@ -1025,10 +1218,11 @@ class MemoryStore(StoreBase):
         update_id: int | None = None,
         users: tuple[int, ...] = (),
         lock: str | None = None,
+        expected_doc: str | None = None,
     ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
-        if (entry.version if entry is not None else 0) != expected_version:
+        if not _matches(entry, expected_version, expected_doc):
             return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
         if update_id is not None and not self._mark_seen(update_id):
             return Outcome(False, duplicate=True)
@@ -1057,10 +1251,12 @@ class MemoryStore(StoreBase):
             return Outcome(True, version, shown=dict(self._data.shown.get(chat_id, {})))
         return Outcome(True, version)
 
-    async def _check(self, chat_id: int, expected_version: int) -> Outcome:
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
-        if (entry.version if entry is not None else 0) == expected_version:
+        if _matches(entry, expected_version, expected_doc):
             return Outcome(True)
         return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
 
@@ -1204,22 +1400,97 @@ class MemoryStore(StoreBase):
 
     async def get_prefs(self, scope: str) -> dict[str, str]:
         await self._trip("get_prefs")
+        if self._data.prefs_until.get(scope, math.inf) <= self._clock():
+            self._data.prefs.pop(scope, None)
+            self._data.prefs_until.pop(scope, None)
+        if scope in self._data.prefs:
+            self._data.prefs_until[scope] = self._clock() + PREFS_TTL
         return dict(self._data.prefs.get(scope, {}))
 
     async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
         if not values:
             return
         await self._trip("set_prefs")
+        if self._data.prefs_until.get(scope, math.inf) <= self._clock():
+            self._data.prefs.pop(scope, None)
         self._data.prefs.setdefault(scope, {}).update(values)
+        self._data.prefs_until[scope] = self._clock() + PREFS_TTL
 
     async def aclose(self) -> None:
         return None
 
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        await self._trip("move_table")
+        return self._move(old_chat, new_chat, expected_version, doc, ttl, users)
 
-def open_store(redis: Redis | None = None, url: str | None = None, prefix: str = "tapete") -> Store:
-    """The store the bot uses: on ``redis`` if given, else on ``url``, else in memory."""
+    async def backlog(self, now: float) -> tuple[int, int]:
+        await self._trip("backlog")
+        return len(self._data.publish), sum(1 for at in self._data.timers.values() if at <= now)
+
+    def _move(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        ttl: int | None,
+        users: tuple[int, ...],
+    ) -> int | None:
+        data = self._data
+        entry = self._live(old_chat)
+        if entry is None or entry.version != expected_version:
+            self._remember(old_chat, None if entry is None else Loaded(entry.version, entry.doc))
+            return None
+        if self._live(new_chat) is not None:
+            raise ChatTaken(f"chat {new_chat} has a table already")
+        version = max(int(self._clock() * 1_000_000), data.last_first_version + 1)
+        data.last_first_version = version
+        expires_at = None if ttl is None else self._clock() + _positive_ttl(ttl)
+        data.tables[new_chat] = _Entry(version, doc, expires_at)
+        del data.tables[old_chat]
+        data.locks.pop(old_chat, None)
+        if old_chat in data.timers:
+            data.timers[new_chat] = data.timers.pop(old_chat)
+        data.publish.pop(old_chat, None)
+        data.publish[new_chat] = time.time() + PUBLISH_GRACE
+        if old_chat in data.shown:
+            data.shown[new_chat] = data.shown.pop(old_chat)
+        old_scope, new_scope = f"chat:{old_chat}", f"chat:{new_chat}"
+        if old_scope in data.prefs and new_scope not in data.prefs:
+            data.prefs[new_scope] = data.prefs.pop(old_scope)
+            if old_scope in data.prefs_until:
+                data.prefs_until[new_scope] = data.prefs_until.pop(old_scope)
+        for user_id in users:
+            self._user_set(user_id).discard(old_chat)
+            self._link_user(user_id, new_chat, ttl)
+        self._remember(old_chat, None)
+        self._remember(new_chat, Loaded(version, doc))
+        return version
+
+
+def open_store(
+    redis: Redis | None = None,
+    url: str | None = None,
+    prefix: str = "tapete",
+    sqlite_path: str | None = None,
+) -> Store:
+    """The store the bot uses: on ``redis`` if given, else on ``url``, else in the SQLite file
+    ``sqlite_path``, else in memory."""
     if redis is not None:
         return RedisStore(redis, prefix)
     if url:
         return RedisStore.from_url(url, prefix)
+    if sqlite_path:
+        from bot.sqlite_store import SQLiteStore
+
+        return SQLiteStore(sqlite_path)
     return MemoryStore()

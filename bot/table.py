@@ -129,6 +129,9 @@ class Table(BaseModel):
     tid: str = ""
     """A short id unique to this table (buttons of an older table in the same chat are stale)."""
     title: str = ""
+    join_key: str = ""
+    """The secret of this table's deep link (``join_<chat>_<key>``): a link to another table,
+    or a guessed one, seats nobody. Empty: no link works."""
     game: str = "mus"
     options: dict[str, Any] = Field(default_factory=dict)
     lang: str = "es"
@@ -166,6 +169,9 @@ class Table(BaseModel):
     """Message id (as text) of an earlier table message → its final text, still to be shown
     (a finished hand's table message, or the copy replaced by ``/mesa``: without buttons)."""
     notice_seq: int = 0
+    unreachable: list[int] = Field(default_factory=list)
+    """Players the group was told cannot get private messages (they blocked the bot): said
+    once per table; the turn timer plays for them."""
     moved_at: float = 0.0
     """Unix time of the last engine transition (a command typed before it is out of date)."""
     started_at: float = 0.0
@@ -319,6 +325,33 @@ class Table(BaseModel):
             return
         self.notice_seq += 1
         self.outbox = [*self.outbox, Notice(seq=self.notice_seq, text=text, to=to)][-MAX_OUTBOX:]
+
+    def say_unreachable(self, user_ids: set[int]) -> None:
+        """Tell the group, once per table, that these seated players blocked the bot.
+
+        >>> t = Table(chat_id=-1, creator=1); _ = t.join(7, "Ana")
+        >>> t.say_unreachable({7}); t.say_unreachable({7, 8}); len(t.outbox), t.unreachable
+        (1, [7])
+        """
+        for player in self.players:
+            if player.user_id in user_ids and player.user_id not in self.unreachable:
+                self.unreachable = [*self.unreachable, player.user_id]
+                name = esc(player.name)
+                self.notify(t(self.lang, "security.blocked", name=f"<b>{name}</b>"))
+
+    def move_to(self, chat_id: int) -> None:
+        """The group became a supergroup (a new chat id). The old chat's messages cannot be
+        reached from the new one, so the lobby and the table message are posted there anew
+        (and earlier ones are no longer closed); the private hands stay where they are.
+
+        >>> t = Table(chat_id=-1, creator=1, table_msg=5, closing={"4": "x"}); t.move_to(-100)
+        >>> t.chat_id, t.table_msg, t.closing
+        (-100, None, {})
+        """
+        self.chat_id = chat_id
+        self.lobby_msg = None
+        self.table_msg = None
+        self.closing = {}
 
     def repost_table(self) -> None:
         """``/mesa``: post the table message again at the bottom; the old copy loses buttons."""

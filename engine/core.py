@@ -195,3 +195,64 @@ def parse_words(text: str, phrases: Mapping[str, str]) -> Action:
 def seats_from(start: int, n: int) -> Iterable[int]:
     """Seats in playing order starting at ``start``: ``seats_from(2, 4)`` gives 2, 3, 0, 1."""
     return ((start + i) % n for i in range(n))
+
+
+# ---- argument checks of the public functions ---------------------------------------------------
+
+
+class NoSuchSeat(IllegalAction, ValueError):
+    """A seat that does not exist at this table: an :class:`IllegalAction` (the bot answers it
+    like any refusal) and a ``ValueError`` (a caller's mistake).
+
+    >>> isinstance(NoSuchSeat("no_such_seat", seat=9), ValueError)
+    True
+    """
+
+
+def is_seat(seat: object, players: int) -> bool:
+    """Whether ``seat`` is a seat of a table of ``players`` (an int in ``0..players-1``).
+
+    >>> is_seat(0, 4), is_seat(-1, 4), is_seat(True, 4), is_seat(1.0, 4)
+    (True, False, False, False)
+    """
+    return not isinstance(seat, bool) and isinstance(seat, int) and 0 <= seat < players
+
+
+def check_seat(seat: object, players: int, *, reason: str = "no_such_seat") -> int:
+    """``seat`` if it is a seat of a table of ``players``; else :class:`NoSuchSeat`.
+
+    A negative index is not a seat (it would reach the last seats from the end), nor a bool.
+
+    >>> check_seat(3, 4)
+    3
+    >>> check_seat(-1, 4)
+    Traceback (most recent call last):
+    ...
+    engine.core.NoSuchSeat: no_such_seat(seat=-1)
+    """
+    if not is_seat(seat, players):
+        raise NoSuchSeat(reason, seat=seat if isinstance(seat, int) else str(seat)[:20])
+    assert isinstance(seat, int)
+    return seat
+
+
+def check_action(action: object) -> None:
+    """Refuse (``IllegalAction``) an action object that no text could have produced: not an
+    :class:`Action`, an amount outside 1..:data:`MAX_AMOUNT`, cards that are not cards.
+
+    >>> check_action(Action("envido", amount=0))
+    Traceback (most recent call last):
+    ...
+    engine.core.IllegalAction: bad_amount(text=0)
+    """
+    if isinstance(action, str):
+        return
+    if not isinstance(action, Action) or not isinstance(action.kind, str):
+        raise IllegalAction("unknown_action", text=str(getattr(action, "kind", action))[:40])
+    amount = action.amount
+    if amount is not None and (
+        isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= MAX_AMOUNT
+    ):
+        raise IllegalAction("bad_amount", text=str(amount)[:20])
+    if not isinstance(action.cards, tuple) or not all(isinstance(c, Card) for c in action.cards):
+        raise IllegalAction("unknown_action", text=str(action.kind)[:40])

@@ -25,6 +25,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import render
 from bot.budget import Budget
+from bot.ops import LOG_TABLE
 from bot.publisher import Deferred, Gone, call_api, flush
 from bot.records.store import Records
 from bot.settings import Settings
@@ -151,7 +152,10 @@ async def change_table(
     token = secrets.token_hex(8) if publish else None
 
     def run(current: Loaded | None) -> Write[R]:
-        table_to_save, result = fn(load_doc(current))
+        loaded = load_doc(current)
+        if loaded is not None:
+            LOG_TABLE.set(loaded.tid)  # the logs of this task name the table
+        table_to_save, result = fn(loaded)
         if table_to_save is None:
             return Write(result)
         return Write(
@@ -196,11 +200,17 @@ async def with_redis_retries(call: Callable[[], Awaitable[R]]) -> R:
 # ---- replies --------------------------------------------------------------------------------
 
 
-def error_text(lang: str, error: IllegalAction) -> str:
-    """A refusal in the chat's language (``error.<reason>``; user text escaped). A dotted
-    reason is a game's own locale key (``piedras.error.free``)."""
+def error_text(lang: str, error: IllegalAction, *, plain: bool = False) -> str:
+    """A refusal in the chat's language (``error.<reason>``). A dotted reason is a game's own
+    locale key (``piedras.error.free``).
+
+    The words it echoes (an unknown action, a bad card...) lose their bidi and control
+    characters, and are HTML-escaped for a message, or left as they are for an alert
+    (``plain=True``: alerts are plain text, where ``&lt;`` would show as typed).
+    """
+    clean = render.neutral if plain else render.esc
     params: dict[str, Any] = {
-        k: render.esc(v) if isinstance(v, str) else v for k, v in error.params.items()
+        k: clean(v) if isinstance(v, str) else v for k, v in error.params.items()
     }
     key = error.reason if "." in error.reason else f"error.{error.reason}"
     try:

@@ -19,7 +19,7 @@ from bot.handlers.common import (
 from bot.publisher import flush
 from bot.render import esc
 from bot.table import Table
-from locales import LANGUAGES, t
+from locales import LANGUAGES, language_of, t
 
 
 async def _table_game(svc: Services, chat_id: int) -> str | None:
@@ -72,6 +72,14 @@ async def idioma(update: Update, context: Context) -> None:
     svc = services(context)
     chat = update.effective_chat
     if chat is None:
+        return
+    if chat.type == chat.PRIVATE:
+        # A private chat has no table and speaks its user's own language: nothing to store
+        # (and nobody can fill the store with settings by writing to the bot in private).
+        user = update.effective_user
+        code = user.language_code if user is not None else None
+        own = language_of(code) if code else svc.settings.language
+        await reply(update, t(own, "security.private_chat"))
         return
     lang = await chat_lang(svc, chat.id)
     words = [w.lower() for w in context.args or []]

@@ -103,6 +103,7 @@ async def open_table(
         chat_id=chat.id,
         creator=user_id,
         tid=new_tid(),
+        join_key=secrets.token_hex(8),
         title=(chat.title or "")[:64],
         game=game,
         options=options,
@@ -134,14 +135,43 @@ async def game_button(update: Update, context: Context) -> None:
     svc = services(context)
     lang = await chat_lang(svc, chat.id)
     if cb is None or not cb.args or not _is_group(chat):
-        await alert(update, error_text(lang, IllegalAction("stale")))
+        await alert(update, error_text(lang, IllegalAction("stale"), plain=True))
         return
     game = GAMES[cb.args[0]]
     await open_table(update, context, chat, user.id, game.name, game.parse_options([]), lang)
 
 
-def deep_link(bot: Bot, chat_id: int) -> str:
-    return f"https://t.me/{bot.username}?start={JOIN_PREFIX}{chat_id}"
+def deep_link(bot: Bot, table: Table) -> str:
+    """``t.me/<bot>?start=join_<chat>_<key>``: the key is the table's own secret."""
+    return f"https://t.me/{bot.username}?start={JOIN_PREFIX}{table.chat_id}_{table.join_key}"
+
+
+def parse_join(arg: str) -> tuple[int, str] | None:
+    """``join_-100123_ab12`` → ``(-100123, "ab12")``; ``None`` when malformed.
+
+    >>> parse_join("join_-100123_ab12"), parse_join("join_-100123"), parse_join("join_x_y")
+    ((-100123, 'ab12'), None, None)
+    """
+    chat, sep, key = arg.removeprefix(JOIN_PREFIX).partition("_")
+    try:
+        return (int(chat), key) if sep and key else None
+    except ValueError:
+        return None
+
+
+#: getChatMember statuses of people in the group (a restricted user counts while a member).
+MEMBER_STATUSES = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """Whether the user belongs to the group now (asked to Telegram; a failure says no)."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except Exception:
+        return False
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return bool(getattr(member, "is_member", False))
+    return member.status in MEMBER_STATUSES
 
 
 async def _join(
@@ -160,7 +190,7 @@ async def _join(
         lang = table.lang
         table.join(user.id, name)  # a dry run on a copy: the real join is the CAS below
         if not await can_write_to(context.bot, user.id):
-            link = deep_link(context.bot, chat_id)
+            link = deep_link(context.bot, table)
             if by_button and update.callback_query is not None:
                 await answer(update, t(lang, "msg.join_link_alert"), url=link)
             else:
@@ -173,7 +203,7 @@ async def _join(
             return  # a re-delivered join that already seated the user
         lang = await chat_lang(svc, chat_id)
         if by_button:
-            await alert(update, error_text(lang, exc))
+            await alert(update, error_text(lang, exc, plain=True))
         else:
             await reply(update, error_text(lang, exc), svc=svc)
         return
@@ -189,9 +219,12 @@ async def seat_user(
     *,
     update: Update | None = None,
     team: int | None = None,
+    key: str | None = None,
 ) -> Table:
+    """Seat a user (with ``key``: only at the table that link was made for)."""
+
     def fn(table: Table | None) -> tuple[Table | None, Table]:
-        if table is None or not table.active:
+        if table is None or not table.active or (key is not None and table.join_key != key):
             raise IllegalAction("no_table")
         table.join(user_id, name)
         if team is not None and table.adapter.teams:
@@ -216,7 +249,11 @@ async def unirme(update: Update, context: Context) -> None:
 
 
 async def start_private(update: Update, context: Context) -> None:
-    """``/start`` in private: completes a join from a deep link, else says hello."""
+    """``/start`` in private: completes a join from a deep link, else says hello.
+
+    The link must carry the table's own key (a guessed or old link seats nobody), and the user
+    must be a member of the group now: an outsider never gets a table's private hand.
+    """
     svc = services(context)
     user = update.effective_user
     if user is None:
@@ -226,16 +263,22 @@ async def start_private(update: Update, context: Context) -> None:
     if not arg.startswith(JOIN_PREFIX):
         await reply(update, t(own, "msg.started_private"))
         return
-    try:
-        chat_id = int(arg[len(JOIN_PREFIX) :])
-    except ValueError:
-        await reply(update, t(own, "error.no_table"))
+    parsed = parse_join(arg)
+    current = None if parsed is None else await read_table(svc, parsed[0])
+    if parsed is None or current is None or not current.join_key:
+        await reply(update, t(own, "security.join_bad_link"))
         return
-    lang = await chat_lang(svc, chat_id)
+    chat_id, key = parsed
+    if not secrets.compare_digest(key, current.join_key):
+        await reply(update, t(own, "security.join_bad_link"))
+        return
+    if not await is_member(context.bot, chat_id, user.id):
+        await reply(update, t(own, "security.join_not_member"))
+        return
     try:
-        table = await seat_user(svc, chat_id, user.id, display_name(update), update=update)
+        table = await seat_user(svc, chat_id, user.id, display_name(update), update=update, key=key)
     except IllegalAction as exc:
-        await reply(update, error_text(lang, exc))
+        await reply(update, error_text(current.lang, exc))
         return
     await flush(context.bot, svc, table.chat_id)
 
@@ -358,7 +401,7 @@ async def _refuse(svc: Services, update: Update, lang: str, exc: IllegalAction) 
     if not await first_delivery(svc, update):
         return
     if update.callback_query is not None:
-        await alert(update, error_text(lang, exc))
+        await alert(update, error_text(lang, exc, plain=True))
     else:
         await reply(update, error_text(lang, exc), svc=svc)
 
@@ -376,7 +419,7 @@ async def lobby_button(update: Update, context: Context) -> None:
     table = await read_table(svc, cb.chat_id)
     if table is None or table.tid != cb.tid or not table.active:
         lang = await chat_lang(svc, cb.chat_id)
-        await alert(update, error_text(lang, IllegalAction("stale")))
+        await alert(update, error_text(lang, IllegalAction("stale"), plain=True))
         return
     if cb.kind == "j":
         await _join(update, context, cb.chat_id, by_button=True)

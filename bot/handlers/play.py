@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from telegram import Update
 
-from bot import keyboards
+from bot import keyboards, render
 from bot.handlers.common import (
     Context,
     Services,
@@ -151,7 +151,7 @@ async def table_button(update: Update, context: Context) -> None:
             svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid, update=update
         )
     except IllegalAction as exc:  # an alert is private: every refusal may go there
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         if exc.reason == "stale":
             await flush(context.bot, svc, cb.chat_id)  # whatever the presser saw is repaired
         return
@@ -178,11 +178,13 @@ async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) 
         return
     table = await read_table(svc, chat_id)
     if table is None or table.tid != tid or table.state is None or user is None:
-        await alert(update, error_text(await chat_lang(svc, chat_id), IllegalAction("stale")))
+        await alert(
+            update, error_text(await chat_lang(svc, chat_id), IllegalAction("stale"), plain=True)
+        )
         return
     seat = table.seat_of(user.id)
     if seat is None:
-        await alert(update, error_text(table.lang, IllegalAction("not_seated")))
+        await alert(update, error_text(table.lang, IllegalAction("not_seated"), plain=True))
         return
     await alert(update, table.adapter.cards_alert(table, seat))
 
@@ -217,7 +219,7 @@ async def discard_button(update: Update, context: Context) -> None:
     try:
         await change_table(svc, cb.chat_id, toggle, update=update, publish=True)
     except IllegalAction as exc:
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         return
     await answer(update)
     await flush(context.bot, svc, cb.chat_id)
@@ -246,15 +248,21 @@ async def mesa(update: Update, context: Context) -> None:
 
 async def cartas(update: Update, context: Context) -> None:
     """``/cartas``: send me my hand again in private, as a new message (from the group or the
-    private chat)."""
+    private chat). In private it sends the hand of every table where he plays: each hand message
+    names its group, so two tables at once are never confused."""
     svc = services(context)
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     private = chat.type == chat.PRIVATE
-    chat_ids = await svc.store.user_tables(user.id) if private else [chat.id]
+    if private:
+        tables = await playing_tables(svc, user.id)
+        chat_ids = [table.chat_id for table in tables]
+    else:
+        chat_ids = [chat.id]
     lang = svc.settings.language if private else await chat_lang(svc, chat.id)
     reason = "not_seated" if chat_ids else "no_table"
+    sent: list[int] = []
     for chat_id in chat_ids:
 
         def fn(table: Table | None) -> tuple[Table | None, str]:
@@ -266,48 +274,75 @@ async def cartas(update: Update, context: Context) -> None:
             table.hand_msgs.pop(str(seat), None)  # a fresh message at the bottom of the chat
             return table, table.lang
 
-        if not await can_write_to(context.bot, user.id):
-            await reply(update, t(lang, "msg.cards_dm_failed"))
-            return
         try:
-            lang = await change_table(svc, chat_id, fn, update=update, publish=True)
+            # Only the first write carries the update id (it is de-duplicated once).
+            first = update if not sent else None
+            lang = await change_table(svc, chat_id, fn, update=first, publish=True)
         except IllegalAction as exc:
             reason = exc.reason if chat_id == chat.id else reason
             continue
+        if not sent and not await can_write_to(context.bot, user.id):
+            await flush(context.bot, svc, chat_id)  # the write took the publishing lock
+            await reply(update, t(lang, "msg.cards_dm_failed"))
+            return
+        sent.append(chat_id)
         await flush(context.bot, svc, chat_id)
-        if not private:
-            await reply(update, t(lang, "msg.cards_sent"))
-        return
-    await reply(update, error_text(lang, IllegalAction(reason)), svc=svc)
+    if not sent:
+        await reply(update, error_text(lang, IllegalAction(reason)), svc=svc)
+    elif not private:
+        await reply(update, t(lang, "msg.cards_sent"))
+
+
+async def playing_tables(svc: Services, user_id: int) -> list[Table]:
+    """The tables being played where the user has a seat (read only)."""
+    found = []
+    for chat_id in await svc.store.user_tables(user_id):
+        table = await read_table(svc, chat_id)
+        if table is not None and table.status == "playing" and table.seat_of(user_id) is not None:
+            found.append(table)
+    return found
 
 
 async def descarto(update: Update, context: Context) -> None:
     """``/descarto 12o 3c`` (``/discard``) in private: the typed twin of the discard buttons.
 
-    In a group it is refused: the cards one throws are private.
+    In a group it is refused: the cards one throws are private. A player at several tables
+    discards at the one waiting for his discard; when several are, he is asked to use the
+    buttons of the one he means (their hand messages name each group): never a silent guess.
     """
     svc = services(context)
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    lang: str = svc.settings.language
     if chat.type != chat.PRIVATE:
         lang = await chat_lang(svc, chat.id)
         await reply(update, t(lang, "error.discard_in_private"), svc=svc)
         return
     text = " ".join(["descarto", *(context.args or [])])
-    for chat_id in await svc.store.user_tables(user.id):
-        table = await read_table(svc, chat_id)
-        if table is None or table.status != "playing" or table.seat_of(user.id) is None:
-            continue
-        lang = table.lang
-        if not table.adapter.in_discard(table.engine_state()):
-            continue
-        try:
-            table, step, _seat = await play(svc, chat_id, user.id, text, update=update)
-        except IllegalAction as exc:
-            await reply(update, error_text(lang, exc))
-            return
-        await publish(context.bot, svc, table, step)
+    tables = await playing_tables(svc, user.id)
+    lang = tables[0].lang if tables else svc.settings.language
+    waiting = [
+        table
+        for table in tables
+        if table.adapter.in_discard(table.engine_state())
+        and table.seat_of(user.id) in table.to_act()
+    ]
+    if len(waiting) > 1:
+        titles = ", ".join(f"«{render.esc(table.title)}»" for table in waiting)
+        await reply(update, t(waiting[0].lang, "security.which_table", titles=titles))
         return
-    await reply(update, error_text(lang, IllegalAction("wrong_phase")))
+    discarding = [x for x in tables if x.adapter.in_discard(x.engine_state())]
+    if not waiting and len(discarding) == 1:
+        waiting = discarding  # the engine says why not (he has discarded already...)
+    if not waiting:
+        await reply(update, error_text(lang, IllegalAction("wrong_phase")))
+        return
+    table = waiting[0]
+    try:
+        table, step, _seat = await play(svc, table.chat_id, user.id, text, update=update)
+    except IllegalAction as exc:
+        await reply(update, error_text(table.lang, exc))
+        return
+    await publish(context.bot, svc, table, step)
+    if len(tables) > 1:
+        await reply(update, t(table.lang, "security.discarded_at", title=render.esc(table.title)))

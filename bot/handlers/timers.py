@@ -12,9 +12,12 @@ import logging
 import random
 
 from telegram import Bot
+from telegram.constants import ChatAction
+from telegram.error import Forbidden, TelegramError
 
 from bot import publisher
 from bot.handlers.common import Services, change_table, publish
+from bot.ops import LOG_CHAT
 from bot.table import Step, Table
 
 log = logging.getLogger("bot.timers")
@@ -38,10 +41,45 @@ async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
         return False
     table, step = fired
     await publish(bot, svc, table, step)
+    await check_reachable(bot, svc, table, step)
     return True
 
 
+async def check_reachable(bot: Bot, svc: Services, table: Table, step: Step) -> None:
+    """A player the timer played for may have blocked the bot (the group would only see
+    timeouts): ask Telegram with a "typing..." (nothing lasting), and if it refuses, tell the
+    group once (:meth:`Table.say_unreachable`, in a compare-and-set write)."""
+    seats = {int(note.data.get("seat", -1)) for note in step.notes if note.kind == "timeout"}
+    users = {
+        table.players[seat].user_id
+        for seat in seats
+        if 0 <= seat < len(table.players) and table.players[seat].user_id not in table.unreachable
+    }
+    blocked = set()
+    for user_id in users:
+        try:
+            await bot.send_chat_action(user_id, ChatAction.TYPING)
+        except Forbidden:
+            blocked.add(user_id)
+        except TelegramError:
+            continue
+    if not blocked:
+        return
+    tid = table.tid
+
+    def fn(current: Table | None) -> tuple[Table | None, None]:
+        if current is None or current.tid != tid:
+            return None, None
+        before = list(current.unreachable)
+        current.say_unreachable(blocked)
+        return (current if current.unreachable != before else None), None
+
+    await change_table(svc, table.chat_id, fn)
+    await publisher.flush(bot, svc, table.chat_id)
+
+
 async def _fire(bot: Bot, svc: Services, chat_id: int) -> bool:
+    LOG_CHAT.set(chat_id)  # a task of its own (gather): the logs of this firing name the chat
     try:
         return await fire(bot, svc, chat_id)
     except Exception:

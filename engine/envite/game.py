@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import DECK, SUIT_NAMES, Card, parse_cards
-from engine.core import Action, Event, IllegalAction, Transition
+from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
 from engine.envite import senas_play
 from engine.envite.options import Options
 from engine.envite.parse import parse_action
@@ -371,6 +371,8 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 1)], legal_actions(s, 2)
     (['tiro 3c', 'envido'], [])
     """
+    if not is_seat(seat, state.players):
+        return []
     if state.phase == "play" and not state.options.renuncio:  # the common case, kept quick
         turn = state.turn
         if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
@@ -413,6 +415,7 @@ def default_action(state: EnviteState, seat: int) -> Action:
     >>> str(default_action(s, 0))
     'tiro 2o'
     """
+    check_seat(seat, state.players)
     if seat not in state.to_act:
         raise IllegalAction("not_your_turn", seat=seat)
     if state.phase == "tumbo":
@@ -442,6 +445,8 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
     ...
     engine.core.IllegalAction: not_your_turn(seat=1)
     """
+    check_seat(seat, state.players, reason="not_your_turn")
+    check_action(action)
     if isinstance(action, str):
         action = parse_action(action)
     if state.phase == "play" and action.kind == "tiro":  # the common case, kept quick
@@ -451,7 +456,7 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
         return _play_card(state, seat, action)
     if state.phase == "over":
         raise IllegalAction("game_over")
-    if not 0 <= seat < state.players or seat == state.ghost:
+    if seat == state.ghost:
         raise IllegalAction("not_your_turn", seat=seat)
     if action.kind == SENA:  # at any moment of the round, in turn or not (rules/senas.md S1)
         return senas_play.send(state, seat, action)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import check_seat
 from engine.envite import senas_play
 from engine.envite.state import CHICO_FUERA, LADDER, EnviteState
 
@@ -49,6 +50,8 @@ def view(state: EnviteState, seat: int | None = None) -> EnviteView:
     >>> len(v["cards"]), v["stake"], v["score"]
     (3, 2, [0, 0])
     """
+    if seat is not None:
+        check_seat(seat, state.players)
     if seat is not None and (not 0 <= seat < state.players or seat == state.ghost):
         raise ValueError(f"no view for seat {seat}: not a player's seat")
     n = state.players

@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Any
 
 from engine.cards import DECK, Card, parse_cards
-from engine.core import Action, Event, IllegalAction, Transition
+from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
 from engine.mus import senas_play
 from engine.mus.actions import parse_action
 from engine.mus.evaluation import LANCES, HandValue, hand_value, lance_winners
@@ -186,6 +186,8 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 0)], legal_actions(s, 1)
     (['mus', 'corto'], [])
     """
+    if not is_seat(seat, PLAYERS):
+        return []
     if seat not in state.to_act:
         return []
     phase = state.phase
@@ -213,6 +215,7 @@ def default_action(state: MusState, seat: int) -> Action:
     >>> str(default_action(s, 0))
     'corto'
     """
+    check_seat(seat, PLAYERS)
     phase = state.phase
     if phase == "mus":
         return _A_CORTO
@@ -236,12 +239,12 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     >>> t.state.to_act, t.events[0].data
     ((1,), {'seat': 0, 'action': 'mus', 'bet': None})
     """
+    check_seat(seat, PLAYERS, reason="not_your_turn")
+    check_action(action)
     act = parse_action(action) if isinstance(action, str) else action
     phase = state.phase
     if phase == "over":
         raise IllegalAction("game_over")
-    if not 0 <= seat < PLAYERS:
-        raise IllegalAction("not_your_turn", seat=seat)
     kind = act.kind
     if kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
         return senas_play.send(state, seat, act)

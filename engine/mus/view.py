@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import check_seat
 from engine.mus import senas_play
 from engine.mus.state import LanceResult, MusState, Spoken
 
@@ -109,6 +110,8 @@ def view(state: MusState, seat: int | None = None) -> MusView:
 
     Other seats' cards appear only in ``revealed``, after the final showdown of a vaca.
     """
+    if seat is not None:
+        check_seat(seat, len(state.hands))
     opts = state.options
     revealed = None
     if state.is_over and state.shown:

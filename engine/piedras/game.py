@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import DECK, Card
-from engine.core import Action, Event, IllegalAction, Transition
+from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
 from engine.piedras.actions import parse_action
 from engine.piedras.betting import act, advance, legal
 from engine.piedras.deal import start_hand, start_juego
@@ -90,6 +90,8 @@ def legal_actions(state: PiedrasState, seat: int) -> list[Action]:
     >>> len(legal_actions(s, 1)), legal_actions(s, 1)[0].kind
     (5, 'descarto')
     """
+    if not is_seat(seat, state.players):
+        return []
     phase = state.phase
     if phase == "discard":
         hand = state.hands[seat] if 0 <= seat < state.players else ()
@@ -110,6 +112,7 @@ def default_action(state: PiedrasState, seat: int) -> Action:
     >>> default_action(new_game(players=3, seed=2), 0).kind
     'descarto'
     """
+    check_seat(seat, state.players)
     options = legal_actions(state, seat)
     if not options:
         raise IllegalAction("not_your_turn", seat=seat)
@@ -134,12 +137,12 @@ def apply(state: PiedrasState, seat: int, action: Action | str) -> Transition[Pi
     ...
     engine.core.IllegalAction: wrong_phase(action=paso)
     """
+    check_seat(seat, state.players, reason="not_in_game")
+    check_action(action)
     if isinstance(action, str):
         action = parse_action(action)
     if state.phase == "over":
         raise IllegalAction("game_over")
-    if not 0 <= seat < state.players:
-        raise IllegalAction("not_in_game", seat=seat)
     if state.phase == "discard":
         return _discard(state, seat, action)
     b = state.betting

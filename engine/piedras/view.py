@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import check_seat
 from engine.piedras.state import SLOTS, PiedrasState
 
 
@@ -33,6 +34,8 @@ def view(state: PiedrasState, seat: int | None) -> PiedrasView:
     ``spoken`` (everything said this hand: [{seat, lance, action}], action as in the ``spoke``
     event); ``options`` (the table options, as ``Options.model_dump()``).
     """
+    if seat is not None:
+        check_seat(seat, state.players)
     b = state.betting
     betting: dict[str, Any] | None = None
     if b is not None:

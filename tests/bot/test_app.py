@@ -82,7 +82,10 @@ async def test_refused_set_my_commands_is_only_a_warning(caplog: pytest.LogCaptu
 
 
 async def test_no_update_pays_a_dedupe_round_trip_up_front() -> None:
-    """De-duplication moved into the table write (and lazy checks): no group -1 handler."""
+    """De-duplication moved into the table write (and lazy checks): the only group -1 handler
+    is the shared-identity guard, which reads no store unless it refuses."""
+    from bot.handlers import guard
+
     app = build_application(settings(), store=MemoryStore())
-    assert -1 not in app.handlers
+    assert [h.callback for h in app.handlers.get(-1, [])] == [guard.refuse_shared_identity]
     assert not any(isinstance(h, TypeHandler) for hs in app.handlers.values() for h in hs)

@@ -196,14 +196,16 @@ async def test_user_without_private_chat_gets_a_deep_link_then_joins() -> None:
     h.bot.no_dm.add(104)
     await lobby.unirme(*h.command(104, "/unirme@TapeteBot"))
     assert (await h.table()).players == []
-    link = f"https://t.me/TapeteBot?start=join_{GROUP}"
+    key = (await h.table()).join_key
+    assert len(key) >= 16  # the link carries the table's own secret
+    link = f"https://t.me/TapeteBot?start=join_{GROUP}_{key}"
     assert link in h.bot.group_sends()[-1]
     # by button: the callback answer opens the same link
     table = await h.table()
     await lobby.lobby_button(*h.press(104, keyboards.pack("j", GROUP, table.tid)))
     assert h.bot.answers()[-1]["url"] == link
     h.bot.no_dm.clear()
-    await lobby.start_private(*h.command(104, f"/start join_{GROUP}", chat_id=104))
+    await lobby.start_private(*h.command(104, f"/start join_{GROUP}_{key}", chat_id=104))
     table = await h.table()
     assert [p.user_id for p in table.players] == [104]
     assert "Dani" in h.bot.message(GROUP, table.lobby_msg)["text"]

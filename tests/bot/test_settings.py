@@ -52,6 +52,10 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "TAPETE_WEBHOOK_SECRET": "abc-DEF_1",
         "TAPETE_LOG_LEVEL": "debug",
         "TAPETE_COMPUTER_PAUSE": "0.5",
+        "TAPETE_METRICS_PORT": "9090",
+        "TAPETE_METRICS_LISTEN": "127.0.0.1",
+        "TAPETE_LOG_FORMAT": "JSON",
+        "TAPETE_SQLITE_PATH": "data/t.sqlite3",
     }
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -60,6 +64,7 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "telegram_bot_token": "123:abc",
         "redis_url": "redis://r:6379/1",
         "redis_prefix": "tapete-2",
+        "sqlite_path": "data/t.sqlite3",
         "telegram_api_url": "http://127.0.0.1:8081/bot",
         "language": "en",
         "turn_timeout": 2.5,
@@ -74,6 +79,9 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "webhook_listen": "127.0.0.1",
         "webhook_port": 8080,
         "webhook_secret": "abc-DEF_1",
+        "metrics_port": 9090,
+        "metrics_listen": "127.0.0.1",
+        "log_format": "json",
         "log_level": "DEBUG",
     }
     assert set(ENV_NAMES.values()) == set(env)

@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import fakeredis
@@ -29,7 +32,7 @@ from bot.storage import (
     Write,
 )
 
-BACKENDS = ["memory", "fakeredis", "redis"]
+BACKENDS = ["memory", "sqlite", "fakeredis", "redis"]
 
 
 class Backend:
@@ -40,11 +43,18 @@ class Backend:
         self.prefix = f"test-{uuid.uuid4().hex[:12]}"
         self.clients: list[Any] = []
         self._memory = MemoryStore()
+        self._dir = tempfile.mkdtemp(prefix="tapete-store-") if kind == "sqlite" else None
+        self._sqlite: list[Any] = []
         self._server = fakeredis.FakeServer() if kind == "fakeredis" else None
 
     def store(self) -> Store:
         if self.kind == "memory":
             return self._memory.connect()
+        if self.kind == "sqlite":
+            from bot.sqlite_store import SQLiteStore
+
+            self._sqlite.append(SQLiteStore(Path(str(self._dir)) / "tapete.sqlite3"))
+            return self._sqlite[-1]  # type: ignore[no-any-return]
         client: Any
         if self.kind == "fakeredis":
             client = fakeredis.FakeAsyncRedis(server=self._server)
@@ -60,6 +70,10 @@ class Backend:
                 await self.clients[0].delete(*keys)
         for client in self.clients:
             await client.aclose()
+        for sqlite_store in self._sqlite:
+            await sqlite_store.aclose()
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -387,7 +401,7 @@ async def test_write_links_users_in_the_same_round_trip(backend: Backend) -> Non
     assert first.ops["save"] >= 3 and await second.user_tables(204) == [11]
     await first.update_table(11, lambda cur: Write(0, delete=True, users=(205,)))
     assert await second.user_tables(205) == []
-    if backend.kind != "memory":
+    if backend.kind not in ("memory", "sqlite"):
         assert isinstance(first, RedisStore)
         assert 0 < await first.redis.ttl(f"{backend.prefix}:u:201") <= 3600
 
@@ -466,6 +480,8 @@ async def test_claim_drops_timers_of_vanished_tables(store: Store) -> None:
     assert v2 is not None and await store.delete(2, v2)
     if isinstance(store, RedisStore):
         await store.redis.delete(store.table_key(1))  # as if its TTL ran out
+    elif not isinstance(store, MemoryStore):
+        store._db.execute("DELETE FROM tables")  # type: ignore[attr-defined]
     else:
         assert isinstance(store, MemoryStore)
         store._data.tables.clear()

@@ -173,11 +173,13 @@ _BARE_AMP = re.compile(r"&(?!(?:lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);)")
 class ApiError(Exception):
     """An error answer of the Bot API."""
 
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, code: int, description: str, parameters: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
-        self.retry_after = retry_after
+        self.parameters = parameters  # ResponseParameters (migrate_to_chat_id, retry_after)
 
 
 def html_to_text(source: str) -> str:
@@ -414,6 +416,7 @@ class Chat:
         self.creator: int | None = None
         self.banned: set[int] = set()  # getChatMember status "kicked"
         self.bot_admin = False  # the bot's own status in this group
+        self.migrated_to: int | None = None  # a group upgraded to this supergroup
         self.messages: list[Message] = []
         self._ids = itertools.count(1)
 
@@ -812,6 +815,37 @@ class FakeTelegram:
                 chat.members.add(chat.creator)
             self.chats[cid] = chat
             return chat
+
+    def migrate(self, chat: Chat, *, by: User | None = None) -> Chat:
+        """Upgrade a group to a supergroup, as Telegram does: a new chat id with the same
+        people; the old chat refuses every method (400 with ``migrate_to_chat_id``) and its
+        messages are not in the new one. The bot gets the two service messages: one in the
+        old chat (``migrate_to_chat_id``), one in the new chat (``migrate_from_chat_id``)."""
+        with self._lock:
+            new = self.group(
+                chat.title or "",
+                [self.users[u] for u in chat.members if u in self.users],
+                kind="supergroup",
+                bot_admin=chat.bot_admin,
+            )
+            new.admins, new.creator, new.banned = set(chat.admins), chat.creator, set(chat.banned)
+            chat.migrated_to = new.id
+            who = by or (self.users.get(chat.creator) if chat.creator is not None else None)
+            sender = who.to_json() if who is not None else {"id": 777000, "is_bot": False}
+            now = int(time.time())
+            for where, field, other in (
+                (chat, "migrate_to_chat_id", new.id),
+                (new, "migrate_from_chat_id", chat.id),
+            ):
+                message = {
+                    "message_id": next(where._ids),
+                    "date": now,
+                    "chat": where.to_json(),
+                    "from": sender,
+                    field: other,
+                }
+                self.push_update({"message": message})
+            return new
 
     # ------------------------------------------------------------------ updates
     def _targets(self, deliver_to: str | Iterable[str] | None) -> list[str]:
@@ -1230,10 +1264,10 @@ class FakeTelegram:
         low = method.lower()
         if low in self.fail:
             code, description = self.fail[low]
-            retry_after = None
+            parameters = None
             if code == 429:  # "Too Many Requests: retry after N"
-                retry_after = int(description.rsplit(" ", 1)[-1])
-            raise ApiError(code, description, retry_after)
+                parameters = {"retry_after": int(description.rsplit(" ", 1)[-1])}
+            raise ApiError(code, description, parameters)
         if low == "getupdates":
             return self._get_updates(token, params)
         pause = self.delay.get((token, low))
@@ -1283,6 +1317,12 @@ class FakeTelegram:
         chat = self.chats.get(int(chat_id))
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
+        if chat.migrated_to is not None:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
         return chat
 
     def _message(self, params: dict[str, Any], what: str) -> Message:
@@ -1758,14 +1798,10 @@ class _Handler(BaseHTTPRequestHandler):
         except ApiError as err:
             call.ok, call.error = False, err.description
             self.fake.record(call)
-            body: dict[str, Any] = {
-                "ok": False,
-                "error_code": err.code,
-                "description": err.description,
-            }
-            if err.retry_after is not None:
-                body["parameters"] = {"retry_after": err.retry_after}
-            self._reply(err.code, body)
+            payload = {"ok": False, "error_code": err.code, "description": err.description}
+            if err.parameters:
+                payload["parameters"] = err.parameters
+            self._reply(err.code, payload)
             return
         call.result = result
         self.fake.record(call)

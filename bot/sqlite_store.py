@@ -1,0 +1,526 @@
+"""A store in one SQLite file: tables survive a restart with nothing to install.
+
+:class:`SQLiteStore` has :class:`~bot.storage.RedisStore`'s semantics (the conformance suite in
+``tests/bot/test_storage.py`` runs on every store): versioned compare-and-set documents checked
+against the document they were based on, update de-duplication in the same write, turn timers
+and publications claimed with leases, user links, preferences, expiry. Every operation is one
+SQLite transaction (``BEGIN IMMEDIATE`` for writes), so several processes on one machine may
+share the file; it is made for one machine and a few hundred tables: beyond that, or for
+processes on several machines, use Redis (``REDIS_URL``).
+
+The file uses write-ahead logging; calls run in a worker thread so the event loop never waits
+on the disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from bot.budget import Budget, MemoryBudget
+from bot.storage import (
+    DEDUPE_TTL,
+    PREFS_TTL,
+    PUBLISH_GRACE,
+    PUBLISH_LEASE,
+    PUBLISH_RETRY,
+    TIMER_LEASE,
+    ChatTaken,
+    Loaded,
+    Outcome,
+    Released,
+    StoreBase,
+    _positive_ttl,
+)
+
+__all__ = ["SQLiteStore"]
+
+#: Seconds between two deletions of expired rows (done by the timer sweep).
+PURGE_EVERY = 60.0
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (chat INTEGER PRIMARY KEY, v INTEGER NOT NULL,
+  d TEXT NOT NULL, expires REAL);
+CREATE TABLE IF NOT EXISTS timers (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS publish (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS seen (id INTEGER PRIMARY KEY, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS users (user INTEGER NOT NULL, chat INTEGER NOT NULL,
+  PRIMARY KEY (user, chat));
+CREATE TABLE IF NOT EXISTS user_ttl (user INTEGER PRIMARY KEY, expires REAL);
+CREATE TABLE IF NOT EXISTS prefs (scope TEXT NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL,
+  PRIMARY KEY (scope, k));
+CREATE TABLE IF NOT EXISTS prefs_ttl (scope TEXT PRIMARY KEY, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS locks (chat INTEGER PRIMARY KEY, token TEXT NOT NULL,
+  until REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS shown (chat INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL,
+  PRIMARY KEY (chat, k));
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
+CREATE INDEX IF NOT EXISTS publish_due ON publish (due);
+CREATE INDEX IF NOT EXISTS seen_expires ON seen (expires);
+"""
+
+
+class SQLiteStore(StoreBase):
+    """The store in the SQLite file at ``path`` (created with its directory if missing).
+
+    ``clock`` (unix time) is for tests of expiry, as in :class:`~bot.storage.MemoryStore`.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        dedupe_ttl: int = DEDUPE_TTL,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.dedupe_ttl = dedupe_ttl
+        self._clock = clock
+        self._budget = MemoryBudget(clock=clock)
+        self._purged = 0.0
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(
+            self.path, timeout=30, isolation_level=None, check_same_thread=False
+        )
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+
+    def connect(self) -> SQLiteStore:
+        """Another store on the same file (a second process)."""
+        return SQLiteStore(self.path, dedupe_ttl=self.dedupe_ttl, clock=self._clock)
+
+    # ---- plumbing -------------------------------------------------------------------------
+
+    async def _run(self, op: str | None, write: bool, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if op is not None:
+            self._count(op)
+        return await asyncio.to_thread(self._transaction, write, fn)
+
+    def _transaction(self, write: bool, fn: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                result = fn(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return result
+
+    def _now(self) -> float:
+        return self._clock()
+
+    def _live(self, db: sqlite3.Connection, chat: int) -> tuple[int, str] | None:
+        row = db.execute("SELECT v, d, expires FROM tables WHERE chat = ?", (chat,)).fetchone()
+        if row is None:
+            return None
+        if row[2] is not None and row[2] <= self._now():
+            return None
+        return int(row[0]), str(row[1])
+
+    def _outcome_current(self, db: sqlite3.Connection, chat: int) -> Outcome:
+        live = self._live(db, chat)
+        return Outcome(False, 0, None if live is None else Loaded(*live))
+
+    # ---- tables ---------------------------------------------------------------------------
+
+    async def _load(self, chat_id: int) -> Loaded | None:
+        live = await self._run(None, False, lambda db: self._live(db, chat_id))
+        return None if live is None else Loaded(*live)
+
+    async def _version(self, chat_id: int) -> int:
+        live = await self._run(None, False, lambda db: self._live(db, chat_id))
+        return 0 if live is None else live[0]
+
+    def _matches(self, db: sqlite3.Connection, chat: int, version: int, doc: str | None) -> bool:
+        live = self._live(db, chat)
+        if live is None:
+            return version == 0
+        return live[0] == version and (doc is None or live[1] == doc)
+
+    def _next_version(self, db: sqlite3.Connection, previous: int | None) -> int:
+        stamp = int(self._now() * 1_000_000)
+        if previous is not None:
+            return previous + 1
+        row = db.execute("SELECT v FROM meta WHERE k = 'last_first'").fetchone()
+        version = max(stamp, (int(row[0]) if row else 0) + 1)
+        db.execute("INSERT OR REPLACE INTO meta (k, v) VALUES ('last_first', ?)", (version,))
+        return version
+
+    async def _cas(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str | None,
+        timer_at: float | None,
+        ttl: int | None,
+        update_id: int | None = None,
+        users: tuple[int, ...] = (),
+        lock: str | None = None,
+        expected_doc: str | None = None,
+    ) -> Outcome:
+        def fn(db: sqlite3.Connection) -> Outcome:
+            if not self._matches(db, chat_id, expected_version, expected_doc):
+                return self._outcome_current(db, chat_id)
+            if update_id is not None and not self._mark_seen(db, update_id):
+                return Outcome(False, duplicate=True)
+            if doc is None:
+                for table in ("tables", "timers", "publish"):
+                    db.execute(f"DELETE FROM {table} WHERE chat = ?", (chat_id,))
+                return Outcome(True, 0)
+            db.execute(
+                "INSERT OR IGNORE INTO publish (chat, due) VALUES (?, ?)",
+                (chat_id, time.time() + PUBLISH_GRACE),
+            )
+            live = self._live(db, chat_id)
+            version = self._next_version(db, None if live is None else live[0])
+            expires = None if ttl is None else self._now() + ttl
+            db.execute(
+                "INSERT OR REPLACE INTO tables (chat, v, d, expires) VALUES (?, ?, ?, ?)",
+                (chat_id, version, doc, expires),
+            )
+            if timer_at is None:
+                db.execute("DELETE FROM timers WHERE chat = ?", (chat_id,))
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO timers (chat, due) VALUES (?, ?)",
+                    (chat_id, float(timer_at)),
+                )
+            for user_id in users:
+                self._link_user(db, user_id, chat_id, ttl)
+            if lock is not None and self._take_lock(db, chat_id, lock, PUBLISH_LEASE):
+                return Outcome(True, version, shown=self._shown(db, chat_id))
+            return Outcome(True, version)
+
+        return await self._run(None, True, fn)
+
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        def fn(db: sqlite3.Connection) -> Outcome:
+            if self._matches(db, chat_id, expected_version, expected_doc):
+                return Outcome(True)
+            return self._outcome_current(db, chat_id)
+
+        return await self._run(None, False, fn)
+
+    # ---- update ids -----------------------------------------------------------------------
+
+    def _mark_seen(self, db: sqlite3.Connection, update_id: int) -> bool:
+        now = self._now()
+        row = db.execute("SELECT expires FROM seen WHERE id = ?", (update_id,)).fetchone()
+        if row is not None and row[0] > now:
+            return False
+        db.execute(
+            "INSERT OR REPLACE INTO seen (id, expires) VALUES (?, ?)",
+            (update_id, now + self.dedupe_ttl),
+        )
+        if update_id % 64 == 0:  # now and then, forget the expired ids
+            db.execute("DELETE FROM seen WHERE expires <= ?", (now,))
+        return True
+
+    async def first_time(self, update_id: int) -> bool:
+        return await self._run("first_time", True, lambda db: self._mark_seen(db, update_id))
+
+    # ---- timers and publications ------------------------------------------------------------
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
+        def fn(db: sqlite3.Connection) -> list[int]:
+            rows = db.execute(
+                "SELECT chat FROM timers WHERE due <= ? ORDER BY due, chat LIMIT ?", (now, limit)
+            )
+            return [int(r[0]) for r in rows]
+
+        return await self._run("due_timers", False, fn)
+
+    def _claim(
+        self, db: sqlite3.Connection, table: str, now: float, until: float, limit: int
+    ) -> list[int]:
+        rows = db.execute(
+            f"SELECT chat FROM {table} WHERE due <= ? ORDER BY due, chat LIMIT ?",
+            (now, limit),
+        ).fetchall()
+        claimed = []
+        for (chat,) in rows:
+            if self._live(db, chat) is None:
+                db.execute(f"DELETE FROM {table} WHERE chat = ?", (chat,))
+            else:
+                db.execute(f"UPDATE {table} SET due = ? WHERE chat = ?", (until, chat))
+                claimed.append(int(chat))
+        return claimed
+
+    async def claim_due(
+        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
+    ) -> list[int]:
+        def fn(db: sqlite3.Connection) -> list[int]:
+            if self._now() - self._purged > PURGE_EVERY:
+                self._purge(db)
+            return self._claim(db, "timers", now, now + lease, limit)
+
+        return await self._run("claim_due", True, fn)
+
+    def _purge(self, db: sqlite3.Connection) -> None:
+        """Delete what has expired (a Redis key with a TTL disappears on its own)."""
+        now = self._purged = self._now()
+        db.execute("DELETE FROM tables WHERE expires <= ?", (now,))
+        db.execute("DELETE FROM seen WHERE expires <= ?", (now,))
+        gone = "SELECT user FROM user_ttl WHERE expires <= ?"
+        db.execute(f"DELETE FROM users WHERE user IN ({gone})", (now,))
+        db.execute("DELETE FROM user_ttl WHERE expires <= ?", (now,))
+        old = "SELECT scope FROM prefs_ttl WHERE expires <= ?"
+        db.execute(f"DELETE FROM prefs WHERE scope IN ({old})", (now,))
+        db.execute("DELETE FROM prefs_ttl WHERE expires <= ?", (now,))
+        db.execute("DELETE FROM shown WHERE chat NOT IN (SELECT chat FROM tables)")
+        db.execute("DELETE FROM locks WHERE until <= ?", (time.time(),))
+
+    async def claim_publish(
+        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
+    ) -> list[int]:
+        return await self._run(
+            "claim_publish", True, lambda db: self._claim(db, "publish", now, now + lease, limit)
+        )
+
+    async def timer_of(self, chat_id: int) -> float | None:
+        return await self._run("timer_of", False, lambda db: _scalar(db, "timers", chat_id))
+
+    async def publish_due(self, chat_id: int) -> float | None:
+        return await self._run("publish_due", False, lambda db: _scalar(db, "publish", chat_id))
+
+    async def backlog(self, now: float) -> tuple[int, int]:
+        def fn(db: sqlite3.Connection) -> tuple[int, int]:
+            waiting = db.execute("SELECT COUNT(*) FROM publish").fetchone()[0]
+            due = db.execute("SELECT COUNT(*) FROM timers WHERE due <= ?", (now,)).fetchone()[0]
+            return int(waiting), int(due)
+
+        return await self._run("backlog", False, fn)
+
+    @staticmethod
+    def _take_lock(db: sqlite3.Connection, chat_id: int, token: str, lease: float) -> bool:
+        row = db.execute("SELECT until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
+        if row is not None and row[0] > time.time():
+            return False
+        db.execute(
+            "INSERT OR REPLACE INTO locks (chat, token, until) VALUES (?, ?, ?)",
+            (chat_id, token, time.time() + lease),
+        )
+        return True
+
+    @staticmethod
+    def _shown(db: sqlite3.Connection, chat_id: int) -> dict[str, str]:
+        rows = db.execute("SELECT k, v FROM shown WHERE chat = ?", (chat_id,))
+        return {str(k): str(v) for k, v in rows}
+
+    def budget(self) -> Budget:
+        """Telegram's budget of this process (SQLite serves one machine: one process, or a
+        few sharing a file, each counting its own)."""
+        return self._budget
+
+    async def pub_acquire(
+        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+    ) -> dict[str, str] | None:
+        def fn(db: sqlite3.Connection) -> dict[str, str] | None:
+            if not self._take_lock(db, chat_id, token, lease):
+                return None
+            return self._shown(db, chat_id)
+
+        return await self._run("pub_acquire", True, fn)
+
+    async def pub_release(
+        self,
+        chat_id: int,
+        token: str,
+        version: int,
+        shown: dict[str, str],
+        *,
+        retry_at: float | None = None,
+        ttl: int | None = None,
+        lease: float = PUBLISH_LEASE,
+        spent: tuple[int, int] = (0, 0),
+    ) -> Released:
+        self._budget.spend(chat_id, *spent)
+
+        def fn(db: sqlite3.Connection) -> Released:
+            row = db.execute("SELECT token, until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
+            if row is None or row[0] != token or row[1] <= time.time():
+                return Released(False, lost=True)
+            db.execute("DELETE FROM shown WHERE chat = ?", (chat_id,))
+            db.executemany(
+                "INSERT INTO shown (chat, k, v) VALUES (?, ?, ?)",
+                [(chat_id, k, v) for k, v in shown.items()],
+            )
+            if retry_at is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO publish (chat, due) VALUES (?, ?)", (chat_id, retry_at)
+                )
+                db.execute("DELETE FROM locks WHERE chat = ?", (chat_id,))
+                return Released(True)
+            live = self._live(db, chat_id)
+            if live is None or live[0] == version:
+                db.execute("DELETE FROM publish WHERE chat = ?", (chat_id,))
+                db.execute("DELETE FROM locks WHERE chat = ?", (chat_id,))
+                if live is None:
+                    db.execute("DELETE FROM shown WHERE chat = ?", (chat_id,))
+                return Released(True)
+            db.execute("UPDATE locks SET until = ? WHERE chat = ?", (time.time() + lease, chat_id))
+            return Released(False, version=live[0], doc=live[1])
+
+        released: Released = await self._run("pub_release", True, fn)
+        if released.doc is not None:
+            self._remember(chat_id, Loaded(released.version, released.doc))
+        return released
+
+    async def ttl_of(self, chat_id: int) -> float | None:
+        def fn(db: sqlite3.Connection) -> float | None:
+            row = db.execute("SELECT expires FROM tables WHERE chat = ?", (chat_id,)).fetchone()
+            if row is None or row[0] is None or row[0] <= self._now():
+                return None
+            return float(row[0]) - self._now()
+
+        return await self._run("ttl_of", False, fn)
+
+    # ---- users and preferences --------------------------------------------------------------
+
+    def _user_chats(self, db: sqlite3.Connection, user_id: int) -> list[int]:
+        row = db.execute("SELECT expires FROM user_ttl WHERE user = ?", (user_id,)).fetchone()
+        if row is not None and row[0] is not None and row[0] <= self._now():
+            return []
+        rows = db.execute("SELECT chat FROM users WHERE user = ?", (user_id,))
+        return sorted(int(r[0]) for r in rows)
+
+    def _link_user(
+        self, db: sqlite3.Connection, user_id: int, chat_id: int, ttl: int | None
+    ) -> None:
+        row = db.execute("SELECT expires FROM user_ttl WHERE user = ?", (user_id,)).fetchone()
+        if row is not None and row[0] is not None and row[0] <= self._now():
+            db.execute("DELETE FROM users WHERE user = ?", (user_id,))
+            row = None
+        db.execute("INSERT OR IGNORE INTO users (user, chat) VALUES (?, ?)", (user_id, chat_id))
+        expires = (row[0] if row else None) if ttl is None else self._now() + _positive_ttl(ttl)
+        db.execute(
+            "INSERT OR REPLACE INTO user_ttl (user, expires) VALUES (?, ?)", (user_id, expires)
+        )
+
+    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
+        await self._run(
+            "add_user_table", True, lambda db: self._link_user(db, user_id, chat_id, ttl)
+        )
+
+    async def remove_user_table(self, user_id: int, chat_id: int) -> None:
+        def fn(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM users WHERE user = ? AND chat = ?", (user_id, chat_id))
+
+        await self._run("remove_user_table", True, fn)
+
+    async def user_tables(self, user_id: int) -> list[int]:
+        return await self._run("user_tables", False, lambda db: self._user_chats(db, user_id))
+
+    def _prefs(self, db: sqlite3.Connection, scope: str) -> dict[str, str]:
+        row = db.execute("SELECT expires FROM prefs_ttl WHERE scope = ?", (scope,)).fetchone()
+        if row is not None and row[0] <= self._now():
+            db.execute("DELETE FROM prefs WHERE scope = ?", (scope,))
+            db.execute("DELETE FROM prefs_ttl WHERE scope = ?", (scope,))
+            return {}
+        rows = db.execute("SELECT k, v FROM prefs WHERE scope = ?", (scope,))
+        return {str(k): str(v) for k, v in rows}
+
+    async def get_prefs(self, scope: str) -> dict[str, str]:
+        def fn(db: sqlite3.Connection) -> dict[str, str]:
+            found = self._prefs(db, scope)
+            if found:
+                db.execute(
+                    "UPDATE prefs_ttl SET expires = ? WHERE scope = ?",
+                    (self._now() + PREFS_TTL, scope),
+                )
+            return found
+
+        return await self._run("get_prefs", True, fn)
+
+    async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
+        if not values:
+            return
+
+        def fn(db: sqlite3.Connection) -> None:
+            self._prefs(db, scope)  # drops them if they had expired
+            db.executemany(
+                "INSERT OR REPLACE INTO prefs (scope, k, v) VALUES (?, ?, ?)",
+                [(scope, k, v) for k, v in values.items()],
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO prefs_ttl (scope, expires) VALUES (?, ?)",
+                (scope, self._now() + PREFS_TTL),
+            )
+
+        await self._run("set_prefs", True, fn)
+
+    # ---- a chat that changes id -------------------------------------------------------------
+
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        def fn(db: sqlite3.Connection) -> int | None:
+            live = self._live(db, old_chat)
+            if live is None or live[0] != expected_version:
+                return None
+            if self._live(db, new_chat) is not None:
+                raise ChatTaken(f"chat {new_chat} has a table already")
+            version = self._next_version(db, None)
+            expires = None if ttl is None else self._now() + _positive_ttl(ttl)
+            db.execute(
+                "INSERT OR REPLACE INTO tables (chat, v, d, expires) VALUES (?, ?, ?, ?)",
+                (new_chat, version, doc, expires),
+            )
+            db.execute("DELETE FROM tables WHERE chat = ?", (old_chat,))
+            db.execute("DELETE FROM locks WHERE chat = ?", (old_chat,))
+            db.execute("UPDATE timers SET chat = ? WHERE chat = ?", (new_chat, old_chat))
+            db.execute("DELETE FROM publish WHERE chat IN (?, ?)", (old_chat, new_chat))
+            db.execute(
+                "INSERT INTO publish (chat, due) VALUES (?, ?)",
+                (new_chat, time.time() + PUBLISH_GRACE),
+            )
+            db.execute("DELETE FROM shown WHERE chat = ?", (new_chat,))
+            db.execute("UPDATE shown SET chat = ? WHERE chat = ?", (new_chat, old_chat))
+            old_scope, new_scope = f"chat:{old_chat}", f"chat:{new_chat}"
+            if self._prefs(db, old_scope) and not self._prefs(db, new_scope):
+                db.execute("UPDATE prefs SET scope = ? WHERE scope = ?", (new_scope, old_scope))
+                db.execute("UPDATE prefs_ttl SET scope = ? WHERE scope = ?", (new_scope, old_scope))
+            for user_id in users:
+                db.execute("DELETE FROM users WHERE user = ? AND chat = ?", (user_id, old_chat))
+                self._link_user(db, user_id, new_chat, ttl)
+            return version
+
+        version = await self._run("move_table", True, fn)
+        if version is None:
+            self._remember(old_chat, await self._load(old_chat))
+            return None
+        self._remember(old_chat, None)
+        self._remember(new_chat, Loaded(version, doc))
+        return version
+
+    async def aclose(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _scalar(db: sqlite3.Connection, table: str, chat: int) -> float | None:
+    row = db.execute(f"SELECT due FROM {table} WHERE chat = ?", (chat,)).fetchone()
+    return None if row is None else float(row[0])
