@@ -11,6 +11,8 @@ import pytest
 from driver import LANG, open_table, read_doc, t
 from fake_telegram import FakeTelegram
 
+from bot.storage import doc_digest
+
 pytestmark = pytest.mark.e2e
 
 SECOND = "654321:SECOND-PROCESS"
@@ -88,8 +90,9 @@ async def test_timers_due_together_are_spread_over_processes(
     for table, _users, _group in tables:  # every timer due now (no process is running)
         found = await read_doc(redis, table.group.id)
         assert found is not None
-        doc = dict(found[1], deadline=1.0, turn_deadline=1.0)
-        await redis.hset(f"tapete:t:{table.group.id}", "d", json.dumps(doc))
+        text = json.dumps(dict(found[1], deadline=1.0, turn_deadline=1.0))
+        key = f"tapete:t:{table.group.id}"
+        await redis.hset(key, mapping={"d": text, "h": doc_digest(text)})
         await redis.zadd("tapete:timers", {str(table.group.id): 1.0})
     mark = tg.mark()
     settings = {"turn_timeout": 600.0, "timer_tick": 0.05, "sweep_batch": 1}
