@@ -37,6 +37,8 @@ PARES_VALUE = {"par": 1, "medias": 2, "duples": 3}
 """M5: what each player of the pair winning pares collects."""
 MIN_BET = 2
 """M4: ``envido`` alone is 2, and no bet or raise may be smaller."""
+BET_AMOUNTS = (3, 4, 5, 10)
+"""The amounts :func:`legal_actions` lists besides ``envido`` (2): the ones players use."""
 
 _MUS_KINDS = frozenset({"mus", "corto"})
 _LANCE_KINDS = frozenset({"paso", "envido", "quiero", "no_quiero", "ordago"})
@@ -47,11 +49,12 @@ _A_CORTO = Action("corto")
 _A_PASO = Action("paso")
 _A_ENVIDO = Action("envido")
 _A_ENVIDO5 = Action("envido", amount=5)
+_A_AMOUNTS = tuple(Action("envido", amount=n) for n in BET_AMOUNTS)
 _A_ORDAGO = Action("ordago")
 _A_QUIERO = Action("quiero")
 _A_NO_QUIERO = Action("no_quiero")
-_OPEN_ACTIONS = (_A_PASO, _A_ENVIDO, _A_ENVIDO5, _A_ORDAGO)
-_ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, _A_ENVIDO5, _A_ORDAGO)
+_OPEN_ACTIONS = (_A_PASO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
+_ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
 _ORDAGO_ANSWERS = (_A_QUIERO, _A_NO_QUIERO)
 
 
@@ -180,7 +183,8 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it is not his turn).
 
     Discards enumerate every non-empty subset of the hand (15). Bets list ``envido`` (2, or 2
-    more), ``envido 5`` and ``ordago``; any other amount of 2 or more is legal too.
+    more), the amounts players use (``envido 3``, ``4``, ``5``, ``10``: to bet, or that many
+    more facing a bet) and ``ordago``; any other amount of 2 or more is legal too.
 
     >>> s = new_game(seed=3)
     >>> [str(a) for a in legal_actions(s, 0)], legal_actions(s, 1)

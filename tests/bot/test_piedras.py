@@ -270,14 +270,15 @@ def test_buttons_are_legal_and_few_within_the_cap() -> None:
     table = table_of(hands=TRIO, words=["piedras=10"])
     discard_all(table)
     assert labels(table) == [
-        ["Paso", "Envido", "¡Órdago!"],
-        ["Envido 3", "Envido 5", "Todo (10)"],
+        ["Paso", "Envido 2", "¡Órdago!"],
+        ["Envido 3", "Envido 4", "Envido 5", "Todo (10)"],
     ]
     act(table, 0, "envido 3")
     assert labels(table) == [["Quiero", "No quiero"]]
     act(table, 1, "quiero")
     act(table, 2, "quiero")
-    assert labels(table) == [["Paso", "¡Órdago!"], ["2 más", "5 más", "7 más (todo)"]]
+    raises = ["2 más", "3 más", "4 más", "5 más", "7 más (todo)"]
+    assert labels(table) == [["Paso", "¡Órdago!"], raises]
     act(table, 2, "5 más")
     assert labels(table) == [["Quiero", "No quiero", "¡Órdago!"], ["2 más (todo)"]]
 
@@ -285,7 +286,7 @@ def test_buttons_are_legal_and_few_within_the_cap() -> None:
 def test_button_labels_english() -> None:
     table = table_of(hands=TRIO, lang="en", words=["piedras=5"])
     discard_all(table)
-    assert labels(table) == [["Pass", "Bet", "Órdago!"], ["Bet 3", "All (5)"]]
+    assert labels(table) == [["Pass", "Bet 2", "Órdago!"], ["Bet 3", "Bet 4", "All (5)"]]
 
 
 # ---- refusals -------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games.mus import worth
+from bot.games.mus import buttons, worth
 from bot.render import (
     MAX_LOG_LINES,
     cards_text,
@@ -101,12 +101,8 @@ def _spoken(lang: str, text: str, bet: object) -> str:
 
 
 def action_label(lang: str, action: Action, *, raising: bool = False) -> str:
-    """The words for an action, also used as button labels."""
-    if action.kind == "envido" and action.amount is not None:
-        return t(lang, "action.raise" if raising else "action.envido_n", n=action.amount)
-    if action.kind == "descarto":
-        return t(lang, "action.descarto", n=len(action.cards))
-    return t(lang, f"action.{action.kind}")
+    """The words for an action, also used as button labels (``Envido 2``, ``2 más``)."""
+    return buttons.label(lang, action, raising=raising)
 
 
 # ---- events ---------------------------------------------------------------------------------
