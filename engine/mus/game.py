@@ -549,8 +549,9 @@ def _ordago_accepted(st: MusState, seat: int, events: list[Event]) -> MusState:
     )
     events.append(_showdown(st))
     points = max(0, st.options.target - st.score[pair])
+    data = {"pair": pair, "points": points, "lance": lance, "why": "ordago"}
     events.append(
-        Event("scored", {"pair": pair, "points": points, "lance": lance, "why": "ordago"})
+        Event("scored", {**data, "parts": [[winner, points]] if winner is not None else []})
     )
     st = _replace(
         st,
@@ -596,16 +597,31 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
             continue
         if r.outcome == "querido" and r.bet:
             items.append((pair, r.bet, lance, "envite"))
-        seats = (pair, pair + 2)
-        if lance == "pares":
-            pts = sum(PARES_VALUE[vals[s].pares or ""] for s in seats if vals[s].pares)
-            items.append((pair, pts, lance, "pares"))
-        elif lance == "juego":
-            pts = sum(3 if vals[s].points == 31 else 2 for s in seats if vals[s].juego)
-            items.append((pair, pts, lance, "juego"))
+        if lance in ("pares", "juego"):
+            pts = sum(points for _seat, points in _pair_parts(vals, pair, lance))
+            items.append((pair, pts, lance, lance))
         else:
             items.append((pair, 1, lance, "punto"))
     return items
+
+
+def _pair_parts(vals: Sequence[HandValue], pair: int, lance: str) -> list[tuple[int, int]]:
+    """M5: what each player of ``pair`` brings to its pares or juego: ``(seat, points)``."""
+    seats = (pair, pair + 2)
+    if lance == "pares":
+        return [(s, PARES_VALUE[vals[s].pares or ""]) for s in seats if vals[s].pares]
+    return [(s, 3 if vals[s].points == 31 else 2) for s in seats if vals[s].juego]
+
+
+def score_parts(state: MusState, pair: int, points: int, lance: str, why: str) -> list[list[int]]:
+    """Whose hands make an end-of-hand score, as ``[[seat, points], ...]`` (the ``parts`` of
+    a ``scored`` event): each holder of pares or juego of ``pair`` with what he brings, else the
+    seat whose hand won the lance (with the whole ``points``)."""
+    vals = values(state)
+    if why in ("pares", "juego"):
+        return [[s, p] for s, p in _pair_parts(vals, pair, lance)]
+    winner = lance_winners(vals, state.mano)[LANCES.index(lance)]
+    return [[winner, points]] if winner is not None else []
 
 
 def _showdown(st: MusState) -> Event:
@@ -627,7 +643,9 @@ def _end_hand(st: MusState, events: list[Event]) -> MusState:
     target = st.options.target
     for pair, points, lance, why in hand_scores(st):
         score = _add(score, pair, points)
-        events.append(Event("scored", {"pair": pair, "points": points, "lance": lance, "why": why}))
+        parts = score_parts(st, pair, points, lance, why)
+        data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
+        events.append(Event("scored", data))
         if score[pair] >= target:  # M5: nothing more is counted
             return _win_juego(_replace(st, score=score, shown=True), pair, events)
     st = _replace(st, score=score, shown=True)

@@ -77,7 +77,7 @@ class MusGame(EngineGame):
         labels: list[tuple[str, dict[str, Any]]] = [
             ("mus.opt.target", {"n": opts.target}),
             ("mus.opt.reyes", {"n": opts.reyes}),
-            ("mus.opt.juegos", {"n": opts.juegos}),
+            ("mus.opt.juegos_one" if opts.juegos == 1 else "mus.opt.juegos", {"n": opts.juegos}),
         ]
         if opts.real:
             labels.append(("mus.opt.real", {}))
