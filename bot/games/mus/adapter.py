@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import engine.mus as mus
 from bot import senas
-from bot.games.base import Buttons, EngineGame, OptionError
+from bot.games.base import Buttons, EngineGame, MenuCommand, OptionError
 from bot.games.mus import buttons, records, render, worth
 from engine.core import Action, Event, normalize
 from engine.mus import ai as mus_ai
@@ -50,6 +50,15 @@ class MusGame(EngineGame):
         "ordago": "ordago",
         "allin": "ordago",
     }
+    menu_commands: tuple[MenuCommand, ...] = (
+        MenuCommand("mus", "mus", "menu.mus.mus"),
+        MenuCommand("corto", "cut", "menu.mus.corto"),
+        MenuCommand("paso", "pass", "menu.mus.paso"),
+        MenuCommand("envido", "bet", "menu.mus.envido"),
+        MenuCommand("quiero", "accept", "menu.mus.quiero"),
+        MenuCommand("noquiero", "fold", "menu.mus.noquiero"),
+        MenuCommand("ordago", "allin", "menu.mus.ordago"),
+    )
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
         """``30``/``40`` points, ``4reyes``/``8reyes``, ``real``, ``juegos=N`` (rules/mus.md M1);

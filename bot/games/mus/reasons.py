@@ -14,7 +14,7 @@ values (each seat's pares kind and juego or punto total). No rule is worked out 
 'Juego: +2 para Ana y Carmen (40 de Carmen)'
 >>> scored_line("en", {"pair": 0, "points": 27, "lance": "grande", "why": "ordago",
 ...                    "parts": [[2, 27]]}, names, shown)
-'Grande: órdago accepted! Carmen wins it: juego to Ana & Carmen.'
+'Grande: órdago accepted! Carmen wins it: juego to Ana and Carmen.'
 >>> scored_line("es", {"pair": 1, "points": 30, "lance": "pares", "why": "ordago",
 ...                    "parts": [[1, 30]]}, names, {"pares": [None, "medias", None, None]})
 'Pares: ¡órdago querido! Lo gana Bea con medias: juego para Bea y Dani.'
