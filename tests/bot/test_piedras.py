@@ -238,7 +238,7 @@ def test_refused_bet_and_orders_shown_and_result_message() -> None:
     assert lines[0] == "🏁 Fin de la mano 1"
     assert "<b>Ana</b> gana Grande sin que nadie quiera: 1 piedra al plato." in lines
     assert "Cartas:" in lines
-    assert "<b>Ana</b>: rey, rey, as, as · duples · 22, sin juego" in lines
+    assert "<b>Ana</b>: rey, rey, as, as · duples · 22 al punto" in lines
     assert any(line.startswith("Piedras: <b>Ana</b> ") for line in lines)
     closed = PIEDRAS.closed_table_text(table, last.closed_hand_log)
     assert "mano terminada" in closed and "Grande para <b>Ana</b>" in closed
@@ -352,7 +352,7 @@ def test_private_hand_best_first_with_worth_and_pile() -> None:
     text = PIEDRAS.hand_text(table, 0)
     expected = worth.display_order(["12o", "12c", "1e", "1b"], {"reyes": 4})
     assert PIEDRAS.seat_cards(table, 0) == expected == ["12o", "12c", "1e", "1b"]
-    assert "Llevas: duples · 22, sin juego" in text
+    assert "Llevas: duples · 22 al punto" in text
     for seat in (1, 2):
         others = [str(c) for c in table.engine_state().hands[seat]]
         assert not mentions(text, others, "es")
