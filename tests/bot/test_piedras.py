@@ -240,6 +240,8 @@ def test_refused_bet_and_orders_shown_and_result_message() -> None:
     assert "Cartas:" in lines
     assert "<b>Ana</b>: rey, rey, as, as · duples · 22 al punto" in lines
     assert any(line.startswith("Piedras: <b>Ana</b> ") for line in lines)
+    plates = [line for line in lines if "en el plato" in line]  # what each hand was worth
+    assert any(line.startswith("Pares: ") and "(en paso: duples)" in line for line in plates), lines
     closed = PIEDRAS.closed_table_text(table, last.closed_hand_log)
     assert "mano terminada" in closed and "Grande para <b>Ana</b>" in closed
 
