@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	TAPETE_SQLITE_PATH="$${TAPETE_SQLITE_PATH:-data/tapete.sqlite3}" $(VENV)/bin/tapete
 
+# make play ARGS="piedras piedras=5 idioma=en": the same words as /nueva (and idioma=, semilla=).
 play: $(STAMP)
-	$(VENV)/bin/tapete-terminal
+	$(VENV)/bin/tapete-terminal $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

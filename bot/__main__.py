@@ -1,7 +1,8 @@
 """``python -m bot`` / ``tapete``: run the bot by long polling, or ``--webhook`` for production.
 
 Configuration comes from the environment (see :mod:`bot.settings`); a missing or bad setting,
-or a Redis that does not answer, stops the program with one line on stderr and exit status 2.
+a Redis or a Telegram Bot API that does not answer, stops the program with one line on stderr
+and exit status 2.
 """
 
 from __future__ import annotations
@@ -129,6 +130,32 @@ def redis_problem(url: str, timeout: float = 5.0) -> str | None:
     return None
 
 
+def bot_api_problem(settings: Settings, timeout: float = 10.0) -> str | None:
+    """Why the Telegram Bot API cannot be used with these settings (one line, the token never
+    in it), or ``None`` when ``getMe`` answers."""
+    from telegram import Bot
+    from telegram.error import InvalidToken, NetworkError, TelegramError
+    from telegram.request import HTTPXRequest
+
+    token = settings.telegram_bot_token
+    where = settings.telegram_api_url or "https://api.telegram.org/bot"
+    request = HTTPXRequest(connect_timeout=timeout, read_timeout=timeout)
+    bot = Bot(token, base_url=where, request=request)
+
+    async def get_me() -> None:
+        async with bot:
+            await bot.get_me()
+
+    try:
+        asyncio.run(get_me())
+    except InvalidToken:
+        return "the Telegram Bot API refused the bot token (TELEGRAM_BOT_TOKEN)"
+    except (NetworkError, TelegramError, OSError) as error:
+        detail = (str(error).splitlines() or [""])[0].replace(token, "***")
+        return f"cannot reach the Telegram Bot API at {where}: {detail or type(error).__name__}"
+    return None
+
+
 def fail(message: str) -> int:
     print(f"tapete: {message}", file=sys.stderr)
     return 2
@@ -172,6 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = redis_problem(settings.redis_url)
         if problem is not None:
             return fail(problem)
+    problem = bot_api_problem(settings)
+    if problem is not None:
+        return fail(problem)
+    if settings.redis_url:
         log.info("storage: Redis at %s", safe_url(settings.redis_url))
     elif settings.sqlite_path:
         log.info("storage: SQLite file %s (one machine; REDIS_URL for more)", settings.sqlite_path)

@@ -20,7 +20,12 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from redis.asyncio import Redis
-from telegram import BotCommand, Update
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -32,6 +37,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot import menu
 from bot.games import command_names
 from bot.handlers import (
     computers,
@@ -50,7 +56,7 @@ from bot.handlers.common import SERVICES_KEY, Context, Services
 from bot.ops import CountingRequest, MeteredApplication, StatusServer
 from bot.settings import Settings
 from bot.storage import Store, open_store
-from locales import LANGUAGES, catalog
+from locales import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 log = logging.getLogger("bot.app")
 
@@ -81,45 +87,6 @@ COMMANDS: list[tuple[str, str, Handler]] = [
     ("mano", "hand", records.mano),
     ("olvidame", "forgetme", records.olvidame),
 ]
-
-MENU: dict[str, list[tuple[str, str]]] = {
-    "es": [
-        ("nueva", "Abrir una mesa: /nueva mus [opciones]"),
-        ("unirme", "Sentarme a la mesa"),
-        ("empezar", "Empezar la partida"),
-        ("maquina", "Sentar a una máquina: /maquina [equipo]"),
-        ("vuelvo", "Recuperar mi sitio de la máquina"),
-        ("envido", "Envidar: /envido [N]"),
-        ("quiero", "Aceptar el envite"),
-        ("noquiero", "Rechazar el envite"),
-        ("mesa", "Volver a poner la mesa"),
-        ("cartas", "Ver mis cartas en privado"),
-        ("ayuda", "Ayuda"),
-        ("reglas", "Reglas del mus"),
-        ("estadisticas", "Mis estadísticas en este grupo"),
-        ("ranking", "Ranking del grupo"),
-        ("historial", "Últimas partidas del grupo"),
-        ("cancelar", "Cancelar la mesa"),
-    ],
-    "en": [
-        ("new", "Open a table: /new mus [options]"),
-        ("join", "Take a seat"),
-        ("go", "Start the game"),
-        ("addbot", "Seat a computer player: /addbot [team]"),
-        ("back", "Take my seat back from the computer"),
-        ("bet", "Bet: /bet [N]"),
-        ("accept", "Accept the bet"),
-        ("fold", "Refuse the bet"),
-        ("table", "Post the table again"),
-        ("cards", "See my cards in private"),
-        ("help", "Help"),
-        ("rules", "Rules of mus"),
-        ("stats", "My statistics in this group"),
-        ("ranking", "The group's ranking"),
-        ("history", "The group's latest games"),
-        ("cancel", "Cancel the table"),
-    ],
-}
 
 
 def build_application(
@@ -193,19 +160,26 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 
 async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """The command menu per language; a refusal by the API server is only a warning."""
-    for lang in LANGUAGES:
-        if not catalog(lang):
-            continue
-        commands = [BotCommand(name, text) for name, text in MENU.get(lang, MENU["es"])]
-        try:
-            if lang == "es":
-                await app.bot.set_my_commands(commands)
-            await app.bot.set_my_commands(commands, language_code=lang)
-        except TelegramError as exc:
-            log.warning("setMyCommands (%s) refused: %s", lang, exc)
-        except Exception as exc:
-            log.warning("setMyCommands (%s) failed: %s", lang, type(exc).__name__)
+    """The command menu per scope (groups, private chats) and language (:mod:`bot.menu`; the
+    Spanish one also for every other language); a refusal by the API server is only a
+    warning."""
+    for scope in menu.SCOPES:
+        telegram_scope = _SCOPES[scope]
+        for lang in LANGUAGES:
+            if not catalog(lang):
+                continue
+            commands = [BotCommand(name, text) for name, text in menu.menu(scope, lang)]
+            try:
+                if lang == DEFAULT_LANGUAGE:
+                    await app.bot.set_my_commands(commands, scope=telegram_scope)
+                await app.bot.set_my_commands(commands, scope=telegram_scope, language_code=lang)
+            except TelegramError as exc:
+                log.warning("setMyCommands (%s, %s) refused: %s", scope, lang, exc)
+            except Exception as exc:
+                log.warning("setMyCommands (%s, %s) failed: %s", scope, lang, type(exc).__name__)
+
+
+_SCOPES = {"group": BotCommandScopeAllGroupChats(), "private": BotCommandScopeAllPrivateChats()}
 
 
 async def _stop_sweeper(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -40,6 +40,11 @@ LEVELS = ("facil", "normal")
 """Computer player levels (``nivel=`` at ``/nueva``); the engines' ``ai.LEVELS``."""
 PAUSE = (1.5, 3.0)
 """Seconds a computer player "thinks" before its move (least, most); settings may shorten it."""
+READ_PAUSE = 8.0
+"""Seconds added to the first turn of a new hand, so people read the last hand's result before
+the clock runs (the first player may act at once: nobody has to press "Seguimos")."""
+READ_PAUSES = 3
+"""A computer player opening a new hand waits this many of its pauses (people are reading)."""
 
 
 class Player(BaseModel):
@@ -621,7 +626,8 @@ class Table(BaseModel):
             self.discards = {}
             self.discard_round += 1
             step.discard_started = True
-        self._commit(state, now, timeout, pause)
+        read = step.closed_hand_log is not None  # the group reads the result first
+        self._commit(state, now, timeout, pause, read=read)
         self.hand = adapter.hand_number(state)
         if adapter.is_over(state):
             self.status = "over"
@@ -630,14 +636,24 @@ class Table(BaseModel):
         return step
 
     def _commit(
-        self, state: Any, now: float, timeout: float, pause: tuple[float, float] = PAUSE
+        self,
+        state: Any,
+        now: float,
+        timeout: float,
+        pause: tuple[float, float] = PAUSE,
+        *,
+        read: bool = False,
     ) -> None:
+        """Store the new state and set the clocks (``read``: a new hand after a result, see
+        :data:`READ_PAUSE`)."""
         self.state = self.adapter.to_json(state)
         self.turn += 1
         self.moved_at = now
         over = self.adapter.is_over(state)
-        self.turn_deadline = None if over else now + timeout
+        self.turn_deadline = None if over else now + timeout + (READ_PAUSE if read else 0.0)
         self.turn_seconds = round(timeout)
+        if read:
+            pause = (pause[0] * READ_PAUSES, pause[1] * READ_PAUSES)
         self._schedule(now, pause)
 
     def _schedule(self, now: float, pause: tuple[float, float]) -> None:

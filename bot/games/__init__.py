@@ -6,7 +6,15 @@
 
 from __future__ import annotations
 
-from bot.games.base import Buttons, EngineGame, Game, GameButton, InlineChoice, OptionError
+from bot.games.base import (
+    Buttons,
+    EngineGame,
+    Game,
+    GameButton,
+    InlineChoice,
+    MenuCommand,
+    OptionError,
+)
 from bot.games.envite import ENVITE
 from bot.games.mus import MUS
 from bot.games.piedras import PIEDRAS
@@ -45,6 +53,7 @@ __all__ = [
     "Game",
     "GameButton",
     "InlineChoice",
+    "MenuCommand",
     "OptionError",
     "command_names",
     "find_game",

@@ -32,6 +32,16 @@ class GameButton:
     inline: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MenuCommand:
+    """One command of the "/" menu: its Spanish and English names and the locale key of its
+    description (``menu.<...>``)."""
+
+    es: str
+    en: str
+    key: str
+
+
 Buttons = list[list[GameButton]]
 """Rows of game buttons; the shared flow packs the callback data."""
 
@@ -76,6 +86,10 @@ class Game(Protocol):
     def commands(self) -> Mapping[str, str]:
         """Command name (Spanish and English) → the action words it stands for."""
         ...
+
+    menu_commands: tuple[MenuCommand, ...]
+    """The game's action commands as the "/" menu of groups lists them (a subset of
+    :attr:`commands`, each with a description key)."""
 
     private_refusals: frozenset[str]
     """Refusal reasons that tell something about the refused player's hand: answered privately."""
@@ -245,6 +259,7 @@ class EngineGame:
     team_captains = False
     discard_limit = 0
     engine_checks_turn = False
+    menu_commands: tuple[MenuCommand, ...] = ()
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
     record_counters: tuple[tuple[str, ...], ...] = ()

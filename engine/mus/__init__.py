@@ -3,7 +3,7 @@
 >>> s = new_game(seed=7)
 >>> t = apply(s, 0, "corto")
 >>> t.state.lance, [str(a) for a in legal_actions(t.state, 0)]
-('grande', ['paso', 'envido', 'envido 5', 'ordago'])
+('grande', ['paso', 'envido', 'envido 3', 'envido 4', 'envido 5', 'envido 10', 'ordago'])
 """
 
 from engine.core import IllegalAction

@@ -22,8 +22,11 @@ cards as text. The only public event that carries cards is ``showdown``.
 - ``showdown`` {hands: [[...] x 4], pares: [null | "par" | "medias" | "duples" x 4],
   points: [int x 4]}: every hand shown (end of the hand, or an órdago accepted), with what
   each is worth: its pares kind and its juego/punto total (M3).
-- ``scored`` {pair, points, lance, why}: ``why`` is "no_querido", "en_paso", "envite", "pares",
-  "juego", "punto" or "ordago" (an accepted órdago: ``points`` brings the pair to the target).
+- ``scored`` {pair, points, lance, why[, parts]}: ``why`` is "no_querido", "en_paso", "envite",
+  "pares", "juego", "punto" or "ordago" (an accepted órdago: ``points`` brings the pair to the
+  target). After an órdago and at the end of a hand ``parts`` says whose hands make the
+  points: ``[[seat, points], ...]``, each holder of pares or juego of the pair with what he
+  brings (M5), else the seat whose hand won the lance.
 - ``hand_over`` {hand, score: [a, b], juegos: [a, b]}: the hand is scored (score as reached).
 - ``juego_won`` {pair, juegos: [a, b]} and ``vaca_won`` {pair}.
 

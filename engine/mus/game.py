@@ -37,6 +37,8 @@ PARES_VALUE = {"par": 1, "medias": 2, "duples": 3}
 """M5: what each player of the pair winning pares collects."""
 MIN_BET = 2
 """M4: ``envido`` alone is 2, and no bet or raise may be smaller."""
+BET_AMOUNTS = (3, 4, 5, 10)
+"""The amounts :func:`legal_actions` lists besides ``envido`` (2): the ones players use."""
 
 _MUS_KINDS = frozenset({"mus", "corto"})
 _LANCE_KINDS = frozenset({"paso", "envido", "quiero", "no_quiero", "ordago"})
@@ -47,11 +49,12 @@ _A_CORTO = Action("corto")
 _A_PASO = Action("paso")
 _A_ENVIDO = Action("envido")
 _A_ENVIDO5 = Action("envido", amount=5)
+_A_AMOUNTS = tuple(Action("envido", amount=n) for n in BET_AMOUNTS)
 _A_ORDAGO = Action("ordago")
 _A_QUIERO = Action("quiero")
 _A_NO_QUIERO = Action("no_quiero")
-_OPEN_ACTIONS = (_A_PASO, _A_ENVIDO, _A_ENVIDO5, _A_ORDAGO)
-_ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, _A_ENVIDO5, _A_ORDAGO)
+_OPEN_ACTIONS = (_A_PASO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
+_ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
 _ORDAGO_ANSWERS = (_A_QUIERO, _A_NO_QUIERO)
 
 
@@ -180,7 +183,8 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it is not his turn).
 
     Discards enumerate every non-empty subset of the hand (15). Bets list ``envido`` (2, or 2
-    more), ``envido 5`` and ``ordago``; any other amount of 2 or more is legal too.
+    more), the amounts players use (``envido 3``, ``4``, ``5``, ``10``: to bet, or that many
+    more facing a bet) and ``ordago``; any other amount of 2 or more is legal too.
 
     >>> s = new_game(seed=3)
     >>> [str(a) for a in legal_actions(s, 0)], legal_actions(s, 1)
@@ -548,8 +552,9 @@ def _ordago_accepted(st: MusState, seat: int, events: list[Event]) -> MusState:
     )
     events.append(_showdown(st))
     points = max(0, st.options.target - st.score[pair])
+    data = {"pair": pair, "points": points, "lance": lance, "why": "ordago"}
     events.append(
-        Event("scored", {"pair": pair, "points": points, "lance": lance, "why": "ordago"})
+        Event("scored", {**data, "parts": [[winner, points]] if winner is not None else []})
     )
     st = _replace(
         st,
@@ -595,16 +600,31 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
             continue
         if r.outcome == "querido" and r.bet:
             items.append((pair, r.bet, lance, "envite"))
-        seats = (pair, pair + 2)
-        if lance == "pares":
-            pts = sum(PARES_VALUE[vals[s].pares or ""] for s in seats if vals[s].pares)
-            items.append((pair, pts, lance, "pares"))
-        elif lance == "juego":
-            pts = sum(3 if vals[s].points == 31 else 2 for s in seats if vals[s].juego)
-            items.append((pair, pts, lance, "juego"))
+        if lance in ("pares", "juego"):
+            pts = sum(points for _seat, points in _pair_parts(vals, pair, lance))
+            items.append((pair, pts, lance, lance))
         else:
             items.append((pair, 1, lance, "punto"))
     return items
+
+
+def _pair_parts(vals: Sequence[HandValue], pair: int, lance: str) -> list[tuple[int, int]]:
+    """M5: what each player of ``pair`` brings to its pares or juego: ``(seat, points)``."""
+    seats = (pair, pair + 2)
+    if lance == "pares":
+        return [(s, PARES_VALUE[vals[s].pares or ""]) for s in seats if vals[s].pares]
+    return [(s, 3 if vals[s].points == 31 else 2) for s in seats if vals[s].juego]
+
+
+def score_parts(state: MusState, pair: int, points: int, lance: str, why: str) -> list[list[int]]:
+    """Whose hands make an end-of-hand score, as ``[[seat, points], ...]`` (the ``parts`` of
+    a ``scored`` event): each holder of pares or juego of ``pair`` with what he brings, else the
+    seat whose hand won the lance (with the whole ``points``)."""
+    vals = values(state)
+    if why in ("pares", "juego"):
+        return [[s, p] for s, p in _pair_parts(vals, pair, lance)]
+    winner = lance_winners(vals, state.mano)[LANCES.index(lance)]
+    return [[winner, points]] if winner is not None else []
 
 
 def _showdown(st: MusState) -> Event:
@@ -626,7 +646,9 @@ def _end_hand(st: MusState, events: list[Event]) -> MusState:
     target = st.options.target
     for pair, points, lance, why in hand_scores(st):
         score = _add(score, pair, points)
-        events.append(Event("scored", {"pair": pair, "points": points, "lance": lance, "why": why}))
+        parts = score_parts(st, pair, points, lance, why)
+        data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
+        events.append(Event("scored", data))
         if score[pair] >= target:  # M5: nothing more is counted
             return _win_juego(_replace(st, score=score, shown=True), pair, events)
     st = _replace(st, score=score, shown=True)

@@ -299,3 +299,24 @@ def test_no_public_text_shows_a_card_still_held(seed: int) -> None:
             own = set(view["cards"]) | set(view["mocho_cards"] or [])
             shown = set(_mentions(table.adapter.hand_text(table, s), set(_DECK), lang))
             assert shown - {str(state.vira)} == own
+
+
+def test_a_round_won_on_tricks_says_how_many_each_team_took() -> None:
+    rnd = random.Random(5)
+    table = table_of(4, seed=5)
+    for _ in range(200):
+        state = table.engine_state()
+        seats = [s for s in range(4) if table.adapter.legal_actions(state, s)]
+        legal = table.adapter.legal_actions(state, seats[0])
+        plays = [a for a in legal if a.kind == "tiro"] or legal
+        step = table.play(seats[0], str(rnd.choice(plays)), 0.0, 60)
+        scored = [e for e in step.events if e.kind == "round_scored"]
+        if scored and scored[0].data["why"] == "tricks":
+            tricks = next(e for e in reversed(step.events) if e.kind == "trick_won").data["tricks"]
+            team = scored[0].data["team"]
+            result = table.adapter.result_text(table, step.events, []) or ""
+            said = f"por bazas, {tricks[team]} a {tricks[1 - team]}: +{scored[0].data['points']}."
+            assert said in result, result
+            assert tricks[team] == 2
+            return
+    raise AssertionError("no round was won on tricks")

@@ -43,6 +43,17 @@ def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_unreachable_bot_api_is_one_clear_line(tmp_path: Path) -> None:
+    done = run_bot(
+        tmp_path, TELEGRAM_BOT_TOKEN="1:SECRET", TAPETE_TELEGRAM_API_URL="http://127.0.0.1:9/bot"
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("tapete: cannot reach the Telegram Bot API at http://127.0.0.1:9")
+    assert "Traceback" not in done.stderr and "SECRET" not in done.stderr
+
+
 def test_bad_values_are_named_on_one_line(tmp_path: Path) -> None:
     done = run_bot(
         tmp_path, TELEGRAM_BOT_TOKEN="1:x", TAPETE_TURN_TIMEOUT="0", TAPETE_LANGUAGE="fr"
@@ -111,6 +122,7 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> FakeApplication:
             monkeypatch.delenv(name)
     monkeypatch.chdir(ROOT / "tests")  # no .env here
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:SECRET-token")
+    monkeypatch.setattr(entry, "bot_api_problem", lambda settings: None)  # no network here
     # main() reconfigures the root logger: restore it afterwards.
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", list(root.handlers))

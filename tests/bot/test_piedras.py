@@ -238,8 +238,10 @@ def test_refused_bet_and_orders_shown_and_result_message() -> None:
     assert lines[0] == "🏁 Fin de la mano 1"
     assert "<b>Ana</b> gana Grande sin que nadie quiera: 1 piedra al plato." in lines
     assert "Cartas:" in lines
-    assert "<b>Ana</b>: rey, rey, as, as · duples · 22, sin juego" in lines
+    assert "<b>Ana</b>: rey, rey, as, as · duples · 22 al punto" in lines
     assert any(line.startswith("Piedras: <b>Ana</b> ") for line in lines)
+    plates = [line for line in lines if "en el plato" in line]  # what each hand was worth
+    assert any(line.startswith("Pares: ") and "(en paso: duples)" in line for line in plates), lines
     closed = PIEDRAS.closed_table_text(table, last.closed_hand_log)
     assert "mano terminada" in closed and "Grande para <b>Ana</b>" in closed
 
@@ -270,14 +272,15 @@ def test_buttons_are_legal_and_few_within_the_cap() -> None:
     table = table_of(hands=TRIO, words=["piedras=10"])
     discard_all(table)
     assert labels(table) == [
-        ["Paso", "Envido", "¡Órdago!"],
-        ["Envido 3", "Envido 5", "Todo (10)"],
+        ["Paso", "Envido 2", "¡Órdago!"],
+        ["Envido 3", "Envido 4", "Envido 5", "Todo (10)"],
     ]
     act(table, 0, "envido 3")
     assert labels(table) == [["Quiero", "No quiero"]]
     act(table, 1, "quiero")
     act(table, 2, "quiero")
-    assert labels(table) == [["Paso", "¡Órdago!"], ["2 más", "5 más", "7 más (todo)"]]
+    raises = ["2 más", "3 más", "4 más", "5 más", "7 más (todo)"]
+    assert labels(table) == [["Paso", "¡Órdago!"], raises]
     act(table, 2, "5 más")
     assert labels(table) == [["Quiero", "No quiero", "¡Órdago!"], ["2 más (todo)"]]
 
@@ -285,7 +288,7 @@ def test_buttons_are_legal_and_few_within_the_cap() -> None:
 def test_button_labels_english() -> None:
     table = table_of(hands=TRIO, lang="en", words=["piedras=5"])
     discard_all(table)
-    assert labels(table) == [["Pass", "Bet", "Órdago!"], ["Bet 3", "All (5)"]]
+    assert labels(table) == [["Pass", "Bet 2", "Órdago!"], ["Bet 3", "Bet 4", "All (5)"]]
 
 
 # ---- refusals -------------------------------------------------------------------------------
@@ -351,7 +354,7 @@ def test_private_hand_best_first_with_worth_and_pile() -> None:
     text = PIEDRAS.hand_text(table, 0)
     expected = worth.display_order(["12o", "12c", "1e", "1b"], {"reyes": 4})
     assert PIEDRAS.seat_cards(table, 0) == expected == ["12o", "12c", "1e", "1b"]
-    assert "Llevas: duples · 22, sin juego" in text
+    assert "Llevas: duples · 22 al punto" in text
     for seat in (1, 2):
         others = [str(c) for c in table.engine_state().hands[seat]]
         assert not mentions(text, others, "es")

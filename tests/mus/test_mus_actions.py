@@ -169,7 +169,7 @@ def test_m4_default_actions_are_safe() -> None:
 def test_m4_legal_actions_facing_a_bet_and_an_ordago() -> None:
     s = lance_state("0: corto; 0: envido")
     assert [str(a) for a in legal_actions(s, 1)] == [
-        "quiero", "no quiero", "envido", "envido 5", "ordago"
+        "quiero", "no quiero", "envido", "envido 3", "envido 4", "envido 5", "envido 10", "ordago"
     ]  # fmt: skip
     assert legal_actions(s, 2) == []
     s = apply(s, 1, "ordago").state

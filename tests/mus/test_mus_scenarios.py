@@ -90,7 +90,15 @@ def test_m4_pares_first_speaker_is_the_first_entitled_player(play) -> None:
     started = [e.data for e in events if e.kind == "lance_started"][-1]
     assert started == {"lance": "pares", "players": [1, 2]}
     assert s.to_act == (1,)
-    assert [str(a) for a in legal_actions(s, 1)] == ["paso", "envido", "envido 5", "ordago"]
+    assert [str(a) for a in legal_actions(s, 1)] == [
+        "paso",
+        "envido",
+        "envido 3",
+        "envido 4",
+        "envido 5",
+        "envido 10",
+        "ordago",
+    ]
 
 
 def test_m4_nobody_has_juego_punto_is_played_by_everyone(play) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import engine.envite as envite
 from bot import senas
-from bot.games.base import Buttons, EngineGame, GameButton, InlineChoice, OptionError
+from bot.games.base import Buttons, EngineGame, GameButton, InlineChoice, MenuCommand, OptionError
 from bot.games.envite import records, render
 from engine.core import Action, Event, IllegalAction, normalize
 from engine.envite import ai as envite_ai
@@ -67,6 +67,18 @@ class EnviteGame(EngineGame):
         "renuncio": "renuncio",
         "renege": "renuncio",
     }
+    menu_commands: tuple[MenuCommand, ...] = (
+        MenuCommand("tiro", "play", "menu.envite.tiro"),
+        MenuCommand("envido", "raise", "menu.envite.envido"),
+        MenuCommand("siete", "siete", "menu.envite.siete"),
+        MenuCommand("nueve", "nueve", "menu.envite.nueve"),
+        MenuCommand("chicofuera", "chicofuera", "menu.envite.chicofuera"),
+        MenuCommand("quiero", "accept", "menu.envite.quiero"),
+        MenuCommand("noquiero", "fold", "menu.envite.noquiero"),
+        MenuCommand("tumbo", "knock", "menu.envite.tumbo"),
+        MenuCommand("notumbo", "pass", "menu.envite.notumbo"),
+        MenuCommand("renuncio", "renege", "menu.envite.renuncio"),
+    )
 
     # ---- seats and options -------------------------------------------------------------------
 

@@ -294,6 +294,15 @@ def closed_table_text(table: Table, log: Sequence[LogEntry]) -> str:
 _RESULT_KINDS = frozenset({"round_scored", "chico_won", "game_won", "renuncio_called"})
 
 
+def _tricks(events: Sequence[Event], team: object) -> tuple[int | None, int | None]:
+    """The bazas ``team`` and the other team won this round (the last ``trick_won`` event)."""
+    last = next((e.data for e in reversed(events) if e.kind == "trick_won"), None)
+    tricks = list((last or {}).get("tricks") or [])
+    if not isinstance(team, int) or len(tricks) != 2:
+        return None, None
+    return int(tricks[team]), int(tricks[1 - team])
+
+
 def result_text(table: Table, events: Sequence[Event]) -> str | None:
     """One group message per round: who won it and why, the stones, a chico or the game won."""
     shown = [e for e in events if e.public and e.kind in _RESULT_KINDS]
@@ -317,14 +326,20 @@ def result_text(table: Table, events: Sequence[Event]) -> str | None:
                 )
             )
         elif event.kind == "round_scored":
+            key = f"envite.result.{d.get('why')}"
+            won, lost = _tricks(events, d.get("team"))
+            if d.get("why") == "tricks" and won is not None:
+                key = "envite.result.tricks_count"  # how many bazas each team took
             lines.append(
                 t(
                     lang,
-                    f"envite.result.{d.get('why')}",
+                    key,
                     round=d.get("round"),
                     team=team,
                     other=team_name(lang, names, 1 - int(d.get("team") or 0)),
                     n=d.get("points"),
+                    won=won,
+                    lost=lost,
                 )
             )
             score = list(d.get("score") or [0, 0])

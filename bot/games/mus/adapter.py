@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import engine.mus as mus
 from bot import senas
-from bot.games.base import Buttons, EngineGame, GameButton, OptionError
-from bot.games.mus import records, render, worth
+from bot.games.base import Buttons, EngineGame, MenuCommand, OptionError
+from bot.games.mus import buttons, records, render, worth
 from engine.core import Action, Event, normalize
 from engine.mus import ai as mus_ai
 
@@ -50,6 +50,15 @@ class MusGame(EngineGame):
         "ordago": "ordago",
         "allin": "ordago",
     }
+    menu_commands: tuple[MenuCommand, ...] = (
+        MenuCommand("mus", "mus", "menu.mus.mus"),
+        MenuCommand("corto", "cut", "menu.mus.corto"),
+        MenuCommand("paso", "pass", "menu.mus.paso"),
+        MenuCommand("envido", "bet", "menu.mus.envido"),
+        MenuCommand("quiero", "accept", "menu.mus.quiero"),
+        MenuCommand("noquiero", "fold", "menu.mus.noquiero"),
+        MenuCommand("ordago", "allin", "menu.mus.ordago"),
+    )
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
         """``30``/``40`` points, ``4reyes``/``8reyes``, ``real``, ``juegos=N`` (rules/mus.md M1);
@@ -77,7 +86,7 @@ class MusGame(EngineGame):
         labels: list[tuple[str, dict[str, Any]]] = [
             ("mus.opt.target", {"n": opts.target}),
             ("mus.opt.reyes", {"n": opts.reyes}),
-            ("mus.opt.juegos", {"n": opts.juegos}),
+            ("mus.opt.juegos_one" if opts.juegos == 1 else "mus.opt.juegos", {"n": opts.juegos}),
         ]
         if opts.real:
             labels.append(("mus.opt.real", {}))
@@ -138,7 +147,7 @@ class MusGame(EngineGame):
 
     def table_buttons(self, table: Table) -> Buttons:
         """The distinct legal actions of every seat to act, in the engine's order (discards are
-        chosen in private); a raise is labelled as one ("2 más")."""
+        chosen in private): the words, then the amounts labelled with what they do ("2 más")."""
         if table.status != "playing":
             return []
         state = table.engine_state()
@@ -150,16 +159,11 @@ class MusGame(EngineGame):
                 if not action.cards:
                     seen.setdefault(str(action), action)
         raising = self.view(state, None).get("bet") is not None
-        buttons = [
-            GameButton(render.action_label(table.lang, a, raising=raising), str(a))
-            for a in seen.values()
-        ]
-        return [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
+        return buttons.table_rows(table.lang, list(seen.values()), raising=raising)
 
 
 MAX_LOG = 16
 """Public events of the current hand kept for the table message (keeps the document small)."""
-BUTTONS_PER_ROW = 3
 
 _NOT_LOGGED = frozenset(
     {

@@ -18,7 +18,7 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games.mus import worth
+from bot.games.mus import buttons, reasons, worth
 from bot.render import (
     MAX_LOG_LINES,
     cards_text,
@@ -101,12 +101,8 @@ def _spoken(lang: str, text: str, bet: object) -> str:
 
 
 def action_label(lang: str, action: Action, *, raising: bool = False) -> str:
-    """The words for an action, also used as button labels."""
-    if action.kind == "envido" and action.amount is not None:
-        return t(lang, "action.raise" if raising else "action.envido_n", n=action.amount)
-    if action.kind == "descarto":
-        return t(lang, "action.descarto", n=len(action.cards))
-    return t(lang, f"action.{action.kind}")
+    """The words for an action, also used as button labels (``Envido 2``, ``2 más``)."""
+    return buttons.label(lang, action, raising=raising)
 
 
 # ---- events ---------------------------------------------------------------------------------
@@ -504,9 +500,11 @@ def result_text(
         data = {"pair": d.get("pair"), "points": d.get("bet"), "lance": d.get("lance")}
         line = event_line(lang, "scored", {**data, "why": "no_querido"}, names)
         scored.append((_lance_order(d.get("lance")), line or ""))
+    showdown = next((e.data for e in reversed(shown) if e.kind == "showdown"), {})
     for event in shown:
         if event.kind == "scored" and event.data.get("why") != "no_querido":
-            line = event_line(lang, "scored", event.data, names)
+            line = reasons.scored_line(lang, event.data, names, showdown)
+            line = line or event_line(lang, "scored", event.data, names)
             scored.append((_lance_order(event.data.get("lance")), line or ""))
     lines += [line for _, line in sorted(scored, key=lambda x: x[0])]
     for event in shown:

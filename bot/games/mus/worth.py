@@ -25,10 +25,11 @@ def display_order(cards: Sequence[str], options: Mapping[str, Any]) -> list[str]
 def hand_worth(
     cards: Sequence[str], options: Mapping[str, Any]
 ) -> list[tuple[str, dict[str, Any]]]:
-    """Its pares and its juego or punto total, from the engine's evaluation (M3).
+    """Its pares and its juego or punto total (``28 al punto``), from the engine's evaluation
+    (M3).
 
     >>> hand_worth(["12o", "3c", "1b", "7e"], {})
-    [('pares.par', {}), ('worth.no_juego', {'n': 28})]
+    [('pares.par', {}), ('worth.punto', {'n': 28})]
     """
     if len(cards) != 4:
         return []
@@ -36,5 +37,5 @@ def hand_worth(
     worth: list[tuple[str, dict[str, Any]]] = [
         (f"pares.{value.pares}", {}) if value.pares else ("worth.no_pares", {})
     ]
-    worth.append(("worth.juego_of" if value.juego else "worth.no_juego", {"n": value.points}))
+    worth.append(("worth.juego_of" if value.juego else "worth.punto", {"n": value.points}))
     return worth

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import engine.piedras as piedras
-from bot.games.base import Buttons, EngineGame
+from bot.games.base import Buttons, EngineGame, MenuCommand
 from bot.games.mus import worth
 from bot.games.piedras import buttons, options, records, render
 from engine.core import Action, Event, IllegalAction, Transition
@@ -43,6 +43,13 @@ class PiedrasGame(EngineGame):
         "ordago": "ordago",
         "allin": "ordago",
     }
+    menu_commands: tuple[MenuCommand, ...] = (
+        MenuCommand("paso", "pass", "menu.piedras.paso"),
+        MenuCommand("envido", "bet", "menu.piedras.envido"),
+        MenuCommand("quiero", "accept", "menu.piedras.quiero"),
+        MenuCommand("noquiero", "fold", "menu.piedras.noquiero"),
+        MenuCommand("ordago", "allin", "menu.piedras.ordago"),
+    )
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
         return options.parse_options(words)

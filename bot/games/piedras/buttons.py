@@ -1,14 +1,14 @@
 """The table message's buttons, chosen among the engine's legal actions so a phone is not crowded.
 
 The engine lists every amount up to the cap (``envido 2`` … ``envido 9``); the table shows
-``Paso``, ``Envido`` (2), a few amounts (3, 5, 10) below the cap, ``Todo (N)`` at the cap and
+``Paso``, ``Envido 2``, a few amounts (3, 4, 5, 10) below the cap, ``Todo (N)`` at the cap and
 ``Órdago``; facing a bet ``Quiero`` / ``No quiero`` and raises labelled ``N más``. Every button
 is one of the legal actions, so a press is always a move the engine accepts (or a stale turn).
 
 >>> from engine.core import Action
 >>> legal = [Action("paso"), *[Action("envido", n) for n in range(2, 9)], Action("ordago")]
 >>> [[b.action for b in row] for row in table_rows("es", legal, raising=False)]
-[['paso', 'envido 2', 'ordago'], ['envido 3', 'envido 5', 'envido 8']]
+[['paso', 'envido 2', 'ordago'], ['envido 3', 'envido 4', 'envido 5', 'envido 8']]
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from bot.games.base import Buttons, GameButton
 from engine.core import Action
 from locales import t
 
-OPEN_AMOUNTS = (3, 5, 10)
+OPEN_AMOUNTS = (3, 4, 5, 10)
 """Opening bets shown besides envido (2) and the whole cap."""
-RAISE_AMOUNTS = (2, 5, 10)
-"""Raises shown besides the whole cap."""
+RAISE_AMOUNTS = (2, 3, 4, 5, 10)
+"""Raises shown besides the whole cap (the ones players use)."""
 PER_ROW = 3
+"""Word buttons per row; the amounts (short labels) go five to a row."""
+AMOUNTS_PER_ROW = 5
 
 
 def label(lang: str, action: Action, *, raising: bool, top: int | None = None) -> str:
@@ -33,8 +35,6 @@ def label(lang: str, action: Action, *, raising: bool, top: int | None = None) -
         if raising:
             key = "piedras.button.raise_all" if n == top else "piedras.button.raise"
             return t(lang, key, n=n)
-        if n == 2:
-            return t(lang, "action.envido")
         key = "piedras.button.all" if n == top else "action.envido_n"
         return t(lang, key, n=n)
     return t(lang, f"action.{action.kind}")
@@ -67,5 +67,5 @@ def table_rows(lang: str, legal: Sequence[Action], *, raising: bool) -> Buttons:
         button = GameButton(label(lang, ordago[0], raising=raising), str(ordago[0]))
         (first if len(first) < PER_ROW else numbers).append(button)
     rows = [first[i : i + PER_ROW] for i in range(0, len(first), PER_ROW)]
-    rows += [numbers[i : i + PER_ROW + 1] for i in range(0, len(numbers), PER_ROW + 1)]
+    rows += [numbers[i : i + AMOUNTS_PER_ROW] for i in range(0, len(numbers), AMOUNTS_PER_ROW)]
     return [row for row in rows if row]

@@ -81,9 +81,11 @@ def event_line(
     names: Sequence[str],
     rules: Mapping[str, Any],
     out: Iterable[int] = (),
+    what: str | None = None,
 ) -> str | None:
     """One public event (or the bot's ``timeout`` note) as text; ``None`` when not shown.
-    ``out``: seats out of the match, left out of the piles."""
+    ``out``: seats out of the match, left out of the piles; ``what``: what the hand of a seat
+    putting a lance's value on the plate is worth (``duples``), from the showdown."""
     d = data
     name = seat_name(names, d.get("seat"))
     lance = lance_name(lang, d.get("lance"))
@@ -106,6 +108,15 @@ def event_line(
         key = "piedras.event.plate.one" if n == 1 else "piedras.event.plate.many"
         if why == "refusal":
             key = "piedras.event.plate.refusal"
+        if what and why in ("value", "en_paso"):
+            return t(
+                lang,
+                key,
+                name=name,
+                lance=lance,
+                n=n,
+                why=t(lang, f"piedras.why.{why}_of", what=what),
+            )
         return t(lang, key, name=name, lance=lance, n=n, why=t(lang, f"piedras.why.{why}"))
     if kind == "ordago_settled":
         others = [seat_name(names, s) for s in d.get("players") or [] if s != d.get("worst")]
@@ -155,6 +166,21 @@ def piles_line(
     return t(lang, "piedras.piles", piles=" · ".join(parts), plate=plate)
 
 
+def _worth_in(
+    lang: str, data: Mapping[str, Any], shown: Mapping[int, list[str]], rules: Mapping[str, Any]
+) -> str | None:
+    """What a shown hand is worth in the lance of a ``to_plate`` event (pares: its kind; juego
+    or punto: its total), from the engine's evaluation; ``None`` for grande and chica."""
+    seat, lance = data.get("seat"), data.get("lance")
+    if not isinstance(seat, int) or seat not in shown or lance not in ("pares", "juego", "punto"):
+        return None
+    values = worth.hand_worth(shown[seat], rules)
+    if len(values) < 2:
+        return None
+    key, params = values[0] if lance == "pares" else values[1]
+    return t(lang, key, **params)
+
+
 def event_lines(
     lang: str,
     entries: Iterable[Any],
@@ -166,10 +192,15 @@ def event_lines(
     items = list(entries)
     skip = set(out)
     lines: list[str] = []
+    shown: dict[int, list[str]] = {}
     i = 0
     while i < len(items):
         kind, data = items[i].kind, items[i].data
-        line = event_line(lang, kind, data, names, rules, skip)
+        if kind == "showdown":
+            hands = data.get("hands") or []
+            shown = {s: [str(c) for c in h] for s, h in enumerate(hands) if h}
+        what = _worth_in(lang, data, shown, rules) if kind == "to_plate" else None
+        line = event_line(lang, kind, data, names, rules, skip, what)
         if kind == "timeout" and i + 1 < len(items):
             nxt = items[i + 1]
             if nxt.kind in ("spoke", "discarded") and nxt.data.get("seat") == data.get("seat"):
