@@ -44,6 +44,8 @@ PAUSE = (1.5, 3.0)
 NUDGE_AFTER = 20.0
 """Seconds after a turn starts at which the people still to act are nudged in private (at most
 a third of the turn time)."""
+NUDGE_RETRY = 1.0
+"""Seconds a nudge waits when the table message it links to is not posted yet."""
 
 
 class Player(BaseModel):
@@ -535,6 +537,8 @@ class Table(BaseModel):
     def _between_moves(self, now: float) -> None:
         """The timer fired with no move due: nudge the people to act (once a turn) and move the
         clock the table message shows on to its next minute."""
+        if self.nudge_at is not None and self.nudge_at <= now and self.table_msg is None:
+            self.nudge_at = now + NUDGE_RETRY  # the table message is being posted: link it
         if self.nudge_at is not None and self.nudge_at <= now:
             self.nudge_at = None
             for seat in self.to_act():

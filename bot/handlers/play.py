@@ -217,7 +217,8 @@ async def discard_button(update: Update, context: Context) -> None:
             pick = _card_at(table, seat, cb.args)
             picked = pick not in table.discards.get(str(seat), [])
             chosen = table.toggle_discard(seat, pick, picked, round_)
-            return table, _selection_text(table, chosen)
+            shown = [c for c in table.adapter.seat_cards(table, seat) if c in chosen]
+            return table, _selection_text(table, shown)
         else:
             table.confirm_discard(seat, round_, at, svc.settings.turn_timeout, svc.settings.pause)
         return table, None

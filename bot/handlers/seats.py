@@ -103,7 +103,9 @@ def substitute_named(update: Update) -> tuple[User | None, str | None]:
             return entity.user, None
         if entity.type == MessageEntity.MENTION:
             return None, text.lstrip("@")
-    return None, None
+    words = (message.text or "").split()[1:]
+    named = next((w for w in words if w.startswith("@") and len(w) > 1), None)
+    return None, named[1:64] if named else None
 
 
 async def sustituir(update: Update, context: Context) -> None:
