@@ -88,8 +88,9 @@ def time_label(lang: str, seconds: float) -> str:
 def options_text(lang: str, table: Table) -> str:
     labels = table.adapter.option_labels(table.options)
     words = [t(lang, key, **params) for key, params in labels]
-    if table.turn_time > 0:
-        words.append(time_label(lang, table.turn_time))
+    seconds = table.turn_time or table.turn_seconds  # chosen, else the bot's own
+    if seconds > 0:
+        words.append(time_label(lang, seconds))
     return ", ".join(words)
 
 

@@ -171,7 +171,8 @@ class Table(BaseModel):
     turn_seconds: int = 0
     """The turn timer's length when it was set (0: no clock is shown)."""
     turn_time: float = 0.0
-    """Seconds per turn chosen at ``/nueva`` (``tiempo=``); 0: the bot's default."""
+    """Seconds per turn chosen at ``/nueva`` (``tiempo=``); 0: the bot's setting of the day
+    (``TAPETE_TURN_TIMEOUT``, which the lobby shows as ``turn_seconds``)."""
     nudge_after: float = 0.0
     """Seconds after a turn starts at which the people to act are nudged (the bot's settings,
     :data:`NUDGE_AFTER` by default; 0: never, as in the terminal)."""
@@ -671,6 +672,7 @@ class Table(BaseModel):
             lang=self.lang,
             level=self.level,
             turn_time=self.turn_time,
+            turn_seconds=self.turn_seconds,
             nudge_after=self.nudge_after,
             bot_name=self.bot_name,
             players=[

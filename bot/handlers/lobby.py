@@ -116,7 +116,8 @@ async def open_table(
         options=options,
         lang=lang,
         level=level or "normal",
-        turn_time=turn_time or svc.settings.turn_timeout,
+        turn_time=turn_time or 0.0,
+        turn_seconds=round(turn_time or svc.settings.turn_timeout),
         nudge_after=svc.settings.nudge_after,
         bot_name=context.bot.username or "",
     )

@@ -5,9 +5,10 @@ buttons on the table message that never show a card."""
 from __future__ import annotations
 
 import doctest
+import sys
+from pathlib import Path
 
 import pytest
-from flowkit import seated_table
 
 import bot.games.timing
 from bot import keyboards, render
@@ -17,6 +18,9 @@ from bot.render import card_name
 from bot.table import Table
 from engine.core import IllegalAction
 from locales import t
+
+sys.path.insert(0, str(Path(__file__).parent))
+from flowkit import seated_table
 
 
 def test_doctests() -> None:
