@@ -351,6 +351,7 @@ async def test_language_command_changes_table_texts() -> None:
     assert h.bot.group_sends()[-1] == t("en", "error.not_your_turn")
     await info.ayuda(*h.command(101, "/help"))
     help_en = t("en", "msg.help") + "\n" + t("en", "records.help") + "\n" + t("en", "bots.help")
+    help_en += "\n" + t("en", "phone.help")
     assert h.bot.group_sends()[-1] == t("en", "help.mus") + "\n\n" + help_en
 
 
@@ -359,6 +360,7 @@ async def test_help_and_rules_speak_of_the_game_at_the_table_or_list_all() -> No
     h.clock += 31  # a while apart: each answered in the group
     await info.ayuda(*h.command(101, "/ayuda"))
     help_es = t("es", "msg.help") + "\n" + t("es", "records.help") + "\n" + t("es", "bots.help")
+    help_es += "\n" + t("es", "phone.help")
     assert h.bot.group_sends()[-1] == help_es
     h.clock += 31  # a while apart: each answered in the group
     await info.reglas(*h.command(101, "/reglas"))
