@@ -662,6 +662,8 @@ class Table(BaseModel):
             raise IllegalAction("stale")
         if self.seat_of(user_id) is None:
             raise IllegalAction("not_seated")
+        if self.rec_out:  # its records are stored under this table's id first
+            raise IllegalAction("phone.error.saving")
         fresh = Table(
             chat_id=self.chat_id,
             creator=user_id,

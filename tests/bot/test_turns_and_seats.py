@@ -14,6 +14,7 @@ import bot.games.timing
 from bot import keyboards, render
 from bot.games import GAMES, OptionError
 from bot.games.timing import split_time
+from bot.records.model import Pending
 from bot.render import card_name
 from bot.table import Table
 from engine.core import IllegalAction
@@ -156,6 +157,11 @@ def test_otra_partida_copies_players_teams_options_and_times() -> None:
     with pytest.raises(IllegalAction):
         table.next_table(11, "new1")  # not over yet
     table.status = "over"
+    table.rec_out = [Pending(hand=0, doc={})]
+    with pytest.raises(IllegalAction) as refused:
+        table.next_table(12, "new1")  # the records are not stored yet
+    assert refused.value.reason == "phone.error.saving"
+    table.rec_out = []
     fresh = table.next_table(12, "new1")
     assert fresh.status == "lobby" and fresh.tid == "new1" and fresh.creator == 12
     assert [(p.user_id, p.team) for p in fresh.players] == [
