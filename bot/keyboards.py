@@ -167,6 +167,8 @@ def discard_rows(table: Table) -> list[list[InlineKeyboardButton]]:
     if not people:
         return []
     size = max(len(game.seat_cards(table, seat)) for seat in people)
+    if not size:
+        return []
     lang, chat, tid, rnd = table.lang, table.chat_id, table.tid, table.discard_round
     positions = [
         InlineKeyboardButton(

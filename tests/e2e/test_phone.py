@@ -346,3 +346,39 @@ async def test_otra_partida_starts_a_new_table_with_the_same_players_and_options
         return (await table.doc()).get("status") == "playing"
 
     await tg.wait_for(playing, what="the new game")
+
+
+async def test_piedras_discards_from_the_group_message(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    from piedras_driver import open_piedras_table
+
+    import engine.piedras as piedras
+
+    redis = redis_factory.client()
+    await apps.start()
+    table = await open_piedras_table(tg, redis)
+    state = await table.state()
+    assert state.phase == "discard"
+    before_hands = {s: list(piedras.view(state, s).to_dict()["cards"]) for s in state.to_act}
+    for seat in list(state.to_act):
+        doc = await table.doc()
+        user = table.seat_user(doc, seat)
+        stored = Table.model_validate(doc)
+        own = stored.adapter.seat_cards(stored, seat)
+        msg = table.table_message(doc)
+        assert msg is not None
+        one = t(LANG, "phone.position", n=1)
+        await tg.wait_for(lambda m=msg, b=one: b in m.button_texts(), what="discard buttons")
+        query = user.press(msg, one)
+        answer = await tg.wait_answer(query)
+        assert answer["text"] == t(LANG, "phone.throw", cards=bot_card_name(LANG, own[0]))
+        turn = doc["turn"]
+        user.press(msg, t(LANG, "phone.button.discard"))
+        await table.wait_turn_after(turn)
+    state = await table.state()
+    moved = [
+        s for s in before_hands if piedras.view(state, s).to_dict()["cards"] != before_hands[s]
+    ]
+    assert moved  # new cards dealt after the discards made from the group
+    await table.assert_dms_show_hands()
