@@ -185,7 +185,20 @@ async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) 
     if seat is None:
         await alert(update, error_text(table.lang, IllegalAction("not_seated")))
         return
-    await alert(update, table.adapter.cards_alert(table, seat))
+    text = table.adapter.cards_alert(table, seat)
+    if _discarding(table, seat):  # what he throws so far, or how to choose from the group
+        chosen = table.discards.get(str(seat), [])
+        shown = [c for c in table.adapter.seat_cards(table, seat) if c in chosen]
+        text = f"{text}\n{_selection_text(table, shown)}"
+    await alert(update, text)
+
+
+def _discarding(table: Table, seat: int) -> bool:
+    """The seat still chooses its discard (from the table message or in private)."""
+    if table.status != "playing" or not table.adapter.discard_limit:
+        return False
+    state = table.engine_state()
+    return table.adapter.in_discard(state) and seat in table.adapter.to_act(state)
 
 
 async def discard_button(update: Update, context: Context) -> None:

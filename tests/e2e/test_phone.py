@@ -215,6 +215,9 @@ async def test_discards_made_from_the_group_message_only(
         assert (await tg.wait_answer(again))["text"] == t(
             LANG, "phone.throw", cards=bot_card_name(LANG, own[0])
         )
+        mine = user.press(msg, t(LANG, "button.cards"))  # "Mis cartas" shows the selection
+        selection = t(LANG, "phone.throw", cards=bot_card_name(LANG, own[0]))
+        assert selection in (await tg.wait_answer(mine))["text"]
         before = (await table.doc())["turn"]
         user.press(msg, t(LANG, "phone.button.discard"))
         await table.wait_turn_after(before)
