@@ -455,11 +455,10 @@ class Table(BaseModel):
         if seat is None:
             raise IllegalAction("not_seated")
         player = self.players[seat]
-        if player.free:
-            raise IllegalAction("not_seated")
         if not player.away:
             raise IllegalAction("bots.error.not_away")
-        player.away, player.misses = False, 0
+        # One who left his seat mid-game takes it back while nobody else took it.
+        player.away, player.misses, player.free, player.reserved = False, 0, False, None
         self._fresh_turn(now, timeout)
         self._schedule(now, pause)
 

@@ -143,6 +143,16 @@ def test_a_seat_left_mid_game_is_played_by_the_computer_until_someone_sits() -> 
     assert not table.players[seat].computer and table.free_seats() == []
 
 
+def test_who_left_takes_his_seat_back_while_it_is_free() -> None:
+    table = _started()
+    seat = table.free_seat(13, 1001.0)
+    with pytest.raises(IllegalAction) as refused:
+        table.play(seat, "mus", 1002.0, 60)
+    assert refused.value.reason == "not_seated"
+    table.come_back(13, 1003.0, 60)
+    assert not table.players[seat].free and not table.players[seat].computer
+
+
 def test_hand_over_by_reply_swaps_at_once_and_refuses_a_seated_newcomer() -> None:
     table = _started()
     seat = table.hand_over(11, 60, "Eva", 1001.0, 60)
