@@ -49,6 +49,7 @@ from bot.handlers import (
     migrate,
     play,
     records,
+    seats,
     senas,
     timers,
 )
@@ -78,6 +79,9 @@ COMMANDS: list[tuple[str, str, Handler]] = [
     ("mesa", "table", play.mesa),
     ("cartas", "cards", play.cartas),
     ("descarto", "discard", play.descarto),
+    ("pausa", "pause", seats.pausa),
+    ("seguir", "resume", seats.seguir),
+    ("sustituir", "substitute", seats.sustituir),
     ("ayuda", "help", info.ayuda),
     ("reglas", "rules", info.reglas),
     ("idioma", "language", info.idioma),
@@ -132,7 +136,9 @@ def build_application(
     app.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^[jlgxe]:"))
     app.add_handler(CallbackQueryHandler(play.table_button, pattern=r"^[ah]:"))
     app.add_handler(CallbackQueryHandler(computers.button, pattern=r"^[bfv]:"))
-    app.add_handler(CallbackQueryHandler(play.discard_button, pattern=r"^[tc]:"))
+    app.add_handler(CallbackQueryHandler(play.discard_button, pattern=r"^[tcp]:"))
+    app.add_handler(CallbackQueryHandler(seats.sit_button, pattern=r"^k:"))
+    app.add_handler(CallbackQueryHandler(seats.again_button, pattern=r"^o:"))
     app.add_handler(CallbackQueryHandler(senas.sena_button, pattern=r"^s:"))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrate.migrated))
     app.add_handler(InlineQueryHandler(inline.inline_query))

@@ -16,6 +16,9 @@ Game buttons are built only from the engine's ``legal_actions``. Callback data i
 ``t:<chat>:<tid>:<round>:<card>:<0|1>``  private discard: (un)select one card
 ``c:<chat>:<tid>:<round>``              private discard: confirm
 ``s:<chat>:<tid>:<hand>:<name>``         private hand: send a seña (:mod:`bot.senas`)
+``p:<chat>:<tid>:<round>:<position>``   table message: (un)select my card at a position
+``k:<chat>:<tid>:<seat>``               table message: "Sentarme" in a seat left free
+``o:<chat>:<tid>``                      the finished table: "Otra partida"
 =====================================  ==========================================
 
 >>> parse_callback("a:-100123:k3:7:envido 5")
@@ -62,12 +65,12 @@ def parse_callback(data: str) -> Callback | None:
     parts = data.split(":")
     if len(parts) == 2 and parts[0] == "n" and parts[1] in GAMES:
         return Callback("n", 0, "", args=(parts[1],))
-    if len(parts) < 3 or parts[0] not in "ahjlgxtcesbfv" or len(parts[0]) != 1:
+    if len(parts) < 3 or parts[0] not in "ahjlgxtcesbfvpko" or len(parts[0]) != 1:
         return None
     try:
         chat_id = int(parts[1])
         kind, tid = parts[0], parts[2]
-        if kind in ("h", "j", "l", "g", "x", "b", "f", "v"):
+        if kind in ("h", "j", "l", "g", "x", "b", "f", "v", "o"):
             return Callback(kind, chat_id, tid)
         token = int(parts[3])
         return Callback(kind, chat_id, tid, token, tuple(parts[4:]))
@@ -137,12 +140,58 @@ def table_keyboard(table: Table) -> InlineKeyboardMarkup:
     rows = game_rows(table, table.adapter.table_buttons(table))
     if signs := senas.table_row(table):
         rows.append(signs)
+    rows += discard_rows(table)
     mine = pack("h", table.chat_id, table.tid)
     rows.append([InlineKeyboardButton(t(table.lang, "button.cards"), callback_data=mine)])
     if table.away_seats():
         back = pack("v", table.chat_id, table.tid)
         rows.append([InlineKeyboardButton(t(table.lang, "bots.back"), callback_data=back)])
+    for seat in table.free_seats():
+        name = table.players[seat].name
+        sit = pack("k", table.chat_id, table.tid, seat)
+        label = t(table.lang, "phone.button.sit", name=name)
+        rows.append([InlineKeyboardButton(label, callback_data=sit)])
     return InlineKeyboardMarkup(rows)
+
+
+def discard_rows(table: Table) -> list[list[InlineKeyboardButton]]:
+    """A discard from the group: one button per position in the presser's own sorted hand
+    (his cards are told to him alone, in an alert), "Descartar", and the private chat."""
+    game = table.adapter
+    if not game.discard_limit or table.paused_by or table.state is None:
+        return []
+    state = table.engine_state()
+    if not game.in_discard(state):
+        return []
+    people = [s for s in game.to_act(state) if not table.players[s].computer]
+    if not people:
+        return []
+    size = max(len(game.seat_cards(table, seat)) for seat in people)
+    if not size:
+        return []
+    lang, chat, tid, rnd = table.lang, table.chat_id, table.tid, table.discard_round
+    positions = [
+        InlineKeyboardButton(
+            t(lang, "phone.position", n=i + 1), callback_data=pack("p", chat, tid, rnd, i)
+        )
+        for i in range(size)
+    ]
+    last = [
+        InlineKeyboardButton(
+            t(lang, "phone.button.discard"), callback_data=pack("c", chat, tid, rnd)
+        )
+    ]
+    if table.bot_name:
+        url = f"https://t.me/{table.bot_name}"
+        last.append(InlineKeyboardButton(t(lang, "phone.button.private"), url=url))
+    return [positions, last]
+
+
+def over_keyboard(table: Table) -> InlineKeyboardMarkup:
+    """The finished table's last message: "Otra partida" with the same players and options."""
+    again = pack("o", table.chat_id, table.tid)
+    label = t(table.lang, "phone.button.again")
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=again)]])
 
 
 def fill_keyboard(table: Table) -> InlineKeyboardMarkup:

@@ -208,8 +208,11 @@ def lobby_view(table: Table) -> Render:
 
 
 def table_view(table: Table) -> Render:
-    """The table message (its buttons only while the game is played)."""
+    """The table message (its buttons only while the game is played; "Otra partida" when
+    it is over)."""
     markup = keyboards.table_keyboard(table) if table.status == "playing" else None
+    if table.status == "over":
+        markup = keyboards.over_keyboard(table)
     return table.adapter.table_text(table), markup
 
 

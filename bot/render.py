@@ -84,6 +84,8 @@ def seat_name(names: Sequence[str], seat: object) -> str:
 def deadline_text(lang: str, table: Table) -> str:
     """How long each player has to answer (a clock time would mean nothing to most players);
     "paused" while nobody plays in person."""
+    if table.status == "playing" and table.paused_by:
+        return t(lang, "phone.paused_line", name=esc(table.paused_by))
     if table.status == "playing" and table.players and not table.humans_present():
         return t(lang, "bots.paused_short")
     if table.deadline is None or table.turn_seconds <= 0:
@@ -91,12 +93,29 @@ def deadline_text(lang: str, table: Table) -> str:
     acting = table.to_act()
     if acting and all(table.players[seat].computer for seat in acting):
         return ""  # a computer player is about to move: no clock to watch
-    return t(lang, "table.deadline", s=table.turn_seconds)
+    if table.clock_min > 0:
+        return t(lang, "phone.clock", n=table.clock_min)
+    return t(lang, "phone.clock_last")
+
+
+def time_label(lang: str, seconds: float) -> str:
+    """The turn time in the lobby: ``2 min por turno`` (``45 s por turno``).
+
+    >>> time_label("es", 120), time_label("en", 45)
+    ('⏱ 2 min por turno', '⏱ 45 s a turn')
+    """
+    if seconds >= 60 and seconds % 60 == 0:
+        return t(lang, "phone.opt.minutes", n=int(seconds // 60))
+    return t(lang, "phone.opt.seconds", n=round(seconds))
 
 
 def options_text(lang: str, table: Table) -> str:
     labels = table.adapter.option_labels(table.options)
-    return ", ".join(t(lang, key, **params) for key, params in labels)
+    words = [t(lang, key, **params) for key, params in labels]
+    seconds = table.turn_time or table.turn_seconds  # chosen, else the bot's own
+    if seconds > 0:
+        words.append(time_label(lang, seconds))
+    return ", ".join(words)
 
 
 def game_name(lang: str, game: str) -> str:

@@ -74,10 +74,18 @@ class Settings(BaseSettings):
         description="Default language of new chats.",
     )
     turn_timeout: float = Field(
-        default=60.0,
+        default=120.0,
         gt=0,
         validation_alias=_env("turn_timeout", "TAPETE_TURN_TIMEOUT"),
-        description="Seconds a player has to act before the safe default is played.",
+        description="Seconds a player has to act before the safe default is played "
+        "(a table may choose its own with tiempo=30..600).",
+    )
+    nudge_after: float = Field(
+        default=20.0,
+        gt=0,
+        validation_alias=_env("nudge_after", "TAPETE_NUDGE_AFTER"),
+        description="Seconds after his turn starts at which a player who has not acted is "
+        "told in private (at most a third of the turn time).",
     )
     computer_pause: float = Field(
         default=3.0,

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot import senas
 from bot.games import Game, get_game
+from bot.games.timing import minutes_left, next_change
 from bot.records import book
 from bot.records.model import HandLog, Pending
 from bot.render import esc
@@ -45,6 +46,11 @@ READ_PAUSE = 8.0
 the clock runs (the first player may act at once: nobody has to press "Seguimos")."""
 READ_PAUSES = 3
 """A computer player opening a new hand waits this many of its pauses (people are reading)."""
+NUDGE_AFTER = 20.0
+"""Seconds after a turn starts at which the people still to act are nudged in private (at most
+a third of the turn time)."""
+NUDGE_RETRY = 1.0
+"""Seconds a nudge waits when the table message it links to is not posted yet."""
 
 
 class Player(BaseModel):
@@ -65,6 +71,11 @@ class Player(BaseModel):
     """A person the computer plays for (his turns timed out): back with "Vuelvo"."""
     misses: int = 0
     """This person's own turns timed out in a row."""
+    free: bool = False
+    """The seat was left mid-game (``/salir``, ``/sustituir``): the computer plays it until
+    someone presses "Sentarme"."""
+    reserved: str | None = None
+    """A free seat kept for this username (``/sustituir @usuario``), lower case."""
 
     @property
     def computer(self) -> bool:
@@ -166,7 +177,25 @@ class Table(BaseModel):
     seed: int = 0
     """The game's seed: with the turn it seeds the computer players' pauses and choices."""
     turn_seconds: int = 0
-    """The turn timer's length when it was set (shown as the time each player has)."""
+    """The turn timer's length when it was set (0: no clock is shown)."""
+    turn_time: float = 0.0
+    """Seconds per turn chosen at ``/nueva`` (``tiempo=``); 0: the bot's setting of the day
+    (``TAPETE_TURN_TIMEOUT``, which the lobby shows as ``turn_seconds``)."""
+    nudge_after: float = 0.0
+    """Seconds after a turn starts at which the people to act are nudged (the bot's settings,
+    :data:`NUDGE_AFTER` by default; 0: never, as in the terminal)."""
+    move_at: float | None = None
+    """When a computer player to act makes its move (the end of its pause)."""
+    nudge_at: float | None = None
+    """When the people still to act are nudged in private (once per turn)."""
+    clock_at: float | None = None
+    """When the minutes left shown in the table message change (the table is re-published)."""
+    clock_min: int = 0
+    """The whole minutes left the table message shows (0: less than a minute)."""
+    paused_by: str | None = None
+    """The name of who paused the table (``/pausa``): no timer fires until ``/seguir``."""
+    bot_name: str = ""
+    """The bot's username (for links to its private chat)."""
     log: list[LogEntry] = Field(default_factory=list)
     outbox: list[Notice] = Field(default_factory=list)
     """New messages still to post, oldest first (see :class:`Notice`)."""
@@ -214,7 +243,11 @@ class Table(BaseModel):
         return any(not p.computer for p in self.players)
 
     def away_seats(self) -> list[int]:
-        return [seat for seat, p in enumerate(self.players) if p.away]
+        return [seat for seat, p in enumerate(self.players) if p.away and not p.free]
+
+    def free_seats(self) -> list[int]:
+        """Seats left mid-game, waiting for someone to press "Sentarme"."""
+        return [seat for seat, p in enumerate(self.players) if p.free]
 
     def seats_range(self) -> tuple[int, int]:
         """The fewest and the most players this table may start with."""
@@ -420,6 +453,10 @@ class Table(BaseModel):
             action = adapter.parse_action(action)
         if action.kind == "sena":
             return self.signal(seat, action, state)
+        if self.paused_by:
+            raise IllegalAction("phone.error.paused", name=self.paused_by)
+        if self.players[seat].free:
+            raise IllegalAction("not_seated")
         if seat not in adapter.to_act(state) and not adapter.engine_checks_turn:
             raise adapter.turn_refusal(state, seat, action)
         try:
@@ -474,9 +511,9 @@ class Table(BaseModel):
         player = self.players[seat]
         if not player.away:
             raise IllegalAction("bots.error.not_away")
-        player.away, player.misses = False, 0
-        self.turn_deadline = now + timeout
-        self.turn_seconds = round(timeout)
+        # One who left his seat mid-game takes it back while nobody else took it.
+        player.away, player.misses, player.free, player.reserved = False, 0, False, None
+        self._fresh_turn(now, timeout)
         self._schedule(now, pause)
 
     def fire_timer(
@@ -492,6 +529,9 @@ class Table(BaseModel):
         """
         if self.status != "playing" or self.deadline is None or self.deadline > now:
             return None
+        if self.paused_by:
+            self.deadline = None
+            return None
         adapter = self.adapter
         state = self.engine_state()
         events: list[Event] = []
@@ -499,12 +539,16 @@ class Table(BaseModel):
         played: list[tuple[int, Action]] = []
         hand = adapter.hand_number(state)
         people_due = self.turn_deadline is None or self.turn_deadline <= now
+        move_at = self.move_at if self.move_at is not None else self.deadline  # older documents
+        computers_due = people_due or move_at <= now
         taken: list[int] = []
         for seat in adapter.to_act(state):
             if seat not in adapter.to_act(state) or adapter.hand_number(state) != hand:
                 continue
             player = self.players[seat]
             if player.computer:
+                if not computers_due:
+                    continue
                 if events and not adapter.in_discard(state):
                     continue  # one computer move per pause, except in a simultaneous discard
                 state = self._computer_senas(state, seat)
@@ -531,7 +575,7 @@ class Table(BaseModel):
             if adapter.is_over(state):
                 break
         if not events:
-            self._schedule(now, pause)
+            self._between_moves(now)
             return None
         if notes:
             self.timeouts += 1
@@ -544,6 +588,165 @@ class Table(BaseModel):
             self.notify(t(self.lang, "bots.paused"))
         self._announce(step)
         return step
+
+    def _between_moves(self, now: float) -> None:
+        """The timer fired with no move due: nudge the people to act (once a turn) and move the
+        clock the table message shows on to its next minute."""
+        if self.nudge_at is not None and self.nudge_at <= now and self.table_msg is None:
+            self.nudge_at = now + NUDGE_RETRY  # the table message is being posted: link it
+        if self.nudge_at is not None and self.nudge_at <= now:
+            self.nudge_at = None
+            for seat in self.to_act():
+                player = self.players[seat]
+                if not player.computer:
+                    self.notify(self.nudge_text(now), to=player.user_id)
+        if self.clock_at is not None and self.clock_at <= now:
+            self._tick_clock(now)
+        self._set_deadline()
+
+    def table_link(self) -> str | None:
+        """A link to the table message (supergroups only: ``t.me/c/<id>/<message>``).
+
+        >>> Table(chat_id=-1001234, creator=1, table_msg=7).table_link()
+        'https://t.me/c/1234/7'
+        >>> Table(chat_id=-1234, creator=1, table_msg=7).table_link() is None
+        True
+        """
+        text = str(self.chat_id)
+        if self.table_msg is None or not text.startswith("-100"):
+            return None
+        return f"https://t.me/c/{text[4:]}/{self.table_msg}"
+
+    def nudge_text(self, now: float) -> str:
+        """The private nudge: your turn, with a link to the table (or the group's name)."""
+        left = max(0, round((self.turn_deadline or now) - now))
+        title = esc(self.title or t(self.lang, f"game.{self.game}"))
+        link = self.table_link()
+        if link is not None:
+            where = f'<a href="{link}">{title}</a>'
+            return t(self.lang, "phone.nudge", where=where, s=left)
+        return t(self.lang, "phone.nudge_group", where=title, s=left)
+
+    # ---- pause, seats handed over, another game --------------------------------------------
+
+    def pause(self, user_id: int) -> None:
+        """``/pausa``: any seated player stops the clock (no timer fires) until ``/seguir``."""
+        seat = self._seated_playing(user_id)
+        if self.paused_by:
+            raise IllegalAction("phone.error.paused", name=self.paused_by)
+        self.paused_by = self.players[seat].name
+        self.move_at = self.nudge_at = self.clock_at = None
+        self.deadline = None
+
+    def resume(
+        self, user_id: int, now: float, timeout: float, pause: tuple[float, float] = PAUSE
+    ) -> None:
+        """``/seguir``: anyone seated goes on, with a fresh turn time for the people to act."""
+        self._seated_playing(user_id)
+        if not self.paused_by:
+            raise IllegalAction("phone.error.not_paused")
+        self.paused_by = None
+        self._fresh_turn(now, timeout)
+        self._schedule(now, pause)
+
+    def free_seat(
+        self,
+        user_id: int,
+        now: float,
+        pause: tuple[float, float] = PAUSE,
+        reserved: str | None = None,
+    ) -> int:
+        """``/salir`` mid-game (or ``/sustituir @usuario``): the computer plays the seat until
+        someone sits down ("Sentarme"; only ``reserved`` when given)."""
+        seat = self._seated_playing(user_id)
+        player = self.players[seat]
+        player.free, player.away, player.misses = True, True, 0
+        player.reserved = reserved.lower().lstrip("@") if reserved else None
+        self._schedule(now, pause)
+        return seat
+
+    def take_seat(
+        self,
+        seat: int,
+        user_id: int,
+        name: str,
+        username: str | None,
+        now: float,
+        timeout: float,
+        pause: tuple[float, float] = PAUSE,
+    ) -> Player:
+        """A newcomer sits in a seat left free mid-game (or is handed one): he plays it from now
+        on (his private hand is sent anew) and the one who left may no longer act. Returns the
+        player who had the seat."""
+        if self.status != "playing":
+            raise IllegalAction("not_started")
+        if self.seat_of(user_id) is not None:
+            raise IllegalAction("already_seated")
+        if not 0 <= seat < len(self.players) or not self.players[seat].free:
+            raise IllegalAction("stale")
+        old = self.players[seat]
+        if old.reserved and (username or "").lower() != old.reserved:
+            raise IllegalAction("phone.error.reserved", name=esc(old.reserved))
+        self.players[seat] = Player(user_id=user_id, name=name[:64], team=old.team)
+        self.hand_msgs.pop(str(seat), None)
+        self.discards.pop(str(seat), None)
+        if self.paused_by is None and self.deadline is None:
+            self._fresh_turn(now, timeout)
+        self._schedule(now, pause)
+        return old
+
+    def hand_over(
+        self,
+        user_id: int,
+        to_id: int,
+        to_name: str,
+        now: float,
+        timeout: float,
+        pause: tuple[float, float] = PAUSE,
+    ) -> int:
+        """``/sustituir`` by reply: the seat of ``user_id`` goes to another person at once."""
+        seat = self.free_seat(user_id, now, pause)
+        self.take_seat(seat, to_id, to_name, None, now, timeout, pause)
+        return seat
+
+    def next_table(self, user_id: int, tid: str) -> Table:
+        """ "Otra partida": a new lobby with the same players (same teams), options and times;
+        the finished table's last message loses its button."""
+        if self.status != "over":
+            raise IllegalAction("stale")
+        if self.seat_of(user_id) is None:
+            raise IllegalAction("not_seated")
+        if self.rec_out:  # its records are stored under this table's id first
+            raise IllegalAction("phone.error.saving")
+        fresh = Table(
+            chat_id=self.chat_id,
+            creator=user_id,
+            tid=tid,
+            title=self.title,
+            game=self.game,
+            options=dict(self.options),
+            lang=self.lang,
+            level=self.level,
+            turn_time=self.turn_time,
+            turn_seconds=self.turn_seconds,
+            nudge_after=self.nudge_after,
+            bot_name=self.bot_name,
+            players=[
+                Player(user_id=p.user_id, name=p.name, team=p.team, bot_level=p.bot_level)
+                for p in self.players
+            ],
+        )
+        if self.table_msg is not None:
+            fresh.closing[str(self.table_msg)] = self.adapter.table_text(self)
+        return fresh
+
+    def _seated_playing(self, user_id: int) -> int:
+        if self.status != "playing":
+            raise IllegalAction("not_started")
+        seat = self.seat_of(user_id)
+        if seat is None or self.players[seat].free:
+            raise IllegalAction("not_seated")
+        return seat
 
     def toggle_discard(self, seat: int, card: str, selected: bool, round_: int) -> list[str]:
         """Select or unselect one card for this seat's discard; returns the selection."""
@@ -650,27 +853,57 @@ class Table(BaseModel):
         self.turn += 1
         self.moved_at = now
         over = self.adapter.is_over(state)
-        self.turn_deadline = None if over else now + timeout + (READ_PAUSE if read else 0.0)
-        self.turn_seconds = round(timeout)
+        self._fresh_turn(None if over else now, timeout, read=read)
         if read:
             pause = (pause[0] * READ_PAUSES, pause[1] * READ_PAUSES)
         self._schedule(now, pause)
 
+    def _fresh_turn(self, now: float | None, timeout: float, *, read: bool = False) -> None:
+        """A new turn time from ``now`` (``None``: no turn): deadline, nudge, clock; ``read``:
+        a new hand's first turn, with :data:`READ_PAUSE` more to read the last result."""
+        seconds = self.turn_time or timeout
+        self.turn_seconds = round(seconds)
+        if now is None:
+            self.turn_deadline = self.nudge_at = None
+            return
+        self.turn_deadline = now + seconds + (READ_PAUSE if read else 0.0)
+        self.nudge_at = now + min(self.nudge_after, seconds / 3) if self.nudge_after else None
+        self._tick_clock(now)
+
+    def _tick_clock(self, now: float) -> None:
+        """The minutes the table message shows now, and when they change next."""
+        if self.turn_deadline is None:
+            self.clock_min, self.clock_at = 0, None
+            return
+        self.clock_min = minutes_left(round(self.turn_deadline - now, 3))
+        self.clock_at = next_change(self.turn_deadline, self.clock_min)
+
     def _schedule(self, now: float, pause: tuple[float, float]) -> None:
-        """Set the timer: a computer player's pause when one is to act, else the people's
-        deadline; none when the game is over or nobody plays himself (the table waits)."""
+        """Set the computer player's pause when one is to act, then the timer; no timer when
+        the game is over, the table is paused or nobody plays himself (the table waits)."""
         state = self.engine_state()
-        if self.adapter.is_over(state) or not self.humans_present():
+        self.move_at = None
+        if self.adapter.is_over(state) or not self.humans_present() or self.paused_by:
             self.deadline = None
             return
         acting = self.adapter.to_act(state)
         if any(self.players[seat].computer for seat in acting):
             low, high = pause
-            self.deadline = now + self._rng(-1, "pause").uniform(low, high)
-            if self.turn_deadline is not None:
-                self.deadline = min(self.deadline, self.turn_deadline)
-        else:
-            self.deadline = self.turn_deadline
+            self.move_at = now + self._rng(-1, "pause").uniform(low, high)
+        self._set_deadline()
+
+    def _set_deadline(self) -> None:
+        """The timer fires at the first of: a computer's move, the nudge, the clock's next
+        minute, the people's deadline."""
+        if self.paused_by or not self.humans_present():
+            self.deadline = None
+            return
+        due = [
+            at
+            for at in (self.move_at, self.nudge_at, self.clock_at, self.turn_deadline)
+            if at is not None
+        ]
+        self.deadline = min(due) if due else None
 
     def _rng(self, seat: int, purpose: str) -> random.Random:
         """A reproducible generator for this turn (from the stored seed and the turn)."""

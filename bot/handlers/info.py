@@ -38,6 +38,7 @@ async def ayuda(update: Update, context: Context) -> None:
     lang = await chat_lang(svc, chat.id)
     game = await _table_game(svc, chat.id)
     text = f"{t(lang, 'msg.help')}\n{t(lang, 'records.help')}\n{t(lang, 'bots.help')}"
+    text += f"\n{t(lang, 'phone.help')}"
     if game is not None:
         text = f"{t(lang, f'help.{game}')}\n\n{text}"
     await reply(update, text, svc=svc, kind="help")

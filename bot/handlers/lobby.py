@@ -9,7 +9,7 @@ from telegram import Bot, Chat, Update
 from telegram.constants import ChatMemberStatus
 
 from bot import keyboards, render
-from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game
+from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game, timing
 from bot.handlers import computers
 from bot.handlers.common import (
     Context,
@@ -58,7 +58,12 @@ async def nueva(update: Update, context: Context) -> None:
     except computers.LevelError as exc:
         await reply(update, t(lang, "bots.bad_level", word=render.esc(exc.word[:30])))
         return
-    if not words and level is None:
+    try:
+        seconds, words = timing.split_time(words)
+    except OptionError:
+        await reply(update, t(lang, "phone.bad_time"), svc=svc)
+        return
+    if not words and level is None and seconds is None:
         current = await read_table(svc, chat.id)
         if current is not None and current.active:
             await _refuse(svc, update, lang, IllegalAction("table_exists"))
@@ -83,7 +88,9 @@ async def nueva(update: Update, context: Context) -> None:
         key = f"{game.name}.bad_option"
         await reply(update, t(lang, key, word=render.esc(exc.word)), svc=svc)
         return
-    await open_table(update, context, chat, user.id, game.name, options, lang, level=level)
+    await open_table(
+        update, context, chat, user.id, game.name, options, lang, level=level, turn_time=seconds
+    )
 
 
 async def open_table(
@@ -96,6 +103,7 @@ async def open_table(
     lang: str,
     *,
     level: str | None = None,
+    turn_time: float | None = None,
 ) -> None:
     """Create the table document (refused while another is active) and post its lobby."""
     svc = services(context)
@@ -109,6 +117,10 @@ async def open_table(
         options=options,
         lang=lang,
         level=level or "normal",
+        turn_time=turn_time or 0.0,
+        turn_seconds=round(turn_time or svc.settings.turn_timeout),
+        nudge_after=svc.settings.nudge_after,
+        bot_name=context.bot.username or "",
     )
 
     def create(current: Table | None) -> tuple[Table | None, Table]:
@@ -289,10 +301,16 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
     if user is None:
         return
 
+    at, name = now(svc), display_name(update)
+
     def fn(table: Table | None) -> tuple[Table | None, Table]:
         if table is None or not table.active:
             raise IllegalAction("no_table")
-        table.leave(user.id)
+        if table.status == "playing":  # mid-game: the seat waits for someone ("Sentarme")
+            table.free_seat(user.id, at, svc.settings.pause)
+            table.notify(t(table.lang, "phone.left", name=render.esc(name)))
+        else:
+            table.leave(user.id)
         return table, table
 
     try:
@@ -306,7 +324,7 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
 
 
 async def salir(update: Update, context: Context) -> None:
-    """``/salir``: leave a seat before the start."""
+    """``/salir``: leave a seat (mid-game the seat waits for someone to take it)."""
     if update.effective_chat is not None:
         await _leave(update, context, update.effective_chat.id)
 

@@ -25,6 +25,7 @@ from bot.handlers.common import (
     start_dm_ok,
 )
 from bot.publisher import flush
+from bot.render import cards_text
 from bot.table import Step, Table
 from engine.core import IllegalAction
 from locales import t
@@ -186,11 +187,26 @@ async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) 
     if seat is None:
         await alert(update, error_text(table.lang, IllegalAction("not_seated"), plain=True))
         return
-    await alert(update, table.adapter.cards_alert(table, seat))
+    text = table.adapter.cards_alert(table, seat)
+    if _discarding(table, seat):  # what he throws so far, or how to choose from the group
+        chosen = table.discards.get(str(seat), [])
+        shown = [c for c in table.adapter.seat_cards(table, seat) if c in chosen]
+        text = f"{text}\n{_selection_text(table, shown)}"
+    await alert(update, text)
+
+
+def _discarding(table: Table, seat: int) -> bool:
+    """The seat still chooses its discard (from the table message or in private)."""
+    if table.status != "playing" or not table.adapter.discard_limit:
+        return False
+    state = table.engine_state()
+    return table.adapter.in_discard(state) and seat in table.adapter.to_act(state)
 
 
 async def discard_button(update: Update, context: Context) -> None:
-    """Private discard buttons: toggle a card (``t:...``) or confirm (``c:...``)."""
+    """Discard buttons: toggle a card (``t:...``, private), toggle the card at a position of
+    my own hand (``p:...``, the table message: answered with my selection in an alert only I
+    see) or confirm (``c:...``, both)."""
     query = update.callback_query
     user = update.effective_user
     if query is None or query.data is None or user is None:
@@ -203,26 +219,48 @@ async def discard_button(update: Update, context: Context) -> None:
     at = now(svc)
     round_ = cb.token
 
-    def toggle(table: Table | None) -> tuple[Table | None, None]:
+    def toggle(table: Table | None) -> tuple[Table | None, str | None]:
         if table is None or table.tid != cb.tid or not table.active:
             raise IllegalAction("stale")
         seat = table.seat_of(user.id)
-        if seat is None:
+        if seat is None or table.players[seat].free:
             raise IllegalAction("not_seated")
         if cb.kind == "t":
             card, on = (*cb.args, "", "")[:2]
             table.toggle_discard(seat, card, on == "1", round_)
+        elif cb.kind == "p":
+            pick = _card_at(table, seat, cb.args)
+            picked = pick not in table.discards.get(str(seat), [])
+            chosen = table.toggle_discard(seat, pick, picked, round_)
+            shown = [c for c in table.adapter.seat_cards(table, seat) if c in chosen]
+            return table, _selection_text(table, shown)
         else:
             table.confirm_discard(seat, round_, at, svc.settings.turn_timeout, svc.settings.pause)
         return table, None
 
     try:
-        await change_table(svc, cb.chat_id, toggle, update=update, publish=True)
+        shown = await change_table(svc, cb.chat_id, toggle, update=update, publish=True)
     except IllegalAction as exc:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         return
-    await answer(update)
+    await (answer(update) if shown is None else alert(update, shown))
     await flush(context.bot, svc, cb.chat_id)
+
+
+def _card_at(table: Table, seat: int, args: tuple[str, ...]) -> str:
+    """The card at a position of the seat's own hand (in the order "Mis cartas" shows)."""
+    cards = table.adapter.seat_cards(table, seat)
+    try:
+        return cards[int(args[0])]
+    except (IndexError, ValueError):
+        raise IllegalAction("stale") from None
+
+
+def _selection_text(table: Table, chosen: list[str]) -> str:
+    """ "Tiras: rey de oros, cuatro de copas" (the presser's alert)."""
+    if not chosen:
+        return t(table.lang, "phone.throw_none")
+    return t(table.lang, "phone.throw", cards=cards_text(table.lang, chosen))
 
 
 async def mesa(update: Update, context: Context) -> None:

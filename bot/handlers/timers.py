@@ -24,16 +24,17 @@ log = logging.getLogger("bot.timers")
 
 
 async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
-    """Fire one table's timer if it is due; True when a default move was played."""
+    """Fire one table's timer if it is due; True when a move was played. With no move due
+    the timer may still have nudged the people to act or moved the clock on: the table is
+    saved and published all the same."""
     at = svc.clock()
 
-    def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step] | None]:
+    def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step | None] | None]:
         if table is None or table.status != "playing":
             return None, None
+        # No move due (a move came in, or a nudge or the clock): re-save all the same, so the
+        # store's timer is right again and the nudges are posted.
         step = table.fire_timer(at, svc.settings.turn_timeout, svc.settings.pause)
-        if step is None:
-            # Not due after all (a move came in): re-save so the store's timer is right again.
-            return table, None
         return table, (table, step)
 
     fired = await change_table(svc, chat_id, fn, publish=True)
@@ -41,6 +42,8 @@ async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
         return False
     table, step = fired
     await publish(bot, svc, table, step)
+    if step is None:
+        return False
     await check_reachable(bot, svc, table, step)
     return True
 

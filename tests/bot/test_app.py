@@ -54,7 +54,16 @@ def test_every_command_is_wired_in_both_languages() -> None:
     commands = {c for h in handlers if isinstance(h, CommandHandler) for c in h.commands}
     assert set(SPANISH) | set(ENGLISH_LIST) | {"start"} <= commands
     patterns = {h.pattern.pattern for h in handlers if isinstance(h, CallbackQueryHandler)}  # type: ignore[union-attr]
-    assert patterns == {r"^[jlgxe]:", r"^[ah]:", r"^[tc]:", r"^n:", r"^s:", r"^[bfv]:"}
+    assert patterns == {
+        r"^[jlgxe]:",
+        r"^[ah]:",
+        r"^[tcp]:",
+        r"^n:",
+        r"^s:",
+        r"^[bfv]:",
+        r"^k:",
+        r"^o:",
+    }
     assert len(app.error_handlers) == 1
 
 

@@ -113,7 +113,10 @@ def _drive(table: Table, person: Any, limit: int = 5000) -> int:
         assert table.deadline is not None
         before = table.turn
         step = table.fire_timer(table.deadline, 60, PAUSE)
-        assert step is not None and table.turn > before
+        if step is None:  # the timer was a nudge or the clock's minute, not a move
+            assert table.turn == before
+            continue
+        assert table.turn > before
         moves += 1
     return moves
 
@@ -156,7 +159,9 @@ def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
         expected = {s: game.engine.view(state, s) for s in table.to_act()}
         discard = game.in_discard(state)
         assert table.deadline is not None
-        table.fire_timer(table.deadline, 60)
+        if table.fire_timer(table.deadline, 60) is None:
+            assert not seen  # a nudge or the clock's minute: nobody moved
+            continue
         assert seen and (discard or len(seen) == 1)
         for seat, view in seen:
             assert seat != 0 and type(view).__name__ == "MusView"

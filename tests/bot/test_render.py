@@ -164,9 +164,10 @@ def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
     mano = table.adapter.view(table.engine_state(), None)["mano"]
     in_order = sorted((first, second), key=lambda s: (s - mano) % 4)
     names = [render.seat_name(NAMES, s) for s in in_order]
-    assert f"▶ Responden {names[0]} o {names[1]} · ⏱ 60 s" in text
+    assert f"▶ Responden {names[0]} o {names[1]} · ⏱ menos de 1 min" in text
     table.lang = "en"
-    assert f"▶ {names[0]} or {names[1]} to answer · ⏱ 60 s" in mus_render.table_text(table)
+    english = mus_render.table_text(table)
+    assert f"▶ {names[0]} or {names[1]} to answer · ⏱ under 1 min left" in english
 
 
 def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
@@ -253,4 +254,4 @@ def test_one_player_left_to_answer_a_bet() -> None:
     first, second = table.to_act()
     table.play(first, "no quiero", 3.0, 60)
     name = render.seat_name(NAMES, second)
-    assert f"▶ Responde {name} · ⏱ 60 s" in mus_render.table_text(table)
+    assert f"▶ Responde {name} · ⏱ menos de 1 min" in mus_render.table_text(table)

@@ -25,7 +25,7 @@ def test_defaults() -> None:
     assert s.redis_url is None and s.telegram_api_url is None
     assert s.redis_prefix == "tapete"
     assert s.language == "es"
-    assert s.turn_timeout == 60 and s.timer_tick == 1.0
+    assert s.turn_timeout == 120 and s.timer_tick == 1.0
     assert s.table_ttl > 0
     assert s.webhook_url is None and s.webhook_secret is None
     assert (s.webhook_listen, s.webhook_port) == ("0.0.0.0", 8443)
@@ -40,6 +40,7 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "TELEGRAM_API_URL": "http://127.0.0.1:8081/bot",
         "TAPETE_LANGUAGE": "EN",
         "TAPETE_TURN_TIMEOUT": "2.5",
+        "TAPETE_NUDGE_AFTER": "20",
         "TAPETE_TIMER_TICK": "0.2",
         "TAPETE_SWEEP_BATCH": "7",
         "TAPETE_CONCURRENT_UPDATES": "8",
@@ -68,6 +69,7 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "telegram_api_url": "http://127.0.0.1:8081/bot",
         "language": "en",
         "turn_timeout": 2.5,
+        "nudge_after": 20.0,
         "computer_pause": 0.5,
         "timer_tick": 0.2,
         "sweep_batch": 7,
@@ -98,7 +100,7 @@ def test_unrelated_variables_are_ignored(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("LANGUAGE", "fr_FR:fr")
     monkeypatch.setenv("TURN_TIMEOUT", "-1")
     s = Settings(telegram_bot_token="1:x")
-    assert (s.language, s.turn_timeout) == ("es", 60)
+    assert (s.language, s.turn_timeout) == ("es", 120)
 
 
 def test_blank_optional_values_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:

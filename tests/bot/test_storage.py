@@ -261,7 +261,9 @@ async def test_update_table_gives_up_after_retries(store: Store) -> None:
 
 async def test_concurrent_updates_are_never_lost_or_doubled(store: Store) -> None:
     before = store.round_trips
-    results = await asyncio.gather(*(store.update_table(42, increment) for _ in range(50)))
+    # Fifty writers at once: each may lose many races (so more tries than a handler gets).
+    tasks = (store.update_table(42, increment, retries=500) for _ in range(50))
+    results = await asyncio.gather(*tasks)
     assert sorted(results) == list(range(1, 51))
     loaded = await store.load(42)
     assert loaded is not None

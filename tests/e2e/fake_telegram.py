@@ -282,6 +282,7 @@ class Message:
     via_bot: bool = False  # sent by the user through the bot's inline mode
     inline_message_id: str | None = None  # only for an inline message with a keyboard
     photo: bytes | None = None  # sendPhoto: the uploaded image (``text`` is its caption)
+    reply_to: Message | None = None  # the message this one answers (a user's reply)
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button of the current keyboard, row after row."""
@@ -321,6 +322,8 @@ class Message:
             del data["from"]
         if self.via_bot:
             data["via_bot"] = bot
+        if self.reply_to is not None:
+            data["reply_to_message"] = self.reply_to.to_json(bot)
         if self.entities:
             data["entities"] = self.entities
         if self.reply_markup:
@@ -530,9 +533,19 @@ class User:
             data["username"] = self.username
         return data
 
-    def send(self, chat: Chat, text: str, *, deliver_to: str | Iterable[str] | None = None) -> int:
-        """Queue a text message from this user (a command gets its ``bot_command`` entity)."""
-        return self.server.send_message_update(self, chat, text, deliver_to=deliver_to)
+    def send(
+        self,
+        chat: Chat,
+        text: str,
+        *,
+        deliver_to: str | Iterable[str] | None = None,
+        reply_to: Message | None = None,
+    ) -> int:
+        """Queue a text message from this user (a command gets its ``bot_command`` entity),
+        optionally as a reply to ``reply_to``."""
+        return self.server.send_message_update(
+            self, chat, text, deliver_to=deliver_to, reply_to=reply_to
+        )
 
     def start_private(
         self, payload: str | None = None, *, deliver_to: str | Iterable[str] | None = None
@@ -879,6 +892,7 @@ class FakeTelegram:
         text: str,
         *,
         deliver_to: str | Iterable[str] | None = None,
+        reply_to: Message | None = None,
     ) -> int:
         with self._lock:
             if chat.type != "private":
@@ -893,6 +907,7 @@ class FakeTelegram:
                 parse_mode=None,
                 reply_markup=None,
                 date=int(time.time()),
+                reply_to=reply_to,
             )
             if text.startswith("/"):
                 command = text.split()[0]
