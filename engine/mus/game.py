@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from operator import attrgetter
 from typing import Any
 
 from engine.cards import DECK, Card, parse_cards
@@ -658,12 +657,13 @@ def _next_hand(st: MusState, score: tuple[int, int], events: list[Event]) -> Mus
 
 
 def _replace(st: MusState, **changes: Any) -> MusState:
-    values = list(_GET_FIELDS(st))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return MusState(*values)
+    """A copy of ``st`` with ``changes`` (like ``dataclasses.replace``, without re-running the
+    frozen ``__init__``: the state has a plain ``__dict__``, copied in one step)."""
+    new = _new(MusState)
+    d = new.__dict__
+    d.update(st.__dict__)
+    d.update(changes)
+    return new
 
 
-_FIELDS = tuple(MusState.__dataclass_fields__)
-_FIELD_INDEX = {name: i for i, name in enumerate(_FIELDS)}
-_GET_FIELDS = attrgetter(*_FIELDS)
+_new = object.__new__
