@@ -54,12 +54,16 @@ _ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, _A_ENVIDO5, _A_ORDAGO)
 _ORDAGO_ANSWERS = (_A_QUIERO, _A_NO_QUIERO)
 
 
+_ORDERS = tuple(tuple((mano + i) % PLAYERS for i in range(PLAYERS)) for mano in range(PLAYERS))
+_ONLY = tuple(frozenset((s,)) for s in range(PLAYERS))
+
+
 def _order(mano: int) -> tuple[int, ...]:
-    return tuple((mano + i) % PLAYERS for i in range(PLAYERS))
+    return _ORDERS[mano]
 
 
 def _card_texts(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    return [c._text for c in cards]
 
 
 # --------------------------------------------------------------------------- deal (M1, M2)
@@ -167,7 +171,7 @@ def _hand_events(st: MusState) -> list[Event]:
 
 def _dealt_events(st: MusState) -> list[Event]:
     return [
-        Event("dealt", {"seat": s, "cards": _card_texts(st.hands[s])}, frozenset((s,)))
+        Event("dealt", {"seat": s, "cards": _card_texts(st.hands[s])}, _ONLY[s])
         for s in range(PLAYERS)
     ]
 
