@@ -76,7 +76,7 @@ class Card:
         return f"Card({self._text!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and other._text == self._text
+        return self is other or (isinstance(other, Card) and other._text == self._text)
 
     def __hash__(self) -> int:
         return hash(self._text)

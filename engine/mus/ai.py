@@ -45,8 +45,15 @@ LEVELS = ("facil", "normal")
 _PARES_VALUE = {None: 0, "par": 1, "medias": 2, "duples": 3}
 _SAMPLES = 160
 """Deals sampled for one lance decision (normal)."""
-_EDGE = 0.7
-"""We expect to outplay the table a little: points we need count as 0.7 of theirs."""
+_EDGE = 0.4
+"""We expect to outplay the table: points we need count as 0.4 of theirs (so a coin-flip
+órdago is refused early in a juego; tuned with ``bench/ai.py``: 0.7 accepted too many)."""
+_FLOOR_ENVIDO = 0.4
+"""A seat that bet or raised is taken to beat at least this share of hands in the lance."""
+_FLOOR_ORDAGO = 0.5
+"""The same for an órdago."""
+_FLOOR_QUIERO = 0.35
+"""The same for a seat that accepted."""
 _DRAWS = 14
 """Draws sampled per discard choice (normal)."""
 
@@ -313,11 +320,11 @@ def _estimate(view: MusView, t: _Tables, cards: tuple[Card, ...], rng: random.Ra
             continue
         i = LANCES.index(stage)
         if action.startswith("envido"):
-            floors[seat].append((i, 0.4))
+            floors[seat].append((i, _FLOOR_ENVIDO))
         elif action == "ordago":
-            floors[seat].append((i, 0.5))
+            floors[seat].append((i, _FLOOR_ORDAGO))
         elif action == "quiero":
-            floors[seat].append((i, 0.35))
+            floors[seat].append((i, _FLOOR_QUIERO))
     classes, quantile = t.classes, t.quantile
     others = [s for s in range(4) if s != me]
     signs: dict[int, frozenset[str]] = {}  # what each seat's hand is known to support

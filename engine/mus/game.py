@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from operator import attrgetter
 from typing import Any
 
 from engine.cards import DECK, Card, parse_cards
@@ -58,12 +57,16 @@ _ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
 _ORDAGO_ANSWERS = (_A_QUIERO, _A_NO_QUIERO)
 
 
+_ORDERS = tuple(tuple((mano + i) % PLAYERS for i in range(PLAYERS)) for mano in range(PLAYERS))
+_ONLY = tuple(frozenset((s,)) for s in range(PLAYERS))
+
+
 def _order(mano: int) -> tuple[int, ...]:
-    return tuple((mano + i) % PLAYERS for i in range(PLAYERS))
+    return _ORDERS[mano]
 
 
 def _card_texts(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    return [c._text for c in cards]
 
 
 # --------------------------------------------------------------------------- deal (M1, M2)
@@ -171,7 +174,7 @@ def _hand_events(st: MusState) -> list[Event]:
 
 def _dealt_events(st: MusState) -> list[Event]:
     return [
-        Event("dealt", {"seat": s, "cards": _card_texts(st.hands[s])}, frozenset((s,)))
+        Event("dealt", {"seat": s, "cards": _card_texts(st.hands[s])}, _ONLY[s])
         for s in range(PLAYERS)
     ]
 
@@ -683,12 +686,13 @@ def _next_hand(st: MusState, score: tuple[int, int], events: list[Event]) -> Mus
 
 
 def _replace(st: MusState, **changes: Any) -> MusState:
-    values = list(_GET_FIELDS(st))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return MusState(*values)
+    """A copy of ``st`` with ``changes`` (like ``dataclasses.replace``, without re-running the
+    frozen ``__init__``: the state has a plain ``__dict__``, copied in one step)."""
+    new = _new(MusState)
+    d = new.__dict__
+    d.update(st.__dict__)
+    d.update(changes)
+    return new
 
 
-_FIELDS = tuple(MusState.__dataclass_fields__)
-_FIELD_INDEX = {name: i for i, name in enumerate(_FIELDS)}
-_GET_FIELDS = attrgetter(*_FIELDS)
+_new = object.__new__

@@ -49,7 +49,7 @@ class LanceResult:
         return {"lance": self.lance, "outcome": self.outcome, "bet": self.bet, "pair": self.pair}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MusState:
     """Everything about a Mus vaca. Read ``to_act``, ``phase``, ``score``...; never mutate.
 
