@@ -27,6 +27,22 @@ _JUEGOS_RE = re.compile(r"^juegos=([1-9])$")
 _MAX_JUEGOS = 9
 
 
+BETTING_COMMANDS: Mapping[str, str] = {
+    "paso": "paso",
+    "pass": "paso",
+    "envido": "envido",
+    "bet": "envido",
+    "quiero": "quiero",
+    "accept": "quiero",
+    "noquiero": "no quiero",
+    "fold": "no quiero",
+    "ordago": "ordago",
+    "allin": "ordago",
+}
+"""The betting commands of both Mus games (rules/mus.md M6, rules/piedras.md P6), Spanish and
+English, to the words the engines read."""
+
+
 class MusGame(EngineGame):
     """Classic Mus for four players in two pairs."""
 
@@ -39,16 +55,7 @@ class MusGame(EngineGame):
         "mus": "mus",
         "corto": "corto",
         "cut": "corto",
-        "paso": "paso",
-        "pass": "paso",
-        "envido": "envido",
-        "bet": "envido",
-        "quiero": "quiero",
-        "accept": "quiero",
-        "noquiero": "no quiero",
-        "fold": "no quiero",
-        "ordago": "ordago",
-        "allin": "ordago",
+        **BETTING_COMMANDS,
     }
     menu_commands: tuple[MenuCommand, ...] = (
         MenuCommand("mus", "mus", "menu.mus.mus"),

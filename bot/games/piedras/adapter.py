@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import engine.piedras as piedras
 from bot.games.base import Buttons, EngineGame, MenuCommand
 from bot.games.mus import worth
+from bot.games.mus.adapter import BETTING_COMMANDS
 from bot.games.piedras import buttons, options, records, render
 from engine.core import Action, Event, IllegalAction, Transition
 from engine.piedras import ai as piedras_ai
@@ -31,18 +32,7 @@ class PiedrasGame(EngineGame):
     name = "piedras"
     teams = 0
     discard_limit = 1
-    commands: ClassVar[Mapping[str, str]] = {
-        "paso": "paso",
-        "pass": "paso",
-        "envido": "envido",
-        "bet": "envido",
-        "quiero": "quiero",
-        "accept": "quiero",
-        "noquiero": "no quiero",
-        "fold": "no quiero",
-        "ordago": "ordago",
-        "allin": "ordago",
-    }
+    commands: ClassVar[Mapping[str, str]] = BETTING_COMMANDS
     menu_commands: tuple[MenuCommand, ...] = (
         MenuCommand("paso", "pass", "menu.piedras.paso"),
         MenuCommand("envido", "bet", "menu.piedras.envido"),
