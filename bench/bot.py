@@ -202,7 +202,8 @@ class Bench:
             timeout=10,
             what="lobby",
         )
-        for user in users:
+        await tg.wait_for(lambda: self._players_more_than(group.id, 0), timeout=10, what="creator")
+        for user in users[1:]:  # /nueva seated the first
             seated = len(await self._players(group.id))
             user.press(lobby, join, deliver_to=self.deliver)
             await tg.wait_for(

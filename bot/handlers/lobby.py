@@ -22,6 +22,7 @@ from bot.handlers.common import (
     display_name,
     error_text,
     first_delivery,
+    load_doc,
     new_tid,
     now,
     read_table,
@@ -105,8 +106,15 @@ async def open_table(
     level: str | None = None,
     turn_time: float | None = None,
 ) -> None:
-    """Create the table document (refused while another is active) and post its lobby."""
+    """Create the table document (refused while another is active) and post its lobby, with
+    its creator seated if the bot can write to him in private (he may leave before the start)."""
     svc = services(context)
+    name = display_name(update)
+    known = load_doc(await svc.store.cached(chat.id))  # maybe stale: the write checks again
+    if known is not None and known.active:
+        await _refuse(svc, update, lang, IllegalAction("table_exists"))
+        return
+    seat_creator = await can_write_to(context.bot, user_id)
     fresh = Table(
         chat_id=chat.id,
         creator=user_id,
@@ -126,10 +134,15 @@ async def open_table(
     def create(current: Table | None) -> tuple[Table | None, Table]:
         if current is not None and current.active:
             raise IllegalAction("table_exists")
-        return fresh, fresh
+        table = fresh.model_copy(deep=True)
+        if seat_creator:
+            table.join(user_id, name)
+            table.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
+        return table, table
 
+    users = (user_id,) if seat_creator else ()
     try:
-        table = await change_table(svc, chat.id, create, update=update, publish=True)
+        table = await change_table(svc, chat.id, create, update=update, users=users, publish=True)
     except IllegalAction as exc:
         await _refuse(svc, update, lang, exc)
         return

@@ -146,8 +146,8 @@ class Harness:
         return table
 
     async def open_and_start(self) -> Any:
-        await lobby.nueva(*self.command(101, "/nueva mus 30"))
-        for uid, _ in USERS:
+        await lobby.nueva(*self.command(101, "/nueva mus 30"))  # Ana (101) is seated by it
+        for uid, _ in USERS[1:]:
             await lobby.unirme(*self.command(uid, "/unirme"))
         await lobby.empezar(*self.command(101, "/empezar"))
         return await self.table()
@@ -195,7 +195,7 @@ async def test_user_without_private_chat_gets_a_deep_link_then_joins() -> None:
     await lobby.nueva(*h.command(101, "/nueva mus"))
     h.bot.no_dm.add(104)
     await lobby.unirme(*h.command(104, "/unirme@TapeteBot"))
-    assert (await h.table()).players == []
+    assert [p.user_id for p in (await h.table()).players] == [101]  # the creator sat down
     key = (await h.table()).join_key
     assert len(key) >= 16  # the link carries the table's own secret
     link = f"https://t.me/TapeteBot?start=join_{GROUP}_{key}"
@@ -207,7 +207,7 @@ async def test_user_without_private_chat_gets_a_deep_link_then_joins() -> None:
     h.bot.no_dm.clear()
     await lobby.start_private(*h.command(104, f"/start join_{GROUP}_{key}", chat_id=104))
     table = await h.table()
-    assert [p.user_id for p in table.players] == [104]
+    assert [p.user_id for p in table.players] == [101, 104]
     assert "Dani" in h.bot.message(GROUP, table.lobby_msg)["text"]
 
 
@@ -590,9 +590,9 @@ async def test_a_redelivered_join_and_mesa_do_nothing() -> None:
     calls = len(h.bot.calls)
     await lobby.unirme(join, ctx)  # already seated: the refusal is not sent for a re-delivery
     assert len(h.bot.calls) == calls
-    assert [p.user_id for p in (await h.table()).players] == [102]
+    assert [p.user_id for p in (await h.table()).players] == [101, 102]
     for uid, _ in USERS:
-        if uid != 102:
+        if uid not in (101, 102):
             await lobby.unirme(*h.command(uid, "/unirme"))
     await lobby.empezar(*h.command(101, "/empezar"))
     other = Services(h.svc.settings, h.store.connect(), clock=h.svc.clock)
@@ -659,3 +659,24 @@ async def test_help_never_eats_the_games_budget() -> None:
     h.clock += 60  # a minute later the budget is back
     await info.ayuda(*h.command(103, "/ayuda"))
     assert t("es", "msg.help") in h.bot.group_sends()[-1]
+
+
+async def test_the_creator_is_seated_by_nueva_and_may_leave() -> None:
+    """Issue 10: the table's creator sits down when he opens it, if the bot can write to him."""
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus"))
+    table = await h.table()
+    assert [p.user_id for p in table.players] == [101]
+    dms = [c[1].get("text", "") for c in h.bot.calls if c[1].get("chat_id") == 101]
+    assert t("es", "msg.join_dm", title="Mus &lt;jueves&gt;") in dms
+    await lobby.salir(*h.command(101, "/salir"))
+    assert (await h.table()).players == []
+    assert (await h.table()).status == "lobby"  # the table stays open for the others
+
+
+async def test_a_creator_the_bot_cannot_write_to_is_not_seated() -> None:
+    h = Harness()
+    h.bot.no_dm.add(101)
+    await lobby.nueva(*h.command(101, "/nueva mus"))
+    table = await h.table()
+    assert table.players == [] and table.status == "lobby"

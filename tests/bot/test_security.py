@@ -106,7 +106,7 @@ async def test_deep_link_join_needs_the_tables_key_and_membership() -> None:
         assert await h.store.load(GROUP) == before, payload
     outsiders.clear()
     await lobby.start_private(*h.command(105, f"/start join_{GROUP}_{key}", chat_id=105))
-    assert [p.user_id for p in (await h.table()).players] == [105]
+    assert [p.user_id for p in (await h.table()).players] == [101, 105]
 
 
 # ---- two tables at once ------------------------------------------------------------------------

@@ -376,8 +376,9 @@ async def open_table(
     dm_less: int = 3,
     before_start: Callable[[], None] | None = None,
 ) -> tuple[MusTable, list[User], Chat]:
-    """Ana opens a table; Ana, Bea and Cris join with buttons/commands; Dani (who never opened
-    a private chat with the bot) joins through the deep link; Ana starts."""
+    """Ana opens a table (which seats her); Bea and Cris join with a button and a command;
+    Dani (who never opened a private chat with the bot) joins through the deep link; Ana
+    starts."""
     ana, bea, cris, dani = (
         tg.user("Ana", "ana"),
         tg.user("Bea <b>", "bea"),  # a name that must be escaped
@@ -398,8 +399,10 @@ async def open_table(
         ),
         what="the lobby",
     )
-    ana.press(lobby, t(LANG, "button.join"))
     await tg.settle()
+    found = await read_doc(redis, group.id)
+    assert found is not None
+    assert [p["user_id"] for p in found[1]["players"]] == [ana.id], "the creator is seated"
     bea.press(lobby, t(LANG, "button.join"))
     await tg.settle()
     cris.send(group, f"/unirme@{tg.bot_username}")

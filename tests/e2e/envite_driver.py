@@ -176,7 +176,7 @@ async def open_envite(
     tg: FakeTelegram, redis: Any, *, players: int = 4, options: str = "", lang: str = LANG
 ) -> EnviteTable:
     """``players`` users open a private chat with the bot, Ana opens ``/nueva envite <options>``,
-    everybody joins with the button (teams by join order) and Ana starts."""
+    which seats her; the others join with the button (teams by join order) and Ana starts."""
     users = [tg.user(NAMES[i], NAMES[i].lower()) for i in range(players)]
     group = tg.group("Envite del sábado", members=users, creator=users[0])
     for user in users:
@@ -191,7 +191,7 @@ async def open_envite(
         lambda: next((m for m in group.bot_messages() if join in m.button_texts()), None),
         what="the lobby",
     )
-    for user in users:
+    for user in users[1:]:  # the creator was seated by /nueva
         user.press(lobby, join)
         await tg.settle(quiet=0.05)
     start = [b for b in lobby.buttons() if str(b.get("callback_data", "")).startswith("g:")]

@@ -242,7 +242,7 @@ async def open_piedras_table(
     lang: str = "es",
     users: Sequence[User] | None = None,
 ) -> PiedrasTable:
-    """The first user opens ``/nueva piedras <words>``; everyone joins (buttons and
+    """The first user opens ``/nueva piedras <words>`` (seated by it); the others join (buttons and
     ``/unirme``), the first starts with the button."""
     if users is None:
         users = [tg.user(NAMES[i], f"u{i}", language_code=lang) for i in range(players)]
@@ -260,6 +260,8 @@ async def open_piedras_table(
         what="the lobby",
     )
     for i, user in enumerate(users):
+        if i == 0:
+            continue  # the creator was seated by /nueva
         if i % 2:
             user.send(group, "/unirme" if lang == "es" else "/join")
         else:

@@ -109,12 +109,13 @@ async def test_join_by_command_without_a_private_chat_gets_a_deep_link(
     payload = deep_link_payload(reply, tg.bot_username)
     assert payload, reply.text
     found = await read_doc(redis, group.id)
-    assert found is not None and found[1].get("players", []) == []
+    assert found is not None
+    assert [p["user_id"] for p in found[1]["players"]] == [ana.id]  # /nueva seated its author
     bea.start_private(payload)
     await tg.settle()
     found = await read_doc(redis, group.id)
     assert found is not None
-    assert [p["user_id"] for p in found[1]["players"]] == [bea.id]
+    assert [p["user_id"] for p in found[1]["players"]] == [ana.id, bea.id]
     # The lobby shows her seat.
     lobby = next(m for m in group.bot_messages() if t(LANG, "button.join") in m.button_texts())
     assert "Bea" in lobby.text

@@ -61,9 +61,7 @@ async def test_a_whole_mus_vaca_of_one_person_and_three_computers(
     group = tg.group("Mus de una", members=[ana], creator=ana)
     ana.start_private()
     await tg.settle()
-    lobby = await _lobby(tg, group, ana, "/nueva mus 30 juegos=1")
-    ana.press(lobby, t(LANG, "button.join"))
-    await tg.settle()
+    lobby = await _lobby(tg, group, ana, "/nueva mus 30 juegos=1")  # seats Ana
     ana.press(lobby, t(LANG, "bots.add"))
     await tg.settle()
     ana.send(group, "/maquina 2")
@@ -136,9 +134,8 @@ async def test_an_envite_chico_with_computers_in_both_teams(
         user.start_private()
     await tg.settle()
     lobby = await _lobby(tg, group, ana, "/nueva envite chicos=1 nivel=facil")
-    for user in (ana, bea):
-        user.press(lobby, t(LANG, "button.join"))
-        await tg.settle(quiet=0.05)
+    bea.press(lobby, t(LANG, "button.join"))  # Ana was seated by /nueva
+    await tg.settle(quiet=0.05)
     for _ in range(2):
         bea.press(lobby, t(LANG, "bots.add"))
         await tg.settle(quiet=0.05)
@@ -184,9 +181,8 @@ async def test_a_seat_taken_over_after_two_timeouts_and_handed_back(
         user.start_private()
     await tg.settle()
     lobby = await _lobby(tg, group, ana, "/nueva mus")
-    for user in (ana, bea):
-        user.press(lobby, t(LANG, "button.join"))
-        await tg.settle(quiet=0.05)
+    bea.press(lobby, t(LANG, "button.join"))  # Ana was seated by /nueva
+    await tg.settle(quiet=0.05)
     bea.send(group, "/empezar")
     fill = await tg.wait_for(lambda: _button(group, t(LANG, "bots.fill")), what="the fill offer")
     bea.press(fill, t(LANG, "bots.fill"))

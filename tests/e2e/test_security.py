@@ -265,7 +265,8 @@ async def test_deep_link_join_refuses_a_wrong_key_and_an_outsider(
     dani.start_private(link)
     await tg.settle()
     found = await read_doc(redis, group.id)
-    assert found is not None and [p["user_id"] for p in found[1]["players"]] == [dani.id]
+    assert found is not None
+    assert [p["user_id"] for p in found[1]["players"]] == [ana.id, dani.id]  # Ana: the creator
 
 
 async def test_every_key_expires_or_is_bounded_after_a_whole_game(
