@@ -54,7 +54,8 @@ from bot.handlers import (
     timers,
 )
 from bot.handlers.common import SERVICES_KEY, Context, Services
-from bot.ops import CountingRequest, MeteredApplication, StatusServer
+from bot.http import SplitRequest
+from bot.ops import MeteredApplication, StatusServer
 from bot.settings import Settings
 from bot.storage import Store, open_store
 from locales import DEFAULT_LANGUAGE, LANGUAGES, catalog
@@ -103,7 +104,7 @@ def build_application(
         .application_class(MeteredApplication)
         .token(settings.telegram_bot_token)
         .concurrent_updates(settings.concurrent_updates)
-        .request(CountingRequest(connection_pool_size=256))
+        .request(SplitRequest())
     )
     if settings.telegram_api_url:
         base = settings.telegram_api_url
