@@ -411,9 +411,12 @@ class OpenLoop:
             f"{dedupe[1] / max(updates, 1):.0f} B per update for update ids "
             f"({dedupe[0]} of {updates} updates kept 24 h)"
         )
-        print("  by key kind          " + ", ".join(
-            f"{kind} {b / max(k, 1):.0f} B x {k}" for kind, (k, b) in sorted(kept.items())
-        ))
+        print(
+            "  by key kind          "
+            + ", ".join(
+                f"{kind} {b / max(k, 1):.0f} B x {k}" for kind, (k, b) in sorted(kept.items())
+            )
+        )
         if self.finished:
             print(f"tables over            {self.finished} (their games ended)")
 
