@@ -3,7 +3,7 @@
 httpcore's connection pool looks at every one of its connections each time a request starts or
 ends, and for each idle connection it counts all of them again (quadratic). With Telegram 100 ms
 away, 500 calls a second keep 50-100 connections open and that bookkeeping took more than half
-of a process's CPU (``bench/bot.py --open --latency 100``, profiled). The same 256 connections as
+of a process's CPU (``bench/bot.py --open --latency 100``, profiled). The same 256 connections in
 :data:`SHARDS` pools of :data:`PER_SHARD` cost a small fraction of it. A request goes to the pool
 with the fewest requests in flight, so no pool waits while another has room.
 """
@@ -16,8 +16,8 @@ from telegram.request import BaseRequest, RequestData
 
 from bot.ops import CountingRequest
 
-SHARDS = 16
-PER_SHARD = 16
+SHARDS = 32
+PER_SHARD = 8
 
 
 class SplitRequest(BaseRequest):
