@@ -48,6 +48,7 @@ from driver import LANG, PREFIX, MusTable, t  # noqa: E402
 from envite_driver import open_envite, play_round  # noqa: E402
 from fake_telegram import FakeTelegram  # noqa: E402
 from open_loop import add_arguments as add_open_loop_arguments  # noqa: E402
+from open_loop import print_peaks  # noqa: E402
 from open_loop import run as run_open_loop  # noqa: E402
 from piedras_driver import open_piedras_table, play_hand_by_buttons  # noqa: E402
 
@@ -315,6 +316,7 @@ class Bench:
         for c in calls:
             methods[c.method] = methods.get(c.method, 0) + 1
         print("  by method            " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
+        print_peaks(calls)
         print(
             f"Redis round trips      {trips / max(updates, 1):.2f} per update "
             f"(target <= {TARGET_ROUND_TRIPS}; includes timer sweeps)"

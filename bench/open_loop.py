@@ -79,6 +79,14 @@ class LoadTelegram(FakeTelegram):
         return result
 
 
+def _raw(chat: Chat, message_id: int) -> str | None:
+    """The text (as the bot sent it) of a bot message of the fake's chat."""
+    for message in reversed(chat.messages):
+        if message.message_id == message_id and message.from_bot:
+            return str(message.raw)
+    return None
+
+
 def _resolve(waiter: asyncio.Future[float], at: float) -> None:
     if not waiter.done():
         waiter.set_result(at)
@@ -158,7 +166,7 @@ class Player:
             query_id = user.press_data(message, data, deliver_to=bench.deliver)
             bench.tg.waiters[query_id] = waiter
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(waiter, 60)
+            await asyncio.wait_for(waiter, bench.answer_timeout)
         if measured:
             bench.queries.append((query_id, self.group.id))
 
@@ -173,6 +181,21 @@ class Player:
         await self.press(self.users[0], f"g:{self.group.id}:{table.tid}", measured=False)
         await self._wait(lambda t: t is not None and t.status == "playing")
 
+    async def again(self, table: Any) -> None:
+        """The game is over: "Otra partida" (a new lobby with the same players), then start."""
+        measured = self.bench.measuring
+        chat, old = self.group.id, table.tid
+        await self.press(self.users[0], f"o:{chat}:{old}", measured=measured)
+        lobby = await self._wait(lambda t: t is not None and t.tid != old)
+        if lobby.status == "lobby":
+            seated = {p.user_id for p in lobby.players}
+            for user in self.users:
+                if user.id not in seated:
+                    await self.press(user, f"j:{chat}:{lobby.tid}", measured=measured)
+            await self.press(self.users[0], f"g:{chat}:{lobby.tid}", measured=measured)
+            await self._wait(lambda t: t is not None and t.status == "playing")
+        self.bench.restarted += 1
+
     async def _wait(self, condition: Any, timeout: float = 60.0) -> Any:
         deadline = time.monotonic() + timeout
         while True:
@@ -182,6 +205,32 @@ class Player:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"table {self.group.id}: {table and table.status}")
             await asyncio.sleep(0.05)
+
+    async def current(self) -> bool:
+        """The table message and every private hand show the stored table (texts), and no
+        notice or closing edit is waiting."""
+        from bot import publisher
+
+        table = await self.doc()
+        if table is None or table.outbox or table.closing:
+            return False
+        if table.status == "playing" and table.table_msg is None:
+            return False
+        tg = self.bench.tg
+        with tg._lock:
+            shown = None if table.table_msg is None else _raw(self.group, table.table_msg)
+            if table.state is not None and shown != publisher.table_view(table)[0]:
+                return False
+            if table.status != "playing" or table.state is None:
+                return True
+            for seat, player in enumerate(table.players):
+                if not table.adapter.seat_cards(table, seat):
+                    continue
+                msg = table.hand_msgs.get(str(seat))
+                user = tg.users[player.user_id]
+                if msg is None or _raw(user.private, msg) != publisher.hand_view(table, seat)[0]:
+                    return False
+        return True
 
     def choose(self, table: Any) -> tuple[User, str] | None:
         """A random legal button press of a seat to act (Mus cut, no órdago)."""
@@ -228,6 +277,13 @@ class Player:
         bench = self.bench
         while not bench.stopping.is_set():
             table = await self.doc()
+            if table is not None and table.status == "over":
+                try:
+                    await self.again(table)  # "Otra partida", then start: the same four again
+                except TimeoutError:
+                    bench.finished += 1
+                    return
+                continue
             choice = self.choose(table) if table is not None else None
             if choice is None:
                 if table is None or table.status != "playing":
@@ -254,7 +310,11 @@ class OpenLoop:
         self.stopping = asyncio.Event()
         self.measuring = False
         self.finished = 0
+        self.restarted = 0
         self.redis: Any = None
+        #: seconds a player waits for the answer to a press (an outage: no answer comes)
+        self.answer_timeout = 2.0 if args.outage else 60.0
+        self.players: list[Player] = []
 
     async def run(self) -> int:
         import redis.asyncio as aioredis
@@ -297,6 +357,10 @@ class OpenLoop:
             opened = time.monotonic() - started
             tasks = [asyncio.create_task(p.play()) for p in players]
             await asyncio.sleep(args.warmup)
+            if args.outage:
+                self.players = players
+                await self.outage(tasks)
+                return 0
             self.measuring = True
             mark = self.tg.mark()
             cpu0 = [p.cpu_seconds() for p in procs] + [time.process_time()]
@@ -321,6 +385,45 @@ class OpenLoop:
             await self.cleanup()
             self.tg.stop()
         return 0
+
+    async def outage(self, tasks: list[asyncio.Task[None]]) -> None:
+        """Every Bot API call but getUpdates fails (502) for ``--outage`` seconds while the
+        players go on; then they stop, the API answers again, and the time until every table
+        message and private hand shows its stored table is measured."""
+        tg, args = self.tg, self.args
+        tg.expect_bad_requests = True
+        with tg._lock:
+            for method in SLOW_METHODS:
+                tg.fail[method] = (502, "Bad Gateway")
+        mark = tg.mark()
+        await asyncio.sleep(args.outage)
+        self.stopping.set()
+        await asyncio.wait(tasks, timeout=30)
+        moves = sum(1 for c in tg.calls[mark:] if c.method.lower() == "answercallbackquery")
+        with tg._lock:
+            tg.fail.clear()
+        back = time.monotonic()
+        behind = {p.group.id: p for p in self.players}
+        converged: list[float] = []
+        while behind and time.monotonic() - back < 120:
+            for chat, player in list(behind.items()):
+                if await player.current():
+                    converged.append(time.monotonic() - back)
+                    del behind[chat]
+            await asyncio.sleep(0.1)
+        n = len(self.players)
+        print(
+            f"outage                 {args.outage:.0f} s of 502 on every Bot API call but "
+            f"getUpdates, {n} Mus tables, {args.processes} bot process(es), "
+            f"{args.latency:.0f} ms latency; {moves} presses during it (stored, unanswered)"
+        )
+        print(
+            f"converged after        p50 {percentile(converged, 0.5):.1f} s, "
+            f"max {max(converged, default=float('nan')):.1f} s from the API answering again "
+            f"({len(converged)} of {n} tables: table message and every private hand current)"
+        )
+        if behind:
+            print(f"not converged          {len(behind)} tables after 120 s")
 
     async def memory_kept(self) -> dict[str, tuple[int, int]]:
         """Redis memory of this run's keys by kind (``t`` tables, ``upd`` update ids...):
@@ -417,8 +520,11 @@ class OpenLoop:
                 f"{kind} {b / max(k, 1):.0f} B x {k}" for kind, (k, b) in sorted(kept.items())
             )
         )
-        if self.finished:
-            print(f"tables over            {self.finished} (their games ended)")
+        if self.restarted or self.finished:
+            print(
+                f"games over             {self.restarted} (played again: "
+                f'"Otra partida" and start, counted above), {self.finished} left'
+            )
 
     async def cleanup(self) -> None:
         ids = [str(c) for c in self.tg.chats] + [str(u) for u in self.tg.users]
@@ -476,6 +582,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--concurrent", type=int, default=0, help="TAPETE_CONCURRENT_UPDATES of the processes"
     )
     group.add_argument("--profile", action="store_true", help="cProfile each bot process")
+    group.add_argument(
+        "--outage",
+        type=float,
+        default=0.0,
+        help="instead: every Bot API call fails for this many seconds, then how long until "
+        "every table is shown as stored",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
