@@ -20,9 +20,13 @@ processes, ``--tables`` Mus tables each pressing the moment its last press was a
     REDIS_URL=redis://127.0.0.1:6379/0 python bench/bot.py --open --tables 100 --seconds 20 \
         [--latency 100] [--processes 2]
 
-Printed figures: updates handled per second, p50/p99 handling latency (update queued -> the bot's
-first resulting API call), new group messages per hand, Bot API calls per hand, Redis round trips
-per update (the store's own counter), bytes stored per table.
+``--open --outage 10``: how long tables take to be shown as stored after a Bot API outage;
+``--open --timers``: how late timers due together fire, and in which processes.
+
+Printed figures (without ``--open``): updates handled per second, p50/p99 handling latency
+(update queued -> the bot's first resulting API call), new group messages per hand, Bot API
+calls per hand, Redis round trips per update (the store's own counter), bytes stored per table,
+peak Bot API calls per second for the bot and for one group.
 """
 
 from __future__ import annotations

@@ -13,8 +13,13 @@ the bottleneck: the report says how many presses were waiting to be answered on 
 Printed figures: updates answered per second; p50/p99 from the update being queued to the bot's
 answer (the move is stored by then) and to the first group message call after it (the move
 shown); CPU milliseconds per update of the bot processes; Bot API calls per update and their
-peak per second per group (chat) and for the bot; Redis memory per update (the growth of
-``used_memory``, de-duplication keys included) and per table.
+peak per second per group (chat) and for the bot; Redis memory kept per table (all its keys,
+``MEMORY USAGE``) and per update (its de-duplication key).
+
+``--outage S``: after the warm-up every Bot API call but getUpdates fails (502) for S seconds
+while the players go on (their moves are stored, their presses unanswered); then the time
+until every table message and private hand shows the stored table. ``--timers``: every
+table's turn timer falls due at one moment: how late they fire, and in which process.
 """
 
 from __future__ import annotations
@@ -355,6 +360,9 @@ class OpenLoop:
 
             await asyncio.gather(*(open_one(p) for p in players))
             opened = time.monotonic() - started
+            if args.timers:
+                await self.timers(players)
+                return 0
             tasks = [asyncio.create_task(p.play()) for p in players]
             await asyncio.sleep(args.warmup)
             if args.outage:
@@ -424,6 +432,57 @@ class OpenLoop:
         )
         if behind:
             print(f"not converged          {len(behind)} tables after 120 s")
+
+    async def timers(self, players: list[Player]) -> None:
+        """Every table's turn timer falls due at the same moment (nobody plays): how late
+        each one fires, and which processes fire them (the first edit of each group)."""
+        import json
+
+        from bot.storage import doc_digest
+
+        tg, redis = self.tg, self.redis
+        mark = tg.mark()
+        due = time.time() + 1.0
+        for player in players:
+            key = f"{PREFIX}:t:{player.group.id}"
+            doc = json.loads(await redis.hget(key, "d"))
+            doc["deadline"] = doc["turn_deadline"] = due
+            text = json.dumps(doc)
+            await redis.hset(key, mapping={"d": text, "h": doc_digest(text)})
+            await redis.zadd(f"{PREFIX}:timers", {str(player.group.id): due})
+        late: dict[int, float] = {}
+        while len(late) < len(players) and time.time() < due + 120:
+            for player in players:
+                if player.group.id not in late:
+                    table = await player.doc()
+                    if table is not None and table.timeouts >= 1:
+                        late[player.group.id] = time.time() - due
+            await asyncio.sleep(0.1)
+        await tg.settle(quiet=0.5, timeout=30)
+        by: Counter[str] = Counter()
+        with tg._lock:
+            for chat in late:
+                first = next(
+                    (
+                        c
+                        for c in tg.calls[mark:]
+                        if c.method.lower() == "editmessagetext"
+                        and int(c.params.get("chat_id", 0) or 0) == chat
+                    ),
+                    None,
+                )
+                by[f"process {tg.tokens.index(first.token) + 1}" if first else "?"] += 1
+        values = list(late.values())
+        print(
+            f"timers due together    {len(players)} tables, {self.args.processes} bot "
+            f"process(es), {self.args.latency:.0f} ms latency, timer tick 1 s"
+        )
+        print(
+            f"fired late by          p50 {percentile(values, 0.5):.1f} s, "
+            f"max {max(values, default=float('nan')):.1f} s ({len(values)} fired; "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(by.items()))
+            + ")"
+        )
 
     async def memory_kept(self) -> dict[str, tuple[int, int]]:
         """Redis memory of this run's keys by kind (``t`` tables, ``upd`` update ids...):
@@ -582,6 +641,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--concurrent", type=int, default=0, help="TAPETE_CONCURRENT_UPDATES of the processes"
     )
     group.add_argument("--profile", action="store_true", help="cProfile each bot process")
+    group.add_argument(
+        "--timers",
+        action="store_true",
+        help="instead: every table's turn timer due at once; how late they fire, and where",
+    )
     group.add_argument(
         "--outage",
         type=float,
