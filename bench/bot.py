@@ -13,9 +13,20 @@ one at a time. ``--latency`` holds every Bot API answer back that many milliseco
 network). Redis is ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); the run uses fresh
 random chat ids and deletes its keys at the end. All traffic stays on 127.0.0.1.
 
-Printed figures: updates handled per second, p50/p99 handling latency (update queued -> the bot's
-first resulting API call), new group messages per hand, Bot API calls per hand, Redis round trips
-per update (the store's own counter), bytes stored per table.
+``--open`` measures throughput instead (``bench/open_loop.py``): real ``python -m bot``
+processes, ``--tables`` Mus tables each pressing the moment its last press was answered, for
+``--seconds`` after ``--warmup``::
+
+    REDIS_URL=redis://127.0.0.1:6379/0 python bench/bot.py --open --tables 100 --seconds 20 \
+        [--latency 100] [--processes 2]
+
+``--open --outage 10``: how long tables take to be shown as stored after a Bot API outage;
+``--open --timers``: how late timers due together fire, and in which processes.
+
+Printed figures (without ``--open``): updates handled per second, p50/p99 handling latency
+(update queued -> the bot's first resulting API call), new group messages per hand, Bot API
+calls per hand, Redis round trips per update (the store's own counter), bytes stored per table,
+peak Bot API calls per second for the bot and for one group.
 """
 
 from __future__ import annotations
@@ -40,6 +51,9 @@ import redis.asyncio as aioredis  # noqa: E402
 from driver import LANG, PREFIX, MusTable, t  # noqa: E402
 from envite_driver import open_envite, play_round  # noqa: E402
 from fake_telegram import FakeTelegram  # noqa: E402
+from open_loop import add_arguments as add_open_loop_arguments  # noqa: E402
+from open_loop import print_peaks  # noqa: E402
+from open_loop import run as run_open_loop  # noqa: E402
 from piedras_driver import open_piedras_table, play_hand_by_buttons  # noqa: E402
 
 import engine.mus as mus  # noqa: E402
@@ -307,6 +321,7 @@ class Bench:
         for c in calls:
             methods[c.method] = methods.get(c.method, 0) + 1
         print("  by method            " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
+        print_peaks(calls)
         print(
             f"Redis round trips      {trips / max(updates, 1):.2f} per update "
             f"(target <= {TARGET_ROUND_TRIPS}; includes timer sweeps)"
@@ -345,8 +360,11 @@ def main() -> int:
     parser.add_argument(
         "--poll", type=float, default=0.02, help="seconds between the players' reads of Redis"
     )
+    add_open_loop_arguments(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if args.open:
+        return run_open_loop(args)
     return asyncio.run(Bench(args).run())
 
 

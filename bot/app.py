@@ -54,7 +54,8 @@ from bot.handlers import (
     timers,
 )
 from bot.handlers.common import SERVICES_KEY, Context, Services
-from bot.ops import CountingRequest, MeteredApplication, StatusServer
+from bot.http import SplitRequest
+from bot.ops import MeteredApplication, StatusServer
 from bot.settings import Settings
 from bot.storage import Store, open_store
 from locales import DEFAULT_LANGUAGE, LANGUAGES, catalog
@@ -103,19 +104,17 @@ def build_application(
         .application_class(MeteredApplication)
         .token(settings.telegram_bot_token)
         .concurrent_updates(settings.concurrent_updates)
-        .request(CountingRequest(connection_pool_size=256))
+        .request(SplitRequest())
     )
     if settings.telegram_api_url:
         base = settings.telegram_api_url
         builder = builder.base_url(base).base_file_url(_file_url(base))
-    app = (
-        builder.post_init(_post_init).post_stop(_stop_sweeper).post_shutdown(_post_shutdown).build()
-    )
+    app = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown).build()
     if store is None:
         store = open_store(
             redis, settings.redis_url, settings.redis_prefix, sqlite_path=settings.sqlite_path
         )
-    app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
+    app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store, background=True)
 
     messages = filters.UpdateType.MESSAGE
     # Before every command: posts as a channel or an anonymous admin are refused (guard.py).
@@ -160,9 +159,11 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         status = StatusServer(svc, svc.settings.metrics_listen, svc.settings.metrics_port)
         await status.start()
         app.bot_data[STATUS_KEY] = status
-    _stop = app.bot_data.get(SWEEPER_KEY)
-    if _stop is None or _stop.done():
-        app.bot_data[SWEEPER_KEY] = asyncio.create_task(timers.sweep_forever(app.bot, svc))
+    running = app.bot_data.get(SWEEPER_KEY)
+    if running is None or running[0].done():
+        stop = asyncio.Event()
+        task = asyncio.create_task(timers.sweep_forever(app.bot, svc, stop))
+        app.bot_data[SWEEPER_KEY] = (task, stop)
 
 
 async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -188,16 +189,34 @@ async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 _SCOPES = {"group": BotCommandScopeAllGroupChats(), "private": BotCommandScopeAllPrivateChats()}
 
 
+SWEEP_STOP_SECONDS = 5.0
+"""Longest wait for the sweep in progress (timers being fired) on a graceful stop."""
+
+
 async def _stop_sweeper(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    task = app.bot_data.pop(SWEEPER_KEY, None)
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+    """Let the sweep in progress finish (timers it claimed are fired, not left leased to no
+    one for :data:`~bot.storage.TIMER_LEASE`), up to :data:`SWEEP_STOP_SECONDS`."""
+    running = app.bot_data.pop(SWEEPER_KEY, None)
+    if running is None:
+        return
+    task, stop = running
+    stop.set()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await asyncio.wait_for(task, SWEEP_STOP_SECONDS)
+
+
+async def _post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """A graceful stop (SIGTERM, SIGINT), once the Application has handled every update it had
+    taken (``Application.stop`` waits for them): the sweep in progress ends, then the
+    publications still running (:mod:`bot.background`) finish or are left to other
+    processes."""
+    await _stop_sweeper(app)
+    svc: Services = app.bot_data[SERVICES_KEY]
+    await svc.publications.drain()
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    await _stop_sweeper(app)
+    await _post_stop(app)
     status = app.bot_data.pop(STATUS_KEY, None)
     if status is not None:
         await status.stop()

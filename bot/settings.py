@@ -100,7 +100,7 @@ class Settings(BaseSettings):
         description="Seconds between two sweeps of the due turn timers.",
     )
     sweep_batch: int = Field(
-        default=10,
+        default=25,
         ge=1,
         le=1000,
         description="Due timers and publications one process takes per sweep (others take the "

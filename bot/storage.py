@@ -136,8 +136,10 @@ T = TypeVar("T")
 
 #: Seconds an update id is remembered (Telegram re-delivers within hours, not days).
 DEDUPE_TTL = 24 * 3600
-#: Seconds a claimed timer is leased before another process may fire it again.
-TIMER_LEASE = 30.0
+#: Seconds a claimed timer is leased before another process may fire it again (firing is one
+#: compare-and-set write that checks the table's own deadline, so a second firing after a
+#: lapsed lease plays nothing twice; a process killed with timers claimed delays them this long).
+TIMER_LEASE = 10.0
 #: Seconds after a write before another process takes over its publication (the writer
 #: normally publishes at once and clears it long before).
 PUBLISH_GRACE = 5.0

@@ -51,6 +51,10 @@ NUDGE_AFTER = 20.0
 a third of the turn time)."""
 NUDGE_RETRY = 1.0
 """Seconds a nudge waits when the table message it links to is not posted yet."""
+PARSED_STATES = 256
+"""Engine states kept parsed (:meth:`Table.engine_state`), by game and text: states are
+immutable, and rendering a table and four hands asks for the same one a dozen times."""
+_PARSED: dict[tuple[str, str], Any] = {}
 
 
 class Player(BaseModel):
@@ -270,9 +274,17 @@ class Table(BaseModel):
         return teams
 
     def engine_state(self) -> Any:
+        """The engine state, parsed from :attr:`state` (once per text: :data:`PARSED_STATES`)."""
         if self.state is None:
             raise IllegalAction("not_started")
-        return self.adapter.from_json(self.state)
+        key = (self.game, self.state)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            parsed = self.adapter.from_json(self.state)
+            _PARSED[key] = parsed
+            if len(_PARSED) > PARSED_STATES:
+                del _PARSED[next(iter(_PARSED))]  # the oldest parsed
+        return parsed
 
     def to_act(self) -> tuple[int, ...]:
         if self.state is None or self.status != "playing":

@@ -24,6 +24,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import render
+from bot.background import Publications
 from bot.budget import Budget
 from bot.ops import LOG_TABLE
 from bot.publisher import Deferred, Gone, call_api, flush
@@ -52,6 +53,10 @@ class Services:
     """Game records (:mod:`bot.records`): opened beside ``store`` on first use."""
     #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
     owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
+    background: bool = False
+    """Publish in the background (:mod:`bot.background`; the Application does): handlers
+    answer and return at once. Off, a handler awaits its publication (unit tests)."""
+    publications: Publications = field(default_factory=Publications)
     budget: Budget = field(init=False)
 
     def __post_init__(self) -> None:
@@ -306,7 +311,17 @@ async def publish(
     bot: Bot, svc: Services, table: Table, step: Step | None = None, **_: object
 ) -> None:
     """Make Telegram show this table's newest document (see :mod:`bot.publisher`)."""
-    await flush(bot, svc, table.chat_id)
+    await publish_chat(bot, svc, table.chat_id)
+
+
+async def publish_chat(bot: Bot, svc: Services, chat_id: int) -> None:
+    """Make Telegram show the newest document of the table of ``chat_id``: in the background
+    when ``svc.background`` (the handler goes on and returns; see :mod:`bot.background`),
+    else before returning."""
+    if svc.background:
+        svc.publications.start(bot, svc, chat_id)
+    else:
+        await flush(bot, svc, chat_id)
 
 
 async def can_write_to(bot: Bot, user_id: int) -> bool:

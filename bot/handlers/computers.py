@@ -20,11 +20,11 @@ from bot.handlers.common import (
     error_text,
     first_delivery,
     now,
+    publish_chat,
     read_table,
     reply,
     services,
 )
-from bot.publisher import flush
 from bot.table import LEVELS, Table
 from engine.core import IllegalAction, normalize
 from locales import t
@@ -114,7 +114,7 @@ async def _add(
         await _refuse(update, context, chat_id, exc)
         return
     await answer(update)
-    await flush(context.bot, svc, chat_id)
+    await publish_chat(context.bot, svc, chat_id)
 
 
 async def fill_and_start(update: Update, context: Context, chat_id: int) -> None:
@@ -139,7 +139,7 @@ async def fill_and_start(update: Update, context: Context, chat_id: int) -> None
         await _refuse(update, context, chat_id, exc)
         return
     await answer(update)
-    await flush(context.bot, svc, chat_id)
+    await publish_chat(context.bot, svc, chat_id)
 
 
 async def vuelvo(update: Update, context: Context) -> None:
@@ -172,7 +172,7 @@ async def _back(update: Update, context: Context, chat_id: int) -> None:
         seat = table.seat_of(user.id)
         name = table.players[seat].name if seat is not None else ""
         await reply(update, t(table.lang, "bots.returned", name=render.esc(name)))
-    await flush(context.bot, svc, chat_id)
+    await publish_chat(context.bot, svc, chat_id)
 
 
 async def button(update: Update, context: Context) -> None:

@@ -11,12 +11,12 @@ from bot.handlers.common import (
     change_table,
     chat_lang,
     first_delivery,
+    publish_chat,
     read_table,
     reply,
     services,
     set_chat_lang,
 )
-from bot.publisher import flush
 from bot.render import esc
 from bot.table import Table
 from locales import LANGUAGES, language_of, t
@@ -98,4 +98,5 @@ async def idioma(update: Update, context: Context) -> None:
 
     await change_table(svc, chat.id, fn, update=update, publish=True)
     await reply(update, t(new, "msg.language_set"))
-    await flush(context.bot, svc, chat.id)  # the table and the hands speak the new language now
+    # The table and the hands speak the new language now.
+    await publish_chat(context.bot, svc, chat.id)

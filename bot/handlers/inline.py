@@ -28,12 +28,12 @@ from bot.handlers.common import (
     chat_lang,
     error_text,
     publish,
+    publish_chat,
     read_table,
     services,
     start_dm_ok,
 )
 from bot.handlers.play import play
-from bot.publisher import flush
 from bot.table import Table
 from engine.core import IllegalAction
 from engine.senas_play import parse_sena
@@ -143,7 +143,7 @@ async def chosen_result(update: Update, context: Context) -> None:
                 svc, chat_id, tid, turn, user.id, sena.name or "", update=update
             )
             await start_dm_ok(context.bot, user.id, signs.sent_text(table, sena.name or ""))
-            await flush(context.bot, svc, chat_id)
+            await publish_chat(context.bot, svc, chat_id)
             return
         table, step, _seat = await play(svc, chat_id, user.id, action, turn, tid, update=update)
     except IllegalAction as exc:

@@ -25,11 +25,11 @@ from bot.handlers.common import (
     load_doc,
     new_tid,
     now,
+    publish_chat,
     read_table,
     reply,
     services,
 )
-from bot.publisher import flush
 from bot.table import Step, Table
 from engine.core import IllegalAction
 from locales import language_of, t
@@ -147,7 +147,7 @@ async def open_table(
         await _refuse(svc, update, lang, exc)
         return
     await answer(update)
-    await flush(context.bot, svc, table.chat_id)
+    await publish_chat(context.bot, svc, table.chat_id)
 
 
 async def game_button(update: Update, context: Context) -> None:
@@ -233,7 +233,7 @@ async def _join(
             await reply(update, error_text(lang, exc), svc=svc)
         return
     await answer(update)
-    await flush(context.bot, svc, table.chat_id)
+    await publish_chat(context.bot, svc, table.chat_id)
 
 
 async def seat_user(
@@ -305,7 +305,7 @@ async def start_private(update: Update, context: Context) -> None:
     except IllegalAction as exc:
         await reply(update, error_text(current.lang, exc))
         return
-    await flush(context.bot, svc, table.chat_id)
+    await publish_chat(context.bot, svc, table.chat_id)
 
 
 async def _leave(update: Update, context: Context, chat_id: int) -> None:
@@ -333,7 +333,7 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
         return
     await svc.store.remove_user_table(user.id, chat_id)
     await answer(update)
-    await flush(context.bot, svc, table.chat_id)
+    await publish_chat(context.bot, svc, table.chat_id)
 
 
 async def salir(update: Update, context: Context) -> None:
@@ -371,7 +371,7 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         await _refuse(svc, update, lang, exc)
         return
     await answer(update)
-    await flush(context.bot, svc, table.chat_id)
+    await publish_chat(context.bot, svc, table.chat_id)
 
 
 async def empezar(update: Update, context: Context) -> None:
@@ -410,7 +410,7 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         await _refuse(svc, update, lang, exc)
         return
     await answer(update)
-    await flush(context.bot, svc, table.chat_id)
+    await publish_chat(context.bot, svc, table.chat_id)
 
 
 async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
@@ -487,4 +487,4 @@ async def _choose_team(update: Update, context: Context, chat_id: int, team: int
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
     await answer(update)
-    await flush(context.bot, svc, table.chat_id)
+    await publish_chat(context.bot, svc, table.chat_id)

@@ -15,8 +15,7 @@ import logging
 
 from telegram import Update
 
-from bot.handlers.common import Context, Services, load_doc, services
-from bot.publisher import flush
+from bot.handlers.common import Context, Services, load_doc, publish_chat, services
 from bot.storage import ChatTaken
 
 log = logging.getLogger("bot.migrate")
@@ -38,7 +37,7 @@ async def migrated(update: Update, context: Context) -> None:
     svc = services(context)
     if await move_table(svc, old, new):
         log.info("table of chat %s moved to %s (supergroup)", old, new)
-        await flush(context.bot, svc, new)
+        await publish_chat(context.bot, svc, new)
 
 
 async def move_table(svc: Services, old: int, new: int) -> bool:

@@ -19,12 +19,12 @@ from bot.handlers.common import (
     first_delivery,
     now,
     publish,
+    publish_chat,
     read_table,
     reply,
     services,
     start_dm_ok,
 )
-from bot.publisher import flush
 from bot.render import cards_text
 from bot.table import Step, Table
 from engine.core import IllegalAction
@@ -154,7 +154,7 @@ async def table_button(update: Update, context: Context) -> None:
     except IllegalAction as exc:  # an alert is private: every refusal may go there
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         if exc.reason == "stale":
-            await flush(context.bot, svc, cb.chat_id)  # whatever the presser saw is repaired
+            await publish_chat(context.bot, svc, cb.chat_id)  # whatever the presser saw is repaired
         return
     await answer(update)
     await publish(context.bot, svc, table, step)
@@ -244,7 +244,7 @@ async def discard_button(update: Update, context: Context) -> None:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         return
     await (answer(update) if shown is None else alert(update, shown))
-    await flush(context.bot, svc, cb.chat_id)
+    await publish_chat(context.bot, svc, cb.chat_id)
 
 
 def _card_at(table: Table, seat: int, args: tuple[str, ...]) -> str:
@@ -281,7 +281,7 @@ async def mesa(update: Update, context: Context) -> None:
     except IllegalAction as exc:
         await reply(update, error_text(await chat_lang(svc, chat.id), exc), svc=svc)
         return
-    await flush(context.bot, svc, chat.id)
+    await publish_chat(context.bot, svc, chat.id)
 
 
 async def cartas(update: Update, context: Context) -> None:
@@ -320,11 +320,11 @@ async def cartas(update: Update, context: Context) -> None:
             reason = exc.reason if chat_id == chat.id else reason
             continue
         if not sent and not await can_write_to(context.bot, user.id):
-            await flush(context.bot, svc, chat_id)  # the write took the publishing lock
+            await publish_chat(context.bot, svc, chat_id)  # the write took the publishing lock
             await reply(update, t(lang, "msg.cards_dm_failed"))
             return
         sent.append(chat_id)
-        await flush(context.bot, svc, chat_id)
+        await publish_chat(context.bot, svc, chat_id)
     if not sent:
         await reply(update, error_text(lang, IllegalAction(reason)), svc=svc)
     elif not private:

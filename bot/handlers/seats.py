@@ -22,10 +22,10 @@ from bot.handlers.common import (
     error_text,
     new_tid,
     now,
+    publish_chat,
     reply,
     services,
 )
-from bot.publisher import flush
 from bot.render import esc
 from bot.table import Table
 from engine.core import IllegalAction
@@ -49,7 +49,7 @@ async def _write(
             await reply(update, text, svc=svc)
         return False
     await answer(update)
-    await flush(context.bot, svc, chat_id)
+    await publish_chat(context.bot, svc, chat_id)
     return True
 
 

@@ -18,10 +18,10 @@ from bot.handlers.common import (
     change_table,
     chat_lang,
     error_text,
+    publish_chat,
     services,
 )
 from bot.handlers.common import now as clock
-from bot.publisher import flush
 from bot.table import Table
 from engine.core import IllegalAction
 from engine.senas_play import sena
@@ -70,7 +70,7 @@ async def sena_button(update: Update, context: Context) -> None:
         table = await send(svc, cb.chat_id, cb.tid, cb.token, user.id, name, update=update)
     except IllegalAction as exc:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
-        await flush(context.bot, svc, cb.chat_id)  # his hand message loses stale buttons
+        await publish_chat(context.bot, svc, cb.chat_id)  # his hand message loses stale buttons
         return
     await alert(update, signs.sent_text(table, name))
-    await flush(context.bot, svc, cb.chat_id)
+    await publish_chat(context.bot, svc, cb.chat_id)

@@ -8,6 +8,7 @@ same one) and fires each with a CAS update that checks the table's own deadline.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 
@@ -16,7 +17,7 @@ from telegram.constants import ChatAction
 from telegram.error import Forbidden, TelegramError
 
 from bot import publisher
-from bot.handlers.common import Services, change_table, publish
+from bot.handlers.common import Services, change_table, publish, publish_chat
 from bot.ops import LOG_CHAT
 from bot.table import Step, Table
 
@@ -78,7 +79,7 @@ async def check_reachable(bot: Bot, svc: Services, table: Table, step: Step) -> 
         return (current if current.unreachable != before else None), None
 
     await change_table(svc, table.chat_id, fn)
-    await publisher.flush(bot, svc, table.chat_id)
+    await publish_chat(bot, svc, table.chat_id)
 
 
 async def _fire(bot: Bot, svc: Services, chat_id: int) -> bool:
@@ -99,12 +100,14 @@ async def sweep_once(bot: Bot, svc: Services) -> int:
     return sum(moved)
 
 
-async def sweep_forever(bot: Bot, svc: Services) -> None:
+async def sweep_forever(bot: Bot, svc: Services, stop: asyncio.Event | None = None) -> None:
     """The background task started in ``post_init``: a sweep every ``timer_tick`` seconds
-    (with a little jitter, so that processes started together take turns)."""
+    (with a little jitter, so that processes started together take turns), until ``stop`` is
+    set (a sweep in progress is finished first)."""
     rng = random.Random()
     warned = False
-    while True:
+    stop = stop or asyncio.Event()
+    while not stop.is_set():
         try:
             await sweep_once(bot, svc)
             warned = False
@@ -114,4 +117,5 @@ async def sweep_forever(bot: Bot, svc: Services) -> None:
             if not warned:  # one line per outage, not one per tick
                 log.warning("timer sweep failed: %s", type(exc).__name__)
                 warned = True
-        await asyncio.sleep(svc.settings.timer_tick * rng.uniform(0.8, 1.2))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), svc.settings.timer_tick * rng.uniform(0.8, 1.2))

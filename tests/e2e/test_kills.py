@@ -139,6 +139,12 @@ async def test_processes_killed_at_random_points_lose_and_double_nothing(
                 number = int(found.group(1))
                 results[number] = results.get(number, 0) + 1
         finished = range(first_hand, state.hand_number)
+        lost = sum(1 for n in finished if results.get(n, 0) == 0)
+        doubled = sum(1 for n in finished if results.get(n, 0) > 1)
+        # The figure for the README (shown with -s): messages lost per kill.
+        print(
+            f"\nkills {kills}, hands {len(finished)}, results lost {lost}, posted twice {doubled}"
+        )
         assert {n: results.get(n, 0) for n in finished} == dict.fromkeys(finished, 1), (
             f"hand results posted (hand: times) after {kills} kills: {results}"
         )
