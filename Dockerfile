@@ -13,7 +13,10 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY locales ./locales
-RUN pip install . && rm -rf /app/build
+# The texts are compiled (.po -> .mo, Babel) before the install, which ships only the .mo files.
+RUN pip install "Babel>=2.12" \
+    && for po in locales/*/LC_MESSAGES/*.po; do pybabel -q compile -i "$po" -o "${po%.po}.mo"; done \
+    && pip install . && rm -rf /app/build
 
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin tapete
 USER tapete

@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run play test lint bench clean
+.PHONY: run play test lint bench locales clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -12,12 +12,22 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The texts: each locales/<lang>/LC_MESSAGES/<domain>.po compiled to the .mo beside it (build
+# output, not in git) with Babel, which the venv brings (so these wait for it).
+PO := $(wildcard locales/*/LC_MESSAGES/*.po)
+MO := $(PO:.po=.mo)
+
+locales: $(MO)
+
+locales/%.mo: locales/%.po | $(STAMP)
+	$(VENV)/bin/pybabel -q compile -i $< -o $@
+
 # Without REDIS_URL, tables are kept in an SQLite file (across restarts, nothing to install).
-run: $(STAMP)
+run: $(STAMP) locales
 	TAPETE_SQLITE_PATH="$${TAPETE_SQLITE_PATH:-data/tapete.sqlite3}" $(VENV)/bin/tapete
 
 # make play ARGS="piedras piedras=5 idioma=en": the same words as /nueva (and idioma=, semilla=).
-play: $(STAMP)
+play: $(STAMP) locales
 	$(VENV)/bin/tapete-terminal $(ARGS)
 
 lint: $(STAMP)
@@ -25,11 +35,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict engine bot locales
 
-test: lint
+test: lint locales
 	$(VENV)/bin/pytest -q
 
-bench: $(STAMP)
+bench: $(STAMP) locales
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(MO)

@@ -3,7 +3,7 @@
 Groups get the lobby and information commands and every game's action commands (from each
 game's :attr:`~bot.games.base.Game.menu_commands`); private chats get what is done there (the
 private hand, discards, language, help). Names are Spanish in the Spanish menu (the default)
-and English in the English one; descriptions come from ``locales/<lang>.menu.json``.
+and English in the English one; descriptions come from ``locales/<lang>/LC_MESSAGES/menu.po``.
 
 >>> [name for name, _ in menu("private", "en")][:3]
 ['cards', 'discard', 'language']

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from locales import t
+from locales import t, tn
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -94,7 +94,7 @@ def deadline_text(lang: str, table: Table) -> str:
     if acting and all(table.players[seat].computer for seat in acting):
         return ""  # a computer player is about to move: no clock to watch
     if table.clock_min > 0:
-        return t(lang, "phone.clock", n=table.clock_min)
+        return tn(lang, "phone.clock", table.clock_min)
     return t(lang, "phone.clock_last")
 
 
@@ -184,8 +184,7 @@ def discard_lines(table: Table, seat: int, cards: Sequence[str]) -> list[str]:
     if seat not in table.adapter.to_act(state):
         return [t(lang, "hand.discard_wait")]
     chosen = [c for c in cards if c in table.discards.get(str(seat), [])]
-    key = "hand.discard_prompt_one" if table.adapter.discard_limit == 1 else "hand.discard_prompt"
-    lines = [t(lang, key)]
+    lines = [tn(lang, "hand.discard_prompt", table.adapter.discard_limit)]
     if chosen:
         lines.append(t(lang, "hand.discard_chosen", cards=cards_text(lang, chosen)))
     return lines

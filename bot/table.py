@@ -32,7 +32,7 @@ from bot.records import book
 from bot.records.model import HandLog, Pending
 from bot.render import esc
 from engine.core import Action, Event, IllegalAction
-from locales import t
+from locales import t, tn
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
 TAKEOVER_AFTER = 2
@@ -636,8 +636,8 @@ class Table(BaseModel):
         link = self.table_link()
         if link is not None:
             where = f'<a href="{link}">{title}</a>'
-            return t(self.lang, "phone.nudge", where=where, s=left)
-        return t(self.lang, "phone.nudge_group", where=title, s=left)
+            return tn(self.lang, "phone.nudge", left, where=where)
+        return tn(self.lang, "phone.nudge_group", left, where=title)
 
     # ---- pause, seats handed over, another game --------------------------------------------
 

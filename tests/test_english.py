@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import re
 
-from locales import catalog
+from locales import catalog, tn
+
+
+def texts(lang: str) -> dict[str, str]:
+    """Every entry of a language, the forms of a plural one together."""
+    return {k: v if isinstance(v, str) else "\n".join(v) for k, v in catalog(lang).items()}
+
 
 MUS_TERMS = {
     "mano", "lance", "lances", "grande", "chica", "pares", "juego", "juegos", "punto", "órdago",
@@ -40,11 +46,11 @@ def words(text: str) -> set[str]:
 
 def test_english_texts_have_no_spanish_word_outside_the_kept_terms() -> None:
     spanish: set[str] = set()
-    for text in catalog("es").values():
+    for text in texts("es").values():
         spanish |= words(text)
     found = {
         (key, word)
-        for key, text in catalog("en").items()
+        for key, text in texts("en").items()
         for word in words(text)
         if word in spanish and word not in ALLOWED
     }
@@ -55,9 +61,10 @@ def test_known_half_translations_are_gone() -> None:
     from bot.games.mus import worth
     from bot.render import worth_line
 
-    english = "\n".join(catalog("en").values())
-    for bad in (", no juego", "1 games", "la real on", "(refused)"):
+    english = "\n".join(texts("en").values())
+    for bad in (", no juego", "la real on", "(refused)"):
         assert bad not in english, bad  # a refused bet is "folded" everywhere
+    assert tn("en", "mus.opt.juegos", 1) == "1 game per vaca"  # not "1 games"
     no_pares = worth_line("en", worth.hand_worth(["12o", "7c", "6e", "4b"], {}))
     assert no_pares == "You hold: no pair · punto 27", no_pares
     juego = worth_line("en", worth.hand_worth(["12o", "11c", "10e", "1b"], {}))
@@ -65,5 +72,5 @@ def test_known_half_translations_are_gone() -> None:
 
 
 def test_the_check_finds_a_spanish_word() -> None:
-    spanish = set().union(*(words(x) for x in catalog("es").values()))
+    spanish = set().union(*(words(x) for x in texts("es").values()))
     assert {"sin", "querido"} <= spanish and "sin" not in ALLOWED

@@ -13,16 +13,14 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from fake_telegram import Chat, FakeTelegram, Message, User
 
 import engine.mus as mus
+import locales
 from engine.core import Action
 
-LOCALES = Path(__file__).resolve().parents[2] / "locales"
 PREFIX = "tapete"
 LANG = "es"
 
@@ -38,15 +36,15 @@ COMMANDS = {
 }
 
 
-@cache
-def _catalog(lang: str) -> dict[str, str]:
-    data: dict[str, str] = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
-    return data
-
-
 def t(lang: str, key: str, **params: Any) -> str:
-    """A locale text, read from ``locales/<lang>.json`` as the bot does."""
-    return _catalog(lang)[key].format(**params)
+    """A locale text as the bot writes it; strict: a missing key or placeholder raises (a plural
+    entry takes the form of ``n``)."""
+    entry = locales.catalog(lang)[key]
+    forms = (entry,) if isinstance(entry, str) else entry
+    missing = set().union(*(locales.placeholders(form) for form in forms)) - set(params)
+    if missing:
+        raise KeyError(f"{key}: no value for {sorted(missing)}")
+    return locales.t(lang, key, **params)
 
 
 def card_name(card: str, lang: str = LANG) -> str:

@@ -7,9 +7,7 @@ only "🤫". No group text ever shows a seña.
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,13 +18,9 @@ import engine.mus as mus
 
 pytestmark = pytest.mark.e2e
 
-SENAS = json.loads(
-    (Path(__file__).resolve().parents[2] / "locales" / f"{LANG}.senas.json").read_text("utf-8")
-)
-
 
 def st(key: str, **params: Any) -> str:
-    return str(SENAS[key]).format(**params)
+    return t(LANG, key, **params)
 
 
 NOTICE = st("senas.notice", name="", sena="").split("<b>")[0].strip()  # "te hace la seña:"

@@ -106,8 +106,8 @@ class EnviteGame(EngineGame):
 
     def option_labels(self, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         opts = envite.Options(**options)
-        key = "envite.opt.chicos_one" if opts.chicos == 1 else "envite.opt.chicos"
-        labels: list[tuple[str, dict[str, Any]]] = [(key, {"n": opts.chicos})]
+        # A plural entry: t() picks the form of n.
+        labels: list[tuple[str, dict[str, Any]]] = [("envite.opt.chicos", {"n": opts.chicos})]
         if opts.mocho:
             labels.append(("envite.opt.mocho", {}))
         if opts.renuncio:

@@ -18,7 +18,7 @@ from bot.games.base import InlineChoice
 from bot.render import card_name, cards_text, deadline_text, esc, join_words, options_text
 from engine.cards import Card
 from engine.core import Action, Event
-from locales import t
+from locales import t, tn
 
 if TYPE_CHECKING:
     from bot.table import LogEntry, Table
@@ -171,11 +171,11 @@ def _team_line(lang: str, names: Sequence[str], view: Mapping[str, Any], team: i
     score = list(view.get("score") or [0, 0])
     chicos = list(view.get("chicos") or [0, 0])
     en_tumbo = list(view.get("en_tumbo") or [False, False])
-    line = t(
+    line = tn(
         lang,
         f"envite.table.team{team}",
+        score[team],
         team=team_name(lang, names, team),
-        stones=score[team],
         chicos=chicos[team],
     )
     if en_tumbo[team]:

@@ -93,7 +93,7 @@ class MusGame(EngineGame):
         labels: list[tuple[str, dict[str, Any]]] = [
             ("mus.opt.target", {"n": opts.target}),
             ("mus.opt.reyes", {"n": opts.reyes}),
-            ("mus.opt.juegos_one" if opts.juegos == 1 else "mus.opt.juegos", {"n": opts.juegos}),
+            ("mus.opt.juegos", {"n": opts.juegos}),  # plural entries: t() picks the form of n
         ]
         if opts.real:
             labels.append(("mus.opt.real", {}))

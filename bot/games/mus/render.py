@@ -32,7 +32,7 @@ from bot.render import (
     worth_line,
 )
 from engine.core import Action, Event
-from locales import t
+from locales import t, tn
 
 if TYPE_CHECKING:
     from bot.table import LogEntry, Table
@@ -46,7 +46,7 @@ def amarracos(lang: str, points: int) -> str:
     n, rest = divmod(points, 5)
     if n == 0:
         return str(points)
-    whole = t(lang, "score.amarraco") if n == 1 else t(lang, "score.amarracos", n=n)
+    whole = tn(lang, "score.amarracos", n)
     if rest:
         whole = t(lang, "score.and_rest", amarracos=whole, rest=rest)
     return f"{points} ({whole})"
@@ -461,11 +461,10 @@ def _to_act_text(
         to_act = sorted(to_act, key=lambda s: (s - mano) % len(names))  # in playing order
     who = [seat_name(names, s) for s in to_act]
     if phase == "discard":
-        return t(lang, "table.to_discard", names=join_words(lang, who))
+        return tn(lang, "table.to_discard", len(who), names=join_words(lang, who))
     answering = phase == "lance" and (view.get("bet") is not None or bool(view.get("ordago")))
     if answering:
-        key = "table.to_answer" if len(who) > 1 else "table.to_answer_one"
-        return t(lang, key, names=join_words(lang, who, either=True))
+        return tn(lang, "table.to_answer", len(who), names=join_words(lang, who, either=True))
     return t(lang, "table.to_act", names=join_words(lang, who))
 
 

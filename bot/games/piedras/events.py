@@ -18,7 +18,7 @@ from typing import Any
 from bot.games.mus import worth
 from bot.render import join_words, seat_name
 from engine.core import Action
-from locales import t
+from locales import t, tn
 
 
 def lance_name(lang: str, lance: object) -> str:
@@ -105,7 +105,7 @@ def event_line(
         why = d.get("why")
         if why == "abandoned":
             return t(lang, "piedras.event.plate.abandoned", lance=lance, n=n)
-        key = "piedras.event.plate.one" if n == 1 else "piedras.event.plate.many"
+        key = "piedras.event.plate.stones"  # plural: t() picks the form of n
         if why == "refusal":
             key = "piedras.event.plate.refusal"
         if what and why in ("value", "en_paso"):
@@ -130,16 +130,15 @@ def event_line(
     if kind == "freed":
         return t(lang, "piedras.event.freed", name=name)
     if kind == "juego_lost":
-        key = (
-            "piedras.event.juego_lost" if d.get("losses", 1) == 1 else "piedras.event.juego_lost_n"
-        )
-        return t(lang, key, name=name, juego=d.get("juego"), n=d.get("losses"))
+        losses = int(d.get("losses") or 1)
+        return tn(lang, "piedras.event.juego_lost", losses, name=name, juego=d.get("juego"))
     if kind == "player_out":
         return t(lang, "piedras.event.player_out", name=name)
     if kind == "match_won":
         return t(lang, "piedras.event.match_won", name=name)
     if kind == "juego_started":
-        return t(lang, "piedras.event.juego_started", juego=d.get("juego"), n=d.get("stones"))
+        stones = int(d.get("stones") or 0)
+        return tn(lang, "piedras.event.juego_started", stones, juego=d.get("juego"))
     if kind == "hand_over":
         return piles_line(lang, names, d.get("piles") or [], d.get("plate"), set(out))
     if kind == "showdown":

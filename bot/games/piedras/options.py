@@ -51,10 +51,7 @@ def option_labels(options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]
     opts = piedras.Options(**options)
     labels: list[tuple[str, dict[str, Any]]] = [
         ("piedras.opt.stones", {"n": opts.stones}),
-        (
-            "piedras.opt.losses_one" if opts.losses == 1 else "piedras.opt.losses",
-            {"n": opts.losses},
-        ),
+        ("piedras.opt.losses", {"n": opts.losses}),  # plural entries: t() picks the form of n
         ("piedras.opt.reyes", {"n": opts.reyes}),
     ]
     if opts.real:

@@ -25,7 +25,7 @@ from bot.render import (
     seat_name,
     worth_line,
 )
-from locales import t
+from locales import t, tn
 
 if TYPE_CHECKING:
     from bot.table import LogEntry, Table
@@ -115,7 +115,7 @@ def player_line(
         if status:
             tags.append(status)
     if lost and int(view.get("max_losses") or 1) > 1:
-        tags.append(t(lang, "piedras.tag.losses", n=lost))
+        tags.append(tn(lang, "piedras.tag.losses", lost))
     if seat in (view.get("out") or []) or seat in (view.get("free") or []):
         return " · ".join([seat_name(names, seat), *tags])
     pile = piles[seat] if seat < len(piles) else 0
@@ -180,7 +180,7 @@ def lance_line(
     if betting.get("ordago") is not None:
         parts.append(t(lang, "piedras.table.ordago", name=seat_name(names, betting.get("ordago"))))
     elif betting.get("level"):
-        parts.append(t(lang, "piedras.table.level", n=betting.get("level")))
+        parts.append(tn(lang, "piedras.table.level", int(betting["level"])))
     cap = cap_text(lang, table, state, betting)
     if cap:
         parts.append(cap)
@@ -225,9 +225,8 @@ def turn_line(lang: str, names: Sequence[str], view: Mapping[str, Any], state: A
     if view.get("phase") == "discard":
         mano = int(view.get("mano") or 0)
         order = sorted(to_act, key=lambda s: (s - mano) % max(1, len(names)))
-        return t(
-            lang, "table.to_discard", names=join_words(lang, [seat_name(names, s) for s in order])
-        )
+        who = [seat_name(names, s) for s in order]
+        return tn(lang, "table.to_discard", len(who), names=join_words(lang, who))
     line = t(lang, "table.to_act", names=seat_name(names, to_act[0]))
     betting = getattr(state, "betting", None)
     queue = list(getattr(betting, "queue", ()) or ())[1:]

@@ -1,0 +1,130 @@
+"""Texts that count things take the catalog's plural form (issue 10, item 7) where the bot used to
+pick one of two keys by hand, and where "1 piedras" / "quedan 1" could be written."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import render
+from bot.games import get_game
+from bot.games.envite import render as envite_render
+from bot.games.mus import render as mus_render
+from bot.games.piedras import events as piedras_events
+from bot.table import Table
+from locales import t
+
+sys.path.insert(0, str(Path(__file__).parent))
+from flowkit import NAMES, seated_table
+
+
+def labels(game: str, words: list[str], lang: str) -> str:
+    adapter = get_game(game)
+    return ", ".join(
+        t(lang, k, **p) for k, p in adapter.option_labels(adapter.parse_options(words))
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "words", "lang", "shown"),
+    [
+        ("mus", ["juegos=1"], "es", "1 juego la vaca"),
+        ("mus", ["juegos=3"], "es", "3 juegos la vaca"),
+        ("mus", ["juegos=1"], "en", "1 game per vaca"),
+        ("envite", ["chicos=1"], "es", "a un chico"),
+        ("envite", ["chicos=2"], "en", "2 chicos to win"),
+        ("envite", ["chicos=1"], "en", "one chico"),
+        ("piedras", ["perdidas=1"], "es", "fuera al perder 1 juego"),
+        ("piedras", ["perdidas=2"], "en", "out after 2 lost juegos"),
+    ],
+)
+def test_option_labels_count_in_the_right_form(
+    game: str, words: list[str], lang: str, shown: str
+) -> None:
+    assert shown in labels(game, words, lang).split(", ")
+
+
+@pytest.mark.parametrize(
+    ("losses", "es", "en"),
+    [
+        (1, "💀 <b>Ana</b> pierde el juego 2.", "💀 <b>Ana</b> loses juego 2."),
+        (
+            3,
+            "💀 <b>Ana</b> pierde el juego 2 (lleva 3 perdidos).",
+            "💀 <b>Ana</b> loses juego 2 (3 lost so far).",
+        ),
+    ],
+)
+def test_a_lost_juego_counts_the_losses_from_the_second_on(losses: int, es: str, en: str) -> None:
+    data = {"seat": 0, "juego": 2, "losses": losses}
+    got = [piedras_events.event_line(lang, "juego_lost", data, NAMES, {}) for lang in ("es", "en")]
+    assert got == [es, en]
+
+
+@pytest.mark.parametrize(("count", "stones"), [(1, "1 piedra"), (3, "3 piedras")])
+def test_stones_put_on_the_plate(count: int, stones: str) -> None:
+    data = {"seat": 1, "lance": "grande", "count": count, "why": "value"}
+    line = piedras_events.event_line("es", "to_plate", data, NAMES, {})
+    assert line is not None and f"pone {stones} en el plato" in line
+
+
+def test_a_juego_starts_with_stones_each() -> None:
+    data = {"juego": 1, "stones": 5}
+    assert piedras_events.event_line("en", "juego_started", data, NAMES, {}) == (
+        "Juego 1 starts: 5 stones each."
+    )
+
+
+@pytest.mark.parametrize(("stones", "es"), [(0, "0 piedras"), (1, "1 piedra"), (7, "7 piedras")])
+def test_envite_team_line_counts_stones(stones: int, es: str) -> None:
+    view = {"score": [stones, 2], "chicos": [0, 1]}
+    assert f": {es} · chicos 0" in envite_render._team_line("es", NAMES, view, 0)
+    assert ": 2 stones · chicos 1" in envite_render._team_line("en", NAMES, view, 1)
+
+
+def test_the_discard_prompt_speaks_of_one_card_or_several() -> None:
+    assert t("es", "hand.discard_prompt", n=1).startswith("Elige la carta")
+    mus_table = seated_table()
+    mus_table.start(3, 0.0, 60)
+    mus_table.play(0, "mus", 1.0, 60)
+    for seat in (1, 2, 3):
+        mus_table.play(seat, "mus", 1.0, 60)
+    cards = [str(c) for c in mus_table.engine_state().hands[0]]
+    assert render.discard_lines(mus_table, 0, cards)[0].startswith("Marca las cartas")
+    piedras_table = Table(chat_id=-100777, creator=1, tid="p1e2d3", title="P", game="piedras")
+    for i in range(3):
+        piedras_table.join(100 + i, NAMES[i])
+    piedras_table.start(1, 1000.0, 60)
+    cards = [str(c) for c in piedras_table.engine_state().hands[0]]
+    assert render.discard_lines(piedras_table, 0, cards)[0].startswith("Elige la carta")
+
+
+def test_one_or_several_left_to_discard() -> None:
+    table = seated_table()
+    table.start(3, 0.0, 60)
+    for seat in range(4):
+        table.play(seat, "mus", 1.0, 60)
+    for seat in (0, 1, 2):
+        card = str(table.engine_state().hands[seat][0])
+        table.toggle_discard(seat, card, True, table.discard_round)
+        table.confirm_discard(seat, table.discard_round, 1.0, 60)
+    assert "▶ Falta por descartarse: <b>Dani</b>" in mus_render.table_text(table)
+
+
+def test_turn_clock_and_nudge_count_minutes_and_seconds() -> None:
+    table = seated_table()
+    table.start(3, 0.0, 120)
+    table.clock_min = 1
+    assert render.deadline_text("es", table) == "⏱ queda 1 min"
+    table.clock_min = 2
+    assert render.deadline_text("es", table) == "⏱ quedan 2 min"
+    table.turn_deadline = 101.0
+    assert "queda 1 s." in table.nudge_text(100.0)
+    assert "quedan 30 s." in table.nudge_text(71.0)
+
+
+def test_piedras_lance_level() -> None:
+    assert t("es", "piedras.table.level", n=1) == "va 1"
+    assert t("es", "piedras.table.level", n=4) == "van 4"
