@@ -209,7 +209,7 @@ def test_table_message_free_out_losses_and_english() -> None:
     assert "<b>Ana</b>: 5 · mano · 1 lost" in text
     assert "<b>Cris</b> · free 🕊" in text
     assert "🍽 Plate: 5" in text
-    assert "Discards: everyone chooses in private." in text
+    assert "Discards: mark your cards here by their order" in text
     state = replace(state, losses=(1, 0, 2, 0), free=())
     table.state = piedras.to_json(state)
     assert "<b>Cris</b> · out" in PIEDRAS.table_text(table)
