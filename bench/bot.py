@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bot.py [--game mus|envite|piedras] [--players N] [--tables 24]
         [--concurrency 6] [--hands 2] [--seconds 60] [--latency MS] [--processes N]
-        [--think SECONDS]
+        [--think SECONDS] [--no-ordago]
 
 Each table is a group of simulated users who open a table, join with buttons, start and play
 ``--hands`` hands (envite: rounds) of random legal actions. Mus: four players, half by command
@@ -53,6 +53,8 @@ import engine.mus as mus  # noqa: E402
 TARGET_GROUP_MSGS = {"mus": 3, "envite": 2, "piedras": 3}
 TARGET_ROUND_TRIPS = 3
 TARGET_BYTES = 8 * 1024
+SWEEP_OPS = frozenset({"claim_due", "claim_publish"})
+"""Round trips every process makes each tick, whatever the load."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -277,6 +279,8 @@ class Bench:
                 actions = mus.legal_actions(state, seat)
                 if state.phase == "discard":
                     actions = [a for a in actions if len(a.cards) <= 2]
+                if self.args.no_ordago:  # a vaca of many hands, as people play it
+                    actions = [a for a in actions if a.kind != "ordago"] or actions
                 action = rng.choice(actions)
                 via = rng.choice(["button", "command"])
                 await tg.wait_for(lambda: self._has_table_msg(group.id), timeout=10, what="msg")
@@ -390,6 +394,11 @@ class Bench:
                 for k, v in sorted(ops.items(), key=lambda x: -x[1])
             )
             print(f"  by operation         {per}")
+            sweeps = sum(v for k, v in ops.items() if k in SWEEP_OPS)
+            print(
+                f"  without the sweeps   {(trips - sweeps) / max(updates, 1):.2f} per update "
+                f"(the sweeps cost {sweeps / max(elapsed, 1e-9):.1f} per second)"
+            )
         if self.doc_sizes:
             print(
                 f"bytes stored per table mean {statistics.mean(self.doc_sizes):.0f}, "
@@ -464,6 +473,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--poll", type=float, default=0.02, help="seconds between the players' reads of Redis"
+    )
+    parser.add_argument(
+        "--no-ordago", action="store_true", help="Mus: no órdagos (vacas of many hands)"
     )
     parser.add_argument(
         "--think", type=float, default=0.0, help="seconds a player thinks before a move (about)"
