@@ -36,6 +36,7 @@ from bot.storage import (
     Released,
     StoreBase,
     _positive_ttl,
+    seen_before,
 )
 
 __all__ = ["SQLiteStore"]
@@ -50,7 +51,9 @@ CREATE TABLE IF NOT EXISTS tables (chat INTEGER PRIMARY KEY, v INTEGER NOT NULL,
   d TEXT NOT NULL, expires REAL);
 CREATE TABLE IF NOT EXISTS timers (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS publish (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS seen (id INTEGER PRIMARY KEY, expires REAL NOT NULL);
+DROP TABLE IF EXISTS seen;
+CREATE TABLE IF NOT EXISTS windows (chat INTEGER PRIMARY KEY, ids TEXT NOT NULL,
+  expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS users (user INTEGER NOT NULL, chat INTEGER NOT NULL,
   PRIMARY KEY (user, chat));
 CREATE TABLE IF NOT EXISTS user_ttl (user INTEGER PRIMARY KEY, expires REAL);
@@ -64,7 +67,7 @@ CREATE TABLE IF NOT EXISTS shown (chat INTEGER NOT NULL, k TEXT NOT NULL, v TEXT
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
 CREATE INDEX IF NOT EXISTS publish_due ON publish (due);
-CREATE INDEX IF NOT EXISTS seen_expires ON seen (expires);
+CREATE INDEX IF NOT EXISTS windows_expires ON windows (expires);
 """
 
 
@@ -175,7 +178,7 @@ class SQLiteStore(StoreBase):
         def fn(db: sqlite3.Connection) -> Outcome:
             if not self._matches(db, chat_id, expected_version, expected_doc):
                 return self._outcome_current(db, chat_id)
-            if update_id is not None and not self._mark_seen(db, update_id):
+            if update_id is not None and not self._mark_seen(db, chat_id, update_id):
                 return Outcome(False, duplicate=True)
             if doc is None:
                 for table in ("tables", "timers", "publish"):
@@ -219,21 +222,35 @@ class SQLiteStore(StoreBase):
 
     # ---- update ids -----------------------------------------------------------------------
 
-    def _mark_seen(self, db: sqlite3.Connection, update_id: int) -> bool:
+    def _mark_seen(self, db: sqlite3.Connection, chat_id: int, update_id: int) -> bool:
+        """The chat's window of update ids (:func:`~bot.storage.seen_before`)."""
         now = self._now()
-        row = db.execute("SELECT expires FROM seen WHERE id = ?", (update_id,)).fetchone()
-        if row is not None and row[0] > now:
+        row = db.execute("SELECT ids, expires FROM windows WHERE chat = ?", (chat_id,)).fetchone()
+        window = [int(x) for x in str(row[0]).split()] if row is not None and row[1] > now else []
+        after = seen_before(window, update_id)
+        if after is None:
             return False
         db.execute(
-            "INSERT OR REPLACE INTO seen (id, expires) VALUES (?, ?)",
-            (update_id, now + self.dedupe_ttl),
+            "INSERT OR REPLACE INTO windows (chat, ids, expires) VALUES (?, ?, ?)",
+            (chat_id, " ".join(map(str, after)), now + self.dedupe_ttl),
         )
-        if update_id % 64 == 0:  # now and then, forget the expired ids
-            db.execute("DELETE FROM seen WHERE expires <= ?", (now,))
         return True
 
-    async def first_time(self, update_id: int) -> bool:
-        return await self._run("first_time", True, lambda db: self._mark_seen(db, update_id))
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
+        return await self._run(
+            "first_time", True, lambda db: self._mark_seen(db, chat_id, update_id)
+        )
+
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        def fn(db: sqlite3.Connection) -> tuple[bool, Outcome]:
+            first = self._mark_seen(db, chat_id, update_id)
+            if version >= 0 and self._matches(db, chat_id, version, doc):
+                return first, Outcome(True)
+            return first, self._outcome_current(db, chat_id)
+
+        return await self._run(None, True, fn)
 
     # ---- timers and publications ------------------------------------------------------------
 
@@ -276,7 +293,7 @@ class SQLiteStore(StoreBase):
         """Delete what has expired (a Redis key with a TTL disappears on its own)."""
         now = self._purged = self._now()
         db.execute("DELETE FROM tables WHERE expires <= ?", (now,))
-        db.execute("DELETE FROM seen WHERE expires <= ?", (now,))
+        db.execute("DELETE FROM windows WHERE expires <= ?", (now,))
         gone = "SELECT user FROM user_ttl WHERE expires <= ?"
         db.execute(f"DELETE FROM users WHERE user IN ({gone})", (now,))
         db.execute("DELETE FROM user_ttl WHERE expires <= ?", (now,))

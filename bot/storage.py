@@ -63,14 +63,21 @@ Expiry
     abandoned and finished tables disappear on their own.
 
 De-duplication
-    ``update_table(chat_id, fn, update_id=N)`` folds the update-id check into the write: the CAS
-    script first checks the version (a conflict returns the current table as always and leaves
-    the update id alone, so the retry may still use it), then does ``SET {p}:upd:N 1 NX EX``; if
-    that key already existed the script writes nothing and ``update_table`` raises
+    Each chat keeps a small window of the update ids it has seen (``{p}:seen:<chat>``: the
+    :data:`DEDUPE_KEEP` highest ids, forgotten :data:`DEDUPE_TTL` after the chat's last update),
+    so what de-duplication keeps is bounded per chat, not per update. Telegram's update ids
+    increase, so an id lower than every id of a full window counts as seen too: it is older than
+    the last :data:`DEDUPE_KEEP` updates of its chat (a re-delivery, or a move long stale).
+    ``update_table(chat_id, fn, update_id=N)`` folds the check into the write: the CAS script
+    first checks the version (a conflict returns the current table as always and leaves the
+    update id alone, so the retry may still use it), then looks the id up in the chat's window
+    and adds it; if it was there the script writes nothing and ``update_table`` raises
     :class:`DuplicateUpdate` (the same update already changed the table, here or in another
     process). No extra round trip. Decisions not to write never consume the id.
-    ``first_time(update_id)`` is the same ``SET NX EX`` on its own (one round trip), for updates
-    that answer without writing; both use the same key, so either way an id counts once.
+    ``first_time(update_id, chat_id)`` is the same look-up on its own (one round trip), for
+    updates that answer without writing, and :meth:`Store.first_look` the same with the
+    table's current document; all use the chat's window, so either way an id counts once (a
+    handler checks an update against one chat: the table's).
 
 Publishing
     What the group and the players see is derived from the table document (see
@@ -134,8 +141,12 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: Seconds an update id is remembered (Telegram re-delivers within hours, not days).
+#: Seconds a chat's window of update ids is kept after its last update (Telegram re-delivers
+#: within hours, not days).
 DEDUPE_TTL = 24 * 3600
+#: Update ids each chat's window keeps (the highest seen): more than the updates of one chat
+#: ever handled at once, so a late first delivery is never mistaken for a repeat.
+DEDUPE_KEEP = 32
 #: Seconds a claimed timer is leased before another process may fire it again.
 TIMER_LEASE = 30.0
 #: Seconds after a write before another process takes over its publication (the writer
@@ -256,8 +267,14 @@ class Store(Protocol):
         """The table's current version (0 if there is none), without its document."""
         ...
 
-    async def first_time(self, update_id: int) -> bool:
-        """True the first time ``update_id`` is seen (by any process sharing the store)."""
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
+        """True the first time ``update_id`` is seen in ``chat_id`` (by any process sharing the
+        store)."""
+        ...
+
+    async def first_look(self, chat_id: int, update_id: int) -> tuple[bool, Loaded | None]:
+        """:meth:`first_time` and the chat's current table, in one round trip (the document
+        travels only when it moved since the copy this store saw last)."""
         ...
 
     async def due_timers(self, now: float, limit: int = 100) -> list[int]:
@@ -481,6 +498,26 @@ class StoreBase(Store):
     async def _version(self, chat_id: int) -> int:
         raise NotImplementedError
 
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        """:meth:`first_time`, and ``Outcome(True)`` if the table is at ``version`` (and holds
+        ``doc``), else the current table (version -1: always the current table)."""
+        raise NotImplementedError
+
+    async def first_look(self, chat_id: int, update_id: int) -> tuple[bool, Loaded | None]:
+        self._count("first_look")
+        known = chat_id in self._known
+        cached = self._known.get(chat_id)
+        version = (cached.version if cached is not None else 0) if known else -1
+        first, outcome = await self._first_look(
+            chat_id, update_id, version, None if cached is None else cached.doc
+        )
+        if outcome.ok:
+            return first, cached
+        self._remember(chat_id, outcome.current)
+        return first, outcome.current
+
     async def load(self, chat_id: int) -> Loaded | None:
         self._count("load")
         table = await self._load(chat_id)
@@ -629,26 +666,53 @@ def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-# KEYS: table hash, timers zset, update-id key, publish zset, publishing lock, shown hash, then
-# the sets of users who sit at the table. ARGV: expected version, mode ("save"|"delete"), doc,
-# timer_at ("" clears), ttl ("" persists), chat id (timer member), update-id ttl ("": no update
-# id, KEYS[3] unused), publish due time (a saved table must be published by then, by this
-# process or another), lock token ("": none), lock lease (ms), the digest of the document the
-# write is based on ("": version only) and the digest of the new document (kept in field h: a
-# version alone is not proof enough after a rollback, see "Versions"). A saved table with a
-# token also takes the lock if it is free: the reply then goes on with 1 and the shown hashes.
-# Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
-# when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
-# update id was already used (nothing written). A new table's version is the server clock in
-# microseconds (built as text: Lua numbers are doubles).
-_CAS = """
+# A chat's window of update ids (see "De-duplication"): seen(key, id, keep, ttl) is true when
+# ``id`` is in the window at ``key`` (ids in increasing order, separated by spaces) or older
+# than all of a full one; otherwise it adds ``id``, keeps the ``keep`` highest ids and sets the
+# window's time to live. The ids stay text (no round trip through Lua's doubles).
+SEEN_LUA = """
+local function seen(key, id, keep, ttl)
+  local n = tonumber(id)
+  local ids = {}
+  local raw = redis.call('GET', key)
+  if raw then
+    for x in string.gmatch(raw, '%d+') do
+      if x == id then return true end
+      ids[#ids + 1] = x
+    end
+    if #ids >= keep and n < tonumber(ids[1]) then return true end
+  end
+  ids[#ids + 1] = id
+  table.sort(ids, function(a, b) return tonumber(a) < tonumber(b) end)
+  while #ids > keep do table.remove(ids, 1) end
+  redis.call('SET', key, table.concat(ids, ' '), 'EX', ttl)
+  return false
+end
+"""
+
+# KEYS: table hash, timers zset, the chat's window of update ids, publish zset, publishing
+# lock, shown hash, then the sets of users who sit at the table. ARGV: expected version, mode
+# ("save"|"delete"), doc, timer_at ("" clears), ttl ("" persists), chat id (timer member),
+# update id ("": none, KEYS[3] unused), publish due time (a saved table must be published by
+# then, by this process or another), lock token ("": none), lock lease (ms), the digest of the
+# document the write is based on ("": version only), the digest of the new document (kept in
+# field h: a version alone is not proof enough after a rollback, see "Versions"), the window's
+# size and time to live. A saved table with a token also takes the lock if it is free: the
+# reply then goes on with 1 and the shown hashes. Returns {1, new version} ({1, 0} after a
+# delete), {0, current version, current document} when the version moved ({0, '0', ''}: no
+# table), or {2} when the version matched but the update id was already seen (nothing
+# written). A new table's version is the server clock in microseconds (built as text: Lua
+# numbers are doubles).
+_CAS = (
+    SEEN_LUA
+    + """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
-local seen = ARGV[11] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[11]) == ARGV[11]
-if current ~= ARGV[1] or not seen then
+local seen_doc = ARGV[11] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[11]) == ARGV[11]
+if current ~= ARGV[1] or not seen_doc then
   return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 end
-if ARGV[7] ~= '' and not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[7]) then
+if ARGV[7] ~= '' and seen(KEYS[3], ARGV[7], tonumber(ARGV[13]), ARGV[14]) then
   return {2}
 end
 if ARGV[2] == 'delete' then
@@ -688,6 +752,7 @@ if ARGV[9] ~= '' and redis.call('SET', KEYS[5], ARGV[9], 'NX', 'PX', ARGV[10]) t
 end
 return {1, version}
 """
+)
 
 # KEYS: table hash. ARGV: expected version, expected digest ("": version only). Returns {1}, or
 # {0, version, document} as _CAS.
@@ -698,6 +763,49 @@ local seen = ARGV[2] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[2]) == A
 if current == ARGV[1] and seen then return {1} end
 return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 """
+
+
+# KEYS: the chat's window of update ids. ARGV: update id, window size, ttl. Returns 1 the first
+# time, else 0.
+_FIRST_TIME = (
+    SEEN_LUA
+    + """
+if seen(KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3]) then return 0 end
+return 1
+"""
+)
+
+# KEYS: the chat's window of update ids, table hash. ARGV: update id, window size, ttl, the
+# version and digest of the copy the caller has. Returns {first (1|0), 1} when that copy is
+# current, else {first, 0, version, document} as _CHECK.
+_FIRST_LOOK = (
+    SEEN_LUA
+    + """
+local first = 1
+if seen(KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3]) then first = 0 end
+local current = redis.call('HGET', KEYS[2], 'v')
+if current == false then current = '0' end
+if current == ARGV[4] and (redis.call('HGET', KEYS[2], 'h') or ARGV[5]) == ARGV[5] then
+  return {first, 1}
+end
+return {first, 0, current, redis.call('HGET', KEYS[2], 'd') or ''}
+"""
+)
+
+
+def seen_before(window: list[int], update_id: int, keep: int = DEDUPE_KEEP) -> list[int] | None:
+    """A chat's window of update ids (increasing) after ``update_id``: ``None`` when the id
+    was seen (in the window, or older than all of a full window), else the new window (the
+    ``keep`` highest ids). The in-process twin of the scripts' ``seen``.
+
+    >>> seen_before([], 7), seen_before([5, 7], 7), seen_before([5, 9], 7, keep=2)
+    ([7], None, [7, 9])
+    >>> seen_before([5, 9], 4, keep=2), seen_before([5, 9], 4, keep=3)
+    (None, [4, 5, 9])
+    """
+    if update_id in window or (len(window) >= keep and update_id < window[0]):
+        return None
+    return sorted([*window, update_id])[-keep:]
 
 
 def _outcome(reply: Any) -> Outcome:
@@ -818,7 +926,8 @@ class RedisStore(StoreBase):
 
     Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document, ``h``
     its digest),
-    ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:upd:<id>`` seen updates,
+    ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:seen:<chat>`` the
+    chat's window of update ids,
     ``{p}:prefs:<scope>`` preferences (expire :data:`PREFS_TTL` after their last use). Use a
     different prefix per bot (or per test).
     """
@@ -842,6 +951,8 @@ class RedisStore(StoreBase):
         self._pub_acquire = redis.register_script(_PUB_ACQUIRE)
         self._pub_release = redis.register_script(_PUB_RELEASE)
         self._check_script = redis.register_script(_CHECK)
+        self._first_time = redis.register_script(_FIRST_TIME)
+        self._first_look_script = redis.register_script(_FIRST_LOOK)
         self._claim = redis.register_script(_CLAIM)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
         self._move = redis.register_script(_MOVE)
@@ -887,17 +998,19 @@ class RedisStore(StoreBase):
             "" if timer_at is None else repr(float(timer_at)),
             "" if ttl is None else str(ttl),
             str(chat_id),
-            "" if update_id is None else str(self.dedupe_ttl),
+            "" if update_id is None else str(update_id),
             repr(time.time() + PUBLISH_GRACE),
             lock or "",
             str(int(PUBLISH_LEASE * 1000)),
             "" if expected_doc is None else doc_digest(expected_doc),
             "" if doc is None else doc_digest(doc),
+            str(DEDUPE_KEEP),
+            str(self.dedupe_ttl),
         ]
         keys = [
             self.table_key(chat_id),
             self._timers,
-            self._update_key(update_id),
+            self._seen_key(chat_id),
             self._publish,
             f"{self.prefix}:lock:{chat_id}",
             f"{self.prefix}:shown:{chat_id}",
@@ -916,16 +1029,30 @@ class RedisStore(StoreBase):
         )
         return _outcome(reply)
 
-    def _update_key(self, update_id: int | None) -> str:
-        return f"{self.prefix}:upd:{'-' if update_id is None else update_id}"
+    def _seen_key(self, chat_id: int) -> str:
+        return f"{self.prefix}:seen:{chat_id}"
 
     def _user_key(self, user_id: int) -> str:
         return f"{self.prefix}:u:{user_id}"
 
-    async def first_time(self, update_id: int) -> bool:
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
         self._count("first_time")
-        key = self._update_key(update_id)
-        return bool(await self.redis.set(key, 1, nx=True, ex=self.dedupe_ttl))
+        args = [str(update_id), str(DEDUPE_KEEP), str(self.dedupe_ttl)]
+        return bool(await self._first_time(keys=[self._seen_key(chat_id)], args=args))
+
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        args = [
+            str(update_id),
+            str(DEDUPE_KEEP),
+            str(self.dedupe_ttl),
+            str(version),
+            "" if doc is None else doc_digest(doc),
+        ]
+        keys = [self._seen_key(chat_id), self.table_key(chat_id)]
+        reply = await self._first_look_script(keys=keys, args=args)
+        return bool(int(reply[0])), _outcome(reply[1:])
 
     async def due_timers(self, now: float, limit: int = 100) -> list[int]:
         self._count("due_timers")
@@ -1142,7 +1269,7 @@ class _Entry:
 class _MemoryData:
     tables: dict[int, _Entry] = field(default_factory=dict)
     timers: dict[int, float] = field(default_factory=dict)
-    seen: dict[int, float] = field(default_factory=dict)
+    seen: dict[int, tuple[list[int], float]] = field(default_factory=dict)
     users: dict[int, tuple[set[int], float | None]] = field(default_factory=dict)
     prefs: dict[str, dict[str, str]] = field(default_factory=dict)
     prefs_until: dict[str, float] = field(default_factory=dict)
@@ -1224,7 +1351,7 @@ class MemoryStore(StoreBase):
         entry = self._live(chat_id)
         if not _matches(entry, expected_version, expected_doc):
             return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
-        if update_id is not None and not self._mark_seen(update_id):
+        if update_id is not None and not self._mark_seen(chat_id, update_id):
             return Outcome(False, duplicate=True)
         if doc is None:
             del self._data.tables[chat_id]
@@ -1260,19 +1387,32 @@ class MemoryStore(StoreBase):
             return Outcome(True)
         return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
 
-    async def first_time(self, update_id: int) -> bool:
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
         await self._trip("first_time")
-        return self._mark_seen(update_id)
+        return self._mark_seen(chat_id, update_id)
 
-    def _mark_seen(self, update_id: int) -> bool:
-        """``SET NX EX`` on the update id: true only the first time (within its TTL)."""
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        await self._pause()
+        first = self._mark_seen(chat_id, update_id)
+        entry = self._live(chat_id)
+        if version >= 0 and _matches(entry, version, doc):
+            return first, Outcome(True)
+        return first, Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
+
+    def _mark_seen(self, chat_id: int, update_id: int) -> bool:
+        """The chat's window of update ids (:func:`seen_before`): true only the first time."""
         now = self._clock()
-        if len(self._data.seen) > 10_000:
-            for old in [k for k, v in self._data.seen.items() if v <= now]:
-                del self._data.seen[old]
-        if self._data.seen.get(update_id, -math.inf) > now:
+        seen = self._data.seen
+        if len(seen) > 10_000:
+            for old in [k for k, (_, until) in seen.items() if until <= now]:
+                del seen[old]
+        window, until = seen.get(chat_id, ([], -math.inf))
+        after = seen_before(window if until > now else [], update_id)
+        if after is None:
             return False
-        self._data.seen[update_id] = now + self.dedupe_ttl
+        seen[chat_id] = (after, now + self.dedupe_ttl)
         return True
 
     def _due(self, now: float, limit: int) -> list[int]:

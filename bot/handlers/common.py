@@ -101,24 +101,47 @@ async def read_table(svc: Services, chat_id: int) -> Table | None:
     return load_doc(await svc.store.load(chat_id))
 
 
-async def first_delivery(svc: Services, update: Update) -> bool:
+def dedupe_chat(update: Update, chat_id: int | None = None) -> int:
+    """The chat whose window of update ids (:mod:`bot.storage`, "De-duplication") an update
+    is checked against: the table's chat when the update concerns a table (``chat_id``), else
+    the chat it came from (or its sender's private chat)."""
+    if chat_id is not None:
+        return chat_id
+    chat, user = update.effective_chat, update.effective_user
+    return chat.id if chat is not None else user.id if user is not None else 0
+
+
+async def first_delivery(svc: Services, update: Update, chat_id: int | None = None) -> bool:
     """True if this process is the first to handle ``update`` (by any process), for answers
     that do not write the table: checked lazily, right before such an answer, so an update
     that writes pays nothing extra (its id is checked inside the write, see
     :func:`change_table`). Asking again for the same update in this process is free (so a
     refusal re-delivered to the same process may be answered twice: harmless).
     Never call it before a ``change_table(..., update=update)`` of the same update: the write
-    would then see the id as used and be dropped as a duplicate.
+    would then see the id as used and be dropped as a duplicate. ``chat_id``: the table the
+    update concerns, when it is not the chat the update came from (the same chat as its
+    writes: an id counts once per chat, see :func:`dedupe_chat`).
 
     Pure replies (``/ayuda``, ``/reglas``, refusals made before looking at the table) skip the
     check: a re-delivered update then at most repeats a harmless answer.
     """
     if update.update_id in svc.owned:
         return True
-    if not await svc.store.first_time(update.update_id):
+    if not await svc.store.first_time(update.update_id, dedupe_chat(update, chat_id)):
         return False
     svc.own(update.update_id)
     return True
+
+
+async def first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool, Table | None]:
+    """:func:`first_delivery` and the table of ``chat_id`` as it is now, in one round trip (for
+    answers that read the table without writing it: "Mis cartas", ``/ayuda``)."""
+    if update.update_id in svc.owned:
+        return True, load_doc(await svc.store.load(chat_id))
+    first, current = await svc.store.first_look(chat_id, update.update_id)
+    if first:
+        svc.own(update.update_id)
+    return first, load_doc(current)
 
 
 async def change_table(
@@ -175,7 +198,7 @@ async def change_table(
     except DuplicateUpdate:
         raise ApplicationHandlerStop from None
     except IllegalAction:
-        if update is not None and not await first_delivery(svc, update):
+        if update is not None and not await first_delivery(svc, update, chat_id):
             raise ApplicationHandlerStop from None
         raise
 

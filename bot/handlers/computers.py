@@ -200,7 +200,7 @@ async def button(update: Update, context: Context) -> None:
 
 async def _refuse(update: Update, context: Context, chat_id: int, exc: IllegalAction) -> None:
     svc = services(context)
-    if not await first_delivery(svc, update):
+    if not await first_delivery(svc, update, chat_id):
         return
     text = error_text(await chat_lang(svc, chat_id), exc)
     if update.callback_query is not None:

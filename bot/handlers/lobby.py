@@ -211,7 +211,7 @@ async def _join(
             return
         table = await seat_user(svc, chat_id, user.id, name, update=update, team=team)
     except IllegalAction as exc:
-        if not await first_delivery(svc, update):
+        if not await first_delivery(svc, update, chat_id):
             return  # a re-delivered join that already seated the user
         lang = await chat_lang(svc, chat_id)
         if by_button:
@@ -352,7 +352,7 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         if exc.reason in FILLABLE and update.callback_query is None:
             current = await read_table(svc, chat_id)
             if current is not None and current.status == "lobby":
-                if await first_delivery(svc, update):
+                if await first_delivery(svc, update, chat_id):
                     await reply(update, error_text(lang, exc), keyboards.fill_keyboard(current))
                 return
         await _refuse(svc, update, lang, exc)

@@ -21,6 +21,7 @@ import pytest
 import redis.asyncio
 
 from bot.storage import (
+    DEDUPE_KEEP,
     DuplicateUpdate,
     Loaded,
     MemoryStore,
@@ -311,10 +312,51 @@ async def test_same_action_twice_applies_once(backend: Backend) -> None:
 
 async def test_first_time_is_true_once(backend: Backend) -> None:
     first, second = backend.store(), backend.store()
-    assert await first.first_time(1001) is True
-    assert await first.first_time(1001) is False
-    assert await second.first_time(1001) is False
-    assert await second.first_time(1002) is True
+    assert await first.first_time(1001, -10) is True
+    assert await first.first_time(1001, -10) is False
+    assert await second.first_time(1001, -10) is False
+    assert await second.first_time(1002, -10) is True
+    assert await second.first_time(1001, -11) is True  # each chat has its own window
+
+
+async def test_the_window_of_update_ids_is_bounded_per_chat(backend: Backend) -> None:
+    """A chat keeps its ``DEDUPE_KEEP`` highest update ids: an id older than all of them counts
+    as seen (updates ids increase: it is a re-delivery, or long stale), one in between is new."""
+    first, second = backend.store(), backend.store()
+    ids = [5000 + 3 * i for i in range(DEDUPE_KEEP + 10)]
+    for i in reversed(ids[:5]):  # out of order (handled at once): all new
+        assert await first.first_time(i, -20)
+    for i in ids[5:]:
+        assert await second.first_time(i, -20)
+    for i in ids[-DEDUPE_KEEP:]:  # the last ones are remembered
+        assert not await first.first_time(i, -20)
+    assert not await first.first_time(ids[0], -20)  # older than the window: seen
+    assert not await first.first_time(ids[-DEDUPE_KEEP] - 1, -20)
+    assert await first.first_time(ids[-DEDUPE_KEEP] + 1, -20)  # a gap inside the window
+    if isinstance(first, RedisStore):
+        window = await first.redis.get(f"{backend.prefix}:seen:-20")
+        assert len(window.split()) == DEDUPE_KEEP
+        assert 0 < await first.redis.ttl(f"{backend.prefix}:seen:-20") <= first.dedupe_ttl
+        assert not [k async for k in first.redis.scan_iter(match=f"{backend.prefix}:upd:*")]
+
+
+async def test_first_look_checks_the_id_and_reads_the_table(backend: Backend) -> None:
+    """One round trip: whether the update is new in the chat, and its table as it is now."""
+    first, second = backend.store(), backend.store()
+    assert await first.first_look(30, 3001) == (True, None)
+    assert await first.update_table(30, increment, update_id=3002) == 1
+    trips = second.round_trips
+    new, loaded = await second.first_look(30, 3003)
+    assert new and loaded is not None and json.loads(loaded.doc) == {"n": 1}
+    assert second.round_trips - trips == 1
+    assert (await second.first_look(30, 3002))[0] is False  # the write used it
+    assert await second.update_table(30, increment) == 2
+    new, loaded = await first.first_look(30, 3004)  # its cached copy is old: the new one
+    assert new and loaded is not None and json.loads(loaded.doc) == {"n": 2}
+    new, loaded = await first.first_look(30, 3004)
+    assert not new and loaded is not None and json.loads(loaded.doc) == {"n": 2}
+    with pytest.raises(DuplicateUpdate):
+        await first.update_table(30, increment, update_id=3003)
 
 
 async def test_update_id_is_applied_once(backend: Backend) -> None:
@@ -331,8 +373,8 @@ async def test_update_id_is_applied_once(backend: Backend) -> None:
     assert await first.update_table(5, increment) == 3  # no update id: no de-duplication
     loaded = await first.load(5)
     assert loaded is not None and json.loads(loaded.doc) == {"n": 3}
-    assert await first.first_time(501) is False  # one key for both ways of checking
-    assert await first.first_time(503) is True
+    assert await first.first_time(501, 5) is False  # one window for both ways of checking
+    assert await first.first_time(503, 5) is True
     with pytest.raises(DuplicateUpdate):
         await first.update_table(5, increment, update_id=503)
 
@@ -417,7 +459,7 @@ async def test_write_links_users_in_the_same_round_trip(backend: Backend) -> Non
 
 async def test_first_time_under_concurrency(backend: Backend) -> None:
     stores = [backend.store() for _ in range(3)]
-    seen = await asyncio.gather(*(s.first_time(77) for s in stores for _ in range(5)))
+    seen = await asyncio.gather(*(s.first_time(77, -1) for s in stores for _ in range(5)))
     assert seen.count(True) == 1
 
 
@@ -425,8 +467,8 @@ async def test_dedupe_keys_expire(redis_backend: Backend) -> None:
     backend = redis_backend
     store = backend.store()
     assert isinstance(store, RedisStore)
-    await store.first_time(5)
-    ttl = await store.redis.ttl(f"{backend.prefix}:upd:5")
+    await store.first_time(5, -1)
+    ttl = await store.redis.ttl(f"{backend.prefix}:seen:-1")
     assert 0 < ttl <= store.dedupe_ttl
 
 
@@ -435,10 +477,10 @@ def test_memory_dedupe_forgets_after_its_ttl() -> None:
     store = MemoryStore(dedupe_ttl=10, clock=lambda: now[0])
 
     async def run() -> list[bool]:
-        first = await store.first_time(1)
-        again = await store.first_time(1)
+        first = await store.first_time(1, -1)
+        again = await store.first_time(1, -1)
         now[0] += 11
-        return [first, again, await store.first_time(1)]
+        return [first, again, await store.first_time(1, -1)]
 
     assert asyncio.run(run()) == [True, False, True]
 
@@ -589,7 +631,7 @@ async def test_round_trips_per_operation(store: Store) -> None:
         return store.round_trips - before
 
     n = store.round_trips
-    assert await store.first_time(1)
+    assert await store.first_time(1, -1)
     assert trips_of(n) == 1
     n = store.round_trips
     await store.update_table(1, increment)  # unknown table: load + CAS script
