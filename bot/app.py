@@ -37,7 +37,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import menu
+from bot import menu, publisher
 from bot.games import command_names
 from bot.handlers import (
     computers,
@@ -194,6 +194,8 @@ async def _stop_sweeper(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
+    with contextlib.suppress(Exception):  # held publications are released, not left to expire
+        await publisher.stop(app.bot, app.bot_data[SERVICES_KEY])
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

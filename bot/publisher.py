@@ -20,14 +20,23 @@ API failure leaves the table due: another try (this process's or another's sweep
 :func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts); a
 notice whose send timed out may have been posted, so it is not posted again (a table message or
 a private hand is: a player needs its buttons).
+
+A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
+:mod:`bot.storage`): the table's next write in this process releases it in its own round trip,
+and :func:`release_held` releases the others together. When another process wrote the table
+meanwhile (the release brings its write, which this process then publishes), that table's
+publications are released at once for a while (:data:`CONTENDED`), so processes taking turns
+never wait for each other's hold.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 import warnings
@@ -41,7 +50,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 from bot import keyboards, render, senas
-from bot.storage import Loaded
+from bot.storage import Held, Loaded
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -61,6 +70,12 @@ MAX_LOOPS = 20
 """Publication rounds one flush makes before leaving the rest to the sweep."""
 RETRY_LATER = 5.0
 """Seconds before another try when Telegram kept failing."""
+CONTENDED = 60.0
+"""Seconds a table's publications are released at once after another process wrote it while
+this one held its lock."""
+LEASE_MARGIN = 2.0
+"""Seconds of its lease a held lock keeps beyond the hold (a publication resumed from it has
+time to finish)."""
 
 
 class Deferred(Exception):
@@ -245,13 +260,17 @@ def _has_table(table: Table) -> bool:
 async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
     """Publish the table of ``chat_id`` until what Telegram shows is its newest document.
 
-    Returns at once when another process is publishing it (that process publishes this write
-    too). Never raises for Telegram or Redis trouble: the table stays due and is retried.
+    Returns at once when another process (or another task of this one) is publishing it: that
+    one publishes this write too. Never raises for Telegram or Redis trouble: the table stays
+    due and is retried.
     """
     taken = svc.store.take_acquired(chat_id)  # the write that called us took the lock
-    if taken is not None:
-        token, shown = taken
-    else:
+    if taken is None and chat_id in svc.publishing:
+        return  # this process's own loop publishes this write too
+    spent = (0, 0)
+    if taken is None:
+        taken, spent = await _resume(svc, chat_id)
+    if taken is None:
         token = secrets.token_hex(8)
         try:
             found = await svc.store.pub_acquire(chat_id, token)
@@ -260,8 +279,56 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
             return
         if found is None:
             return
-        shown = found
-    run = _Run(chat_id=chat_id, shown=shown)
+        taken = token, found
+    svc.publishing.add(chat_id)
+    try:
+        await _loop(bot, svc, chat_id, *taken, spent)
+    finally:
+        svc.publishing.discard(chat_id)
+
+
+async def _resume(
+    svc: Services, chat_id: int
+) -> tuple[tuple[str, dict[str, str]] | None, tuple[int, int]]:
+    """The lock of this process's held publication of the table, if any (with the calls it
+    has not spent yet); one whose lease runs short is released first (which brings the newer
+    table, with the lock, when there is one)."""
+    held = svc.store.take_held(chat_id)
+    if held is None:
+        return None, (0, 0)
+    if svc.store.lease_left(chat_id) > LEASE_MARGIN:
+        return (held.token, held.shown), held.spent
+    svc.store.hold(chat_id, held)
+    try:
+        await svc.store.release_held(chats={chat_id}, ttl=svc.settings.table_ttl)
+    except Exception as exc:
+        log.warning("publishing %s: release failed: %s", chat_id, type(exc).__name__)
+    return svc.store.take_acquired(chat_id), (0, 0)
+
+
+def _may_hold(svc: Services, chat_id: int) -> bool:
+    """Whether a finished publication may keep its lock a moment (see the module docstring)."""
+    hold = svc.settings.publish_hold
+    if hold <= 0 or svc.store.lease_left(chat_id) < hold + LEASE_MARGIN:
+        return False
+    until = svc.contended.get(chat_id)
+    if until is None:
+        return True
+    if until > time.monotonic():
+        return False
+    del svc.contended[chat_id]
+    return True
+
+
+async def _loop(
+    bot: Bot,
+    svc: Services,
+    chat_id: int,
+    token: str,
+    shown: dict[str, str],
+    spent: tuple[int, int],
+) -> None:
+    run = _Run(chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1])
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
         try:
@@ -274,6 +341,15 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
             log.exception("publishing table %s failed", chat_id)
             retry_at, loaded = time.time() + RETRY_LATER, None
         version = loaded.version if loaded is not None else 0
+        if loaded is not None and retry_at is None:
+            newest = await svc.store.cached(chat_id)
+            if newest is not None and newest.version != version:
+                continue  # this process wrote the table meanwhile: publish that too
+            if _may_hold(svc, chat_id):
+                held = Held(token, version, dict(run.shown), run.spent(), time.monotonic())
+                svc.store.hold(chat_id, held)
+                _start_releaser(bot, svc)
+                return
         try:
             released = await svc.store.pub_release(
                 chat_id,
@@ -477,6 +553,59 @@ async def _record(
     if found is None:
         raise Deferred(time.time() + RETRY_LATER)
     return found
+
+
+# ---- held publications -----------------------------------------------------------------------
+
+
+def _start_releaser(bot: Bot, svc: Services) -> None:
+    if svc.releaser is None or svc.releaser.done():
+        svc.releaser = asyncio.create_task(_release_when_due(bot, svc))
+
+
+async def _release_when_due(bot: Bot, svc: Services) -> None:
+    """Release the held publications as their hold runs out (those due together in one round
+    trip); ends when none is held."""
+    hold = svc.settings.publish_hold
+    while (oldest := svc.store.held_since()) is not None:
+        wait = oldest + hold - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+            continue
+        await release_held(bot, svc, before=time.monotonic() - hold + 0.05)
+
+
+async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> None:
+    """Release the publications held since before ``before`` (all by default); a table that
+    another process wrote meanwhile is published now (and its publications are released at
+    once for a while: :data:`CONTENDED`)."""
+    try:
+        results = await svc.store.release_held(before, ttl=svc.settings.table_ttl)
+    except Exception as exc:  # their locks run out; the due set has them published again
+        log.warning("releasing held publications failed: %s", type(exc).__name__)
+        return
+    for chat, released in results:
+        if released.done or released.lost:
+            continue
+        svc.contended[chat] = time.monotonic() + CONTENDED
+        if len(svc.contended) > 4096:
+            svc.contended.pop(next(iter(svc.contended)))
+        task = asyncio.create_task(flush(bot, svc, chat))
+        svc.background.add(task)
+        task.add_done_callback(svc.background.discard)
+
+
+async def stop(bot: Bot, svc: Services) -> None:
+    """Before the process stops: release every held publication now and finish what that
+    brings (a little while at most)."""
+    if svc.releaser is not None:
+        svc.releaser.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await svc.releaser
+        svc.releaser = None
+    await release_held(bot, svc)
+    if svc.background:
+        await asyncio.wait(list(svc.background), timeout=MAX_WAIT)
 
 
 # ---- the sweep -------------------------------------------------------------------------------

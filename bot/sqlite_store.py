@@ -31,6 +31,7 @@ from bot.storage import (
     PUBLISH_RETRY,
     TIMER_LEASE,
     ChatTaken,
+    Held,
     Loaded,
     Outcome,
     Released,
@@ -174,6 +175,7 @@ class SQLiteStore(StoreBase):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         def fn(db: sqlite3.Connection) -> Outcome:
             if not self._matches(db, chat_id, expected_version, expected_doc):
@@ -204,11 +206,30 @@ class SQLiteStore(StoreBase):
                 )
             for user_id in users:
                 self._link_user(db, user_id, chat_id, ttl)
-            if lock is not None and self._take_lock(db, chat_id, lock, PUBLISH_LEASE):
+            if lock is None:
+                return Outcome(True, version)
+            if held is not None and self._holds(db, chat_id, held.token):
+                # This store's held publication ends here: what it showed, what it spent.
+                self._store_shown(db, chat_id, held.shown)
+                db.execute(
+                    "UPDATE locks SET token = ?, until = ? WHERE chat = ?",
+                    (lock, time.time() + PUBLISH_LEASE, chat_id),
+                )
+                db.execute(
+                    "UPDATE publish SET due = ? WHERE chat = ?",
+                    (time.time() + PUBLISH_GRACE, chat_id),
+                )
+                folded.append(True)
+                return Outcome(True, version, shown=dict(held.shown))
+            if self._take_lock(db, chat_id, lock, PUBLISH_LEASE):
                 return Outcome(True, version, shown=self._shown(db, chat_id))
             return Outcome(True, version)
 
-        return await self._run(None, True, fn)
+        folded: list[bool] = []
+        outcome: Outcome = await self._run(None, True, fn)
+        if held is not None and folded:
+            self._budget.spend(chat_id, *held.spent)
+        return outcome
 
     async def _check(
         self, chat_id: int, expected_version: int, expected_doc: str | None = None
@@ -336,6 +357,19 @@ class SQLiteStore(StoreBase):
         return True
 
     @staticmethod
+    def _holds(db: sqlite3.Connection, chat_id: int, token: str) -> bool:
+        row = db.execute("SELECT token, until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
+        return row is not None and row[0] == token and row[1] > time.time()
+
+    @staticmethod
+    def _store_shown(db: sqlite3.Connection, chat_id: int, shown: dict[str, str]) -> None:
+        db.execute("DELETE FROM shown WHERE chat = ?", (chat_id,))
+        db.executemany(
+            "INSERT INTO shown (chat, k, v) VALUES (?, ?, ?)",
+            [(chat_id, k, v) for k, v in shown.items()],
+        )
+
+    @staticmethod
     def _shown(db: sqlite3.Connection, chat_id: int) -> dict[str, str]:
         rows = db.execute("SELECT k, v FROM shown WHERE chat = ?", (chat_id,))
         return {str(k): str(v) for k, v in rows}
@@ -353,7 +387,10 @@ class SQLiteStore(StoreBase):
                 return None
             return self._shown(db, chat_id)
 
-        return await self._run("pub_acquire", True, fn)
+        found = await self._run("pub_acquire", True, fn)
+        if found is not None:
+            self._leased(chat_id, lease)
+        return found
 
     async def pub_release(
         self,
@@ -370,14 +407,9 @@ class SQLiteStore(StoreBase):
         self._budget.spend(chat_id, *spent)
 
         def fn(db: sqlite3.Connection) -> Released:
-            row = db.execute("SELECT token, until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
-            if row is None or row[0] != token or row[1] <= time.time():
+            if not self._holds(db, chat_id, token):
                 return Released(False, lost=True)
-            db.execute("DELETE FROM shown WHERE chat = ?", (chat_id,))
-            db.executemany(
-                "INSERT INTO shown (chat, k, v) VALUES (?, ?, ?)",
-                [(chat_id, k, v) for k, v in shown.items()],
-            )
+            self._store_shown(db, chat_id, shown)
             if retry_at is not None:
                 db.execute(
                     "INSERT OR REPLACE INTO publish (chat, due) VALUES (?, ?)", (chat_id, retry_at)
@@ -395,6 +427,7 @@ class SQLiteStore(StoreBase):
             return Released(False, version=live[0], doc=live[1])
 
         released: Released = await self._run("pub_release", True, fn)
+        self._leased(chat_id, None if released.done or released.lost else lease)
         if released.doc is not None:
             self._remember(chat_id, Loaded(released.version, released.doc))
         return released

@@ -91,6 +91,15 @@ Publishing
     kept (and extended) and the current version is returned, so the same process publishes it
     too. A publication that Telegram refused for now is released with a retry time instead.
 
+    A publication may also end **held** (:meth:`StoreBase.hold`): the lock stays this store's
+    for a moment (well within its lease) and what it showed stays in memory. This store's next
+    write of that table with a lock token folds the release into its compare-and-set (the
+    shown hashes stored, the budget spent and the lock renewed for the new token: one round
+    trip for both), and :meth:`StoreBase.release_held` releases the others together, one round
+    trip for any number of tables. Moves in quick succession thus cost one round trip each. A
+    write by another process meanwhile finds the lock taken: the holder's release brings that
+    write (as any release does) and the holder publishes it.
+
 ``round_trips`` counts the calls made to Redis (one per method call) and ``ops`` splits them by
 operation. Scripts go as EVALSHA; a server that does not know one yet gets it once more in
 full, which is not counted. Keys are not cluster-safe (a table and the timer set live in
@@ -180,6 +189,19 @@ class Loaded(NamedTuple):
     doc: str
 
 
+@dataclass(slots=True)
+class Held:
+    """A finished publication whose release waits (see "Publishing"): the lock token, the
+    version published, what the messages show, the Bot API calls to take from the budget
+    (group, all) and when the publication ended (``time.monotonic()``)."""
+
+    token: str
+    version: int
+    shown: dict[str, str]
+    spent: tuple[int, int]
+    since: float
+
+
 @dataclass(frozen=True, slots=True)
 class Write(Generic[T]):
     """What an :meth:`Store.update_table` function decided.
@@ -238,6 +260,36 @@ class Store(Protocol):
 
     def take_acquired(self, chat_id: int) -> tuple[str, dict[str, str]] | None:
         """The publishing lock a write of this store took for the table, once."""
+        ...
+
+    def is_cached(self, chat_id: int) -> bool:
+        """Whether :meth:`cached` answers from this store's memory (no round trip)."""
+        ...
+
+    def lease_left(self, chat_id: int) -> float:
+        """Seconds this store's publishing lock of the table surely stays its own (0: none)."""
+        ...
+
+    def hold(self, chat_id: int, held: Held) -> None:
+        """Keep a finished publication's release for later (see "Publishing")."""
+        ...
+
+    def take_held(self, chat_id: int) -> Held | None:
+        """The held publication of the table (its lock is still this store's), once."""
+        ...
+
+    def held_since(self) -> float | None:
+        """When the oldest held publication ended (``None``: none is held)."""
+        ...
+
+    async def release_held(
+        self,
+        before: float = math.inf,
+        *,
+        chats: set[int] | None = None,
+        ttl: int | None = None,
+    ) -> list[tuple[int, Released]]:
+        """Release the held publications (see :meth:`StoreBase.release_held`)."""
         ...
 
     def forget(self, chat_id: int | None = None) -> None:
@@ -437,11 +489,81 @@ class StoreBase(Store):
         self.ops: Counter[str] = Counter()
         self._known: OrderedDict[int, Loaded | None] = OrderedDict()
         self._acquired: dict[int, tuple[str, dict[str, str]]] = {}
+        #: Until when (``time.monotonic()``) each publishing lock this store took is its own.
+        self._leases: dict[int, float] = {}
+        #: Publications whose release waits (see "Publishing"), by chat.
+        self._held: dict[int, Held] = {}
 
     def take_acquired(self, chat_id: int) -> tuple[str, dict[str, str]] | None:
         """The publishing lock a write of this store took for the table (token, shown hashes),
         once; ``None`` if none did."""
         return self._acquired.pop(chat_id, None)
+
+    def lease_left(self, chat_id: int) -> float:
+        """Seconds this store's publishing lock of the table surely stays its own (0: none)."""
+        return max(0.0, self._leases.get(chat_id, 0.0) - time.monotonic())
+
+    def _leased(self, chat_id: int, lease: float | None) -> None:
+        """This store took (or extended) the table's publishing lock for ``lease`` seconds
+        (``None``: it is not its own any more)."""
+        self._leases.pop(chat_id, None)
+        if lease is not None:
+            self._leases[chat_id] = time.monotonic() + lease
+            if len(self._leases) > self.CACHE_SIZE:  # forget the oldest (long expired)
+                self._leases.pop(next(iter(self._leases)))
+
+    def hold(self, chat_id: int, held: Held) -> None:
+        """Keep a finished publication's release for later (see "Publishing")."""
+        self._held[chat_id] = held
+
+    def take_held(self, chat_id: int) -> Held | None:
+        """The held publication of the table (its lock is still this store's), once."""
+        return self._held.pop(chat_id, None)
+
+    def held_since(self) -> float | None:
+        """When the oldest held publication ended (``None``: none is held)."""
+        return min((h.since for h in self._held.values()), default=None)
+
+    async def release_held(
+        self,
+        before: float = math.inf,
+        *,
+        chats: set[int] | None = None,
+        ttl: int | None = None,
+    ) -> list[tuple[int, Released]]:
+        """Release together (one round trip) the publications held since before ``before``
+        (all by default; only those of ``chats`` if given). One that finds a newer table keeps
+        the lock and hands it to :meth:`take_acquired`: the caller publishes that table."""
+        due = [
+            (chat, h)
+            for chat, h in self._held.items()
+            if h.since < before and (chats is None or chat in chats)
+        ]
+        for chat, _ in due:
+            del self._held[chat]
+        if not due:
+            return []
+        results = await self._release_many(
+            [(chat, h.token, h.version, h.shown, h.spent) for chat, h in due], ttl=ttl
+        )
+        out = []
+        for (chat, held), released in zip(due, results, strict=True):
+            if not released.done and not released.lost:
+                self._acquired[chat] = (held.token, held.shown)
+            out.append((chat, released))
+        return out
+
+    async def _release_many(
+        self,
+        items: list[tuple[int, str, int, dict[str, str], tuple[int, int]]],
+        *,
+        ttl: int | None,
+    ) -> list[Released]:
+        """:meth:`pub_release` of several tables (chat, token, version, shown, spent)."""
+        return [
+            await self.pub_release(chat, token, version, shown, ttl=ttl, spent=spent)
+            for chat, token, version, shown, spent in items
+        ]
 
     def _count(self, op: str) -> None:
         self.round_trips += 1
@@ -452,6 +574,9 @@ class StoreBase(Store):
         self._known.move_to_end(chat_id)
         if len(self._known) > self.CACHE_SIZE:
             self._known.popitem(last=False)
+
+    def is_cached(self, chat_id: int) -> bool:
+        return chat_id in self._known
 
     async def cached(self, chat_id: int) -> Loaded | None:
         """The last copy of the table this store saw (no round trip), else a load."""
@@ -480,12 +605,15 @@ class StoreBase(Store):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
         ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
         A saved ``doc`` also adds the chat to each of ``users``' tables, and with ``lock`` takes
-        the publishing lock if it is free (``Outcome.shown``). With ``expected_doc`` the stored
-        document must also be that one (see "Versions")."""
+        the publishing lock if it is free (``Outcome.shown``), or if it is still ``held``'s: then
+        it first releases ``held`` (its shown hashes stored, its calls spent, ``Outcome.shown``
+        is ``held.shown``). With ``expected_doc`` the stored document must also be that one
+        (see "Versions")."""
         raise NotImplementedError
 
     async def _check(
@@ -538,19 +666,32 @@ class StoreBase(Store):
     ) -> Outcome:
         self._count("delete" if doc is None else "save")
         ttl = None if ttl is None else _positive_ttl(ttl)
-        outcome = await self._cas(
-            chat_id,
-            expected_version,
-            doc,
-            timer_at,
-            ttl,
-            update_id,
-            users=users,
-            lock=lock,
-            expected_doc=expected_doc,
-        )
+        # A held publication of this table is released by this write (when it takes the lock).
+        held = self._held.pop(chat_id, None) if lock is not None and doc is not None else None
+        try:
+            outcome = await self._cas(
+                chat_id,
+                expected_version,
+                doc,
+                timer_at,
+                ttl,
+                update_id,
+                users=users,
+                lock=lock,
+                expected_doc=expected_doc,
+                held=held,
+            )
+        except BaseException:
+            if held is not None:
+                self._held.setdefault(chat_id, held)
+            raise
+        if held is not None and not outcome.ok:
+            self._held.setdefault(chat_id, held)  # nothing written: still held
+        elif held is not None:
+            self._leased(chat_id, None)  # released by the write (or its lock was lost)
         if outcome.shown is not None and lock is not None:
             self._acquired[chat_id] = (lock, outcome.shown)
+            self._leased(chat_id, PUBLISH_LEASE)
         if outcome.duplicate:
             raise DuplicateUpdate(update_id if update_id is not None else 0)
         if outcome.ok:
@@ -690,21 +831,36 @@ local function seen(key, id, keep, ttl)
 end
 """
 
+# What a publication showed: the shown hash at ``key`` becomes the field, value pairs of ARGV
+# from ``first`` on (kept as long as the table: ttl "" for no expiry).
+SHOWN_LUA = """
+local function store_shown(key, ttl, first)
+  redis.call('DEL', key)
+  for i = first, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
+  if ttl ~= '' and #ARGV >= first then redis.call('EXPIRE', key, ttl) end
+end
+"""
+
 # KEYS: table hash, timers zset, the chat's window of update ids, publish zset, publishing
-# lock, shown hash, then the sets of users who sit at the table. ARGV: expected version, mode
-# ("save"|"delete"), doc, timer_at ("" clears), ttl ("" persists), chat id (timer member),
-# update id ("": none, KEYS[3] unused), publish due time (a saved table must be published by
-# then, by this process or another), lock token ("": none), lock lease (ms), the digest of the
-# document the write is based on ("": version only), the digest of the new document (kept in
-# field h: a version alone is not proof enough after a rollback, see "Versions"), the window's
-# size and time to live. A saved table with a token also takes the lock if it is free: the
-# reply then goes on with 1 and the shown hashes. Returns {1, new version} ({1, 0} after a
-# delete), {0, current version, current document} when the version moved ({0, '0', ''}: no
-# table), or {2} when the version matched but the update id was already seen (nothing
-# written). A new table's version is the server clock in microseconds (built as text: Lua
-# numbers are doubles).
+# lock, shown hash, the group's and the bot's budget buckets, then the sets of users who sit at
+# the table. ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl
+# ("" persists), chat id (timer member), update id ("": none, KEYS[3] unused), publish due
+# time (a saved table must be published by then, by this process or another), lock token ("":
+# none), lock lease (ms), the digest of the document the write is based on ("": version only),
+# the digest of the new document (kept in field h: a version alone is not proof enough after a
+# rollback, see "Versions"), the window's size and time to live, the token of this process's
+# held publication of the table ("": none), the calls it made to the group and in all, now,
+# then what it showed (field, value...). A saved table with a token also takes the lock if it
+# is free (the reply then goes on with 1 and the shown hashes), or if the held publication
+# still has it: that one is released first (shown hashes stored, calls spent) and the reply
+# goes on with 2. Returns {1, new version} ({1, 0} after a delete), {0, current version,
+# current document} when the version moved ({0, '0', ''}: no table), or {2} when the version
+# matched but the update id was already seen (nothing written). A new table's version is the
+# server clock in microseconds (built as text: Lua numbers are doubles).
 _CAS = (
     SEEN_LUA
+    + SHOWN_LUA
+    + BUCKET_LUA
     + """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
@@ -741,11 +897,23 @@ if ARGV[5] == '' then
 else
   redis.call('EXPIRE', KEYS[1], ARGV[5])
 end
-for i = 7, #KEYS do
+for i = 9, #KEYS do
   redis.call('SADD', KEYS[i], ARGV[6])
   if ARGV[5] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 end
-if ARGV[9] ~= '' and redis.call('SET', KEYS[5], ARGV[9], 'NX', 'PX', ARGV[10]) then
+if ARGV[9] == '' then return {1, version} end
+if ARGV[15] ~= '' and redis.call('GET', KEYS[5]) == ARGV[15] then
+  local now = tonumber(ARGV[18])"""
+    + f"""
+  if tonumber(ARGV[16]) > 0 then bucket(KEYS[7], now, {GROUP_RATE}, {GROUP_BURST}, ARGV[16]) end
+  if tonumber(ARGV[17]) > 0 then bucket(KEYS[8], now, {BOT_RATE}, {BOT_BURST}, ARGV[17]) end"""
+    + """
+  store_shown(KEYS[6], ARGV[5], 19)
+  redis.call('SET', KEYS[5], ARGV[9], 'PX', ARGV[10])
+  redis.call('ZADD', KEYS[4], ARGV[8], ARGV[6])
+  return {1, version, 2}
+end
+if redis.call('SET', KEYS[5], ARGV[9], 'NX', 'PX', ARGV[10]) then
   local reply = {1, version, 1}
   for _, x in ipairs(redis.call('HGETALL', KEYS[6])) do reply[#reply + 1] = x end
   return reply
@@ -853,15 +1021,14 @@ return shown
 # {'more', current version, current document} (lock kept and extended).
 _PUB_RELEASE = (
     BUCKET_LUA
+    + SHOWN_LUA
     + f"""
 local now = tonumber(ARGV[7])
 if tonumber(ARGV[8]) > 0 then bucket(KEYS[5], now, {GROUP_RATE}, {GROUP_BURST}, ARGV[8]) end
 if tonumber(ARGV[9]) > 0 then bucket(KEYS[6], now, {BOT_RATE}, {BOT_BURST}, ARGV[9]) end"""
     + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'lost'} end
-redis.call('DEL', KEYS[2])
-for i = 10, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-if ARGV[5] ~= '' and #ARGV >= 10 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+store_shown(KEYS[2], ARGV[5], 10)
 if ARGV[3] ~= '' then
   redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
   redis.call('DEL', KEYS[1])
@@ -875,6 +1042,49 @@ if current == ARGV[2] or current == '0' then
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return {'more', current, redis.call('HGET', KEYS[3], 'd')}
+"""
+)
+
+# The releases of several held publications in one round trip: _PUB_RELEASE of each (never a
+# retry). KEYS: publish zset, the bot's budget bucket, then for each table: lock, shown hash,
+# table hash, the group's bucket. ARGV: now, lease (ms), ttl of the shown hashes ("": none),
+# then for each table: token, version published, chat id, calls made to the group and in all,
+# how many shown-hash values follow, then those (field, value...). Returns three values for
+# each table: 'lost', 'done' or 'more' (then the current version and document).
+_PUB_RELEASE_MANY = (
+    BUCKET_LUA
+    + f"""
+local now = tonumber(ARGV[1])
+local out = {{}}
+local a = 4
+for t = 0, (#KEYS - 2) / 4 - 1 do
+  local lock, shown, tab, gb = KEYS[3 + 4 * t], KEYS[4 + 4 * t], KEYS[5 + 4 * t], KEYS[6 + 4 * t]
+  local token, version, chat = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+  local sg, sb, n = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5])
+  local first = a + 6
+  a = first + n
+  if sg > 0 then bucket(gb, now, {GROUP_RATE}, {GROUP_BURST}, sg) end
+  if sb > 0 then bucket(KEYS[2], now, {BOT_RATE}, {BOT_BURST}, sb) end"""
+    + """
+  if redis.call('GET', lock) ~= token then
+    out[#out + 1] = 'lost'; out[#out + 1] = ''; out[#out + 1] = ''
+  else
+    redis.call('DEL', shown)
+    for i = first, a - 1, 2 do redis.call('HSET', shown, ARGV[i], ARGV[i + 1]) end
+    if ARGV[3] ~= '' and n > 0 then redis.call('EXPIRE', shown, ARGV[3]) end
+    local current = redis.call('HGET', tab, 'v') or '0'
+    if current == version or current == '0' then
+      redis.call('ZREM', KEYS[1], chat)
+      redis.call('DEL', lock)
+      out[#out + 1] = 'done'; out[#out + 1] = ''; out[#out + 1] = ''
+    else
+      redis.call('PEXPIRE', lock, ARGV[2])
+      out[#out + 1] = 'more'; out[#out + 1] = current
+      out[#out + 1] = redis.call('HGET', tab, 'd') or ''
+    end
+  end
+end
+return out
 """
 )
 
@@ -950,6 +1160,7 @@ class RedisStore(StoreBase):
         self._cas_script = redis.register_script(_CAS)
         self._pub_acquire = redis.register_script(_PUB_ACQUIRE)
         self._pub_release = redis.register_script(_PUB_RELEASE)
+        self._pub_release_many = redis.register_script(_PUB_RELEASE_MANY)
         self._check_script = redis.register_script(_CHECK)
         self._first_time = redis.register_script(_FIRST_TIME)
         self._first_look_script = redis.register_script(_FIRST_LOOK)
@@ -990,6 +1201,7 @@ class RedisStore(StoreBase):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         args = [
             str(expected_version),
@@ -1006,7 +1218,14 @@ class RedisStore(StoreBase):
             "" if doc is None else doc_digest(doc),
             str(DEDUPE_KEEP),
             str(self.dedupe_ttl),
+            "" if held is None else held.token,
+            str(held.spent[0] if held else 0),
+            str(held.spent[1] if held else 0),
+            repr(time.time()),
         ]
+        if held is not None:
+            for key, value in held.shown.items():
+                args += [key, value]
         keys = [
             self.table_key(chat_id),
             self._timers,
@@ -1014,11 +1233,16 @@ class RedisStore(StoreBase):
             self._publish,
             f"{self.prefix}:lock:{chat_id}",
             f"{self.prefix}:shown:{chat_id}",
+            group_key(self.prefix, chat_id),
+            bot_key(self.prefix),
         ]
         if doc is not None:
             keys.extend(self._user_key(u) for u in users)
         reply = await self._cas_script(keys=keys, args=args)
-        return _outcome(reply)
+        outcome = _outcome(reply)
+        if held is not None and int(reply[0]) == 1 and len(reply) > 2 and int(reply[2]) == 2:
+            return outcome._replace(shown=dict(held.shown))
+        return outcome
 
     async def _check(
         self, chat_id: int, expected_version: int, expected_doc: str | None = None
@@ -1080,6 +1304,7 @@ class RedisStore(StoreBase):
         reply = await self._pub_acquire(keys=keys, args=[token, int(lease * 1000)])
         if int(reply[0]) != 1:
             return None
+        self._leased(chat_id, lease)
         flat = [_decode(x) for x in reply[1:]]
         return dict(zip(flat[::2], flat[1::2], strict=True))
 
@@ -1118,10 +1343,44 @@ class RedisStore(StoreBase):
         for key, value in shown.items():
             args += [key, value]
         reply = [_decode(x) for x in await self._pub_release(keys=keys, args=args)]
-        if reply[0] == "more":
-            self._remember(chat_id, Loaded(int(reply[1]), reply[2]))
-            return Released(False, version=int(reply[1]), doc=reply[2])
-        return Released(reply[0] in ("done", "retry"), lost=reply[0] == "lost")
+        return self._released(chat_id, reply[0], reply[1:], lease)
+
+    def _released(self, chat_id: int, status: str, rest: list[str], lease: float) -> Released:
+        if status == "more":
+            self._leased(chat_id, lease)
+            self._remember(chat_id, Loaded(int(rest[0]), rest[1]))
+            return Released(False, version=int(rest[0]), doc=rest[1])
+        self._leased(chat_id, None)
+        return Released(status in ("done", "retry"), lost=status == "lost")
+
+    async def _release_many(
+        self,
+        items: list[tuple[int, str, int, dict[str, str], tuple[int, int]]],
+        *,
+        ttl: int | None,
+    ) -> list[Released]:
+        self._count("pub_release")
+        keys = [self._publish, bot_key(self.prefix)]
+        args: list[Any] = [
+            repr(time.time()),
+            int(PUBLISH_LEASE * 1000),
+            "" if ttl is None else str(_positive_ttl(ttl)),
+        ]
+        for chat, token, version, shown, spent in items:
+            keys += [
+                f"{self.prefix}:lock:{chat}",
+                f"{self.prefix}:shown:{chat}",
+                self.table_key(chat),
+                group_key(self.prefix, chat),
+            ]
+            args += [token, str(version), str(chat), spent[0], spent[1], 2 * len(shown)]
+            for key, value in shown.items():
+                args += [key, value]
+        reply = [_decode(x) for x in await self._pub_release_many(keys=keys, args=args)]
+        return [
+            self._released(chat, reply[3 * i], reply[3 * i + 1 : 3 * i + 3], PUBLISH_LEASE)
+            for i, (chat, *_) in enumerate(items)
+        ]
 
     def budget(self) -> Budget:
         return RedisBudget(self.redis, self.prefix)
@@ -1346,6 +1605,7 @@ class MemoryStore(StoreBase):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
@@ -1372,8 +1632,21 @@ class MemoryStore(StoreBase):
             self._data.timers[chat_id] = float(timer_at)
         for user_id in users:
             self._link_user(user_id, chat_id, ttl)
-        held = self._data.locks.get(chat_id)
-        if lock is not None and (held is None or held[1] <= time.monotonic()):
+        taken = self._data.locks.get(chat_id)
+        if lock is None:
+            return Outcome(True, version)
+        if (
+            held is not None
+            and taken is not None
+            and taken[0] == held.token
+            and taken[1] > time.monotonic()
+        ):  # this store's held publication ends here
+            self._data.budget.spend(chat_id, *held.spent)
+            self._data.shown[chat_id] = dict(held.shown)
+            self._data.locks[chat_id] = (lock, time.monotonic() + PUBLISH_LEASE)
+            self._data.publish[chat_id] = time.time() + PUBLISH_GRACE
+            return Outcome(True, version, shown=dict(held.shown))
+        if taken is None or taken[1] <= time.monotonic():
             self._data.locks[chat_id] = (lock, time.monotonic() + PUBLISH_LEASE)
             return Outcome(True, version, shown=dict(self._data.shown.get(chat_id, {})))
         return Outcome(True, version)
@@ -1448,6 +1721,7 @@ class MemoryStore(StoreBase):
         if held is not None and held[1] > time.monotonic():
             return None
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
+        self._leased(chat_id, lease)
         return dict(self._data.shown.get(chat_id, {}))
 
     async def pub_release(
@@ -1465,6 +1739,7 @@ class MemoryStore(StoreBase):
         await self._trip("pub_release")
         self._data.budget.spend(chat_id, *spent)
         held = self._data.locks.get(chat_id)
+        self._leased(chat_id, None)
         if held is None or held[0] != token or held[1] <= time.monotonic():
             return Released(False, lost=True)
         self._data.shown[chat_id] = dict(shown)
@@ -1478,6 +1753,7 @@ class MemoryStore(StoreBase):
             del self._data.locks[chat_id]
             return Released(True)
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
+        self._leased(chat_id, lease)
         self._remember(chat_id, Loaded(entry.version, entry.doc))
         return Released(False, version=entry.version, doc=entry.doc)
 

@@ -53,6 +53,14 @@ class Services:
     #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
     owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
     budget: Budget = field(init=False)
+    #: Tables this process is publishing now (:func:`bot.publisher.flush`).
+    publishing: set[int] = field(default_factory=set)
+    #: Tables another process wrote while this one held their publication: released at once
+    #: until then (``time.monotonic()``; see :mod:`bot.publisher`).
+    contended: dict[int, float] = field(default_factory=dict)
+    #: The task that releases held publications, and the publications it started.
+    releaser: asyncio.Task[None] | None = None
+    background: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.budget = self.store.budget()
@@ -99,6 +107,26 @@ def load_doc(current: Loaded | None) -> Table | None:
 
 async def read_table(svc: Services, chat_id: int) -> Table | None:
     return load_doc(await svc.store.load(chat_id))
+
+
+def current_table(table: Table | None, tid: str) -> Table:
+    """The table a button of table ``tid`` acts on (else ``IllegalAction("stale")``)."""
+    if table is None or table.tid != tid or not table.active:
+        raise IllegalAction("stale")
+    return table
+
+
+async def peek(svc: Services, chat_id: int, check: Callable[[Table | None], R]) -> R:
+    """``check`` (which may raise ``IllegalAction``) on the table as this process last saw it,
+    for checks made before a write that checks again (a stale copy that passes costs nothing:
+    the compare-and-set refuses it); a refusal is confirmed on the table as it is now."""
+    cached = svc.store.is_cached(chat_id)
+    try:
+        return check(load_doc(await svc.store.cached(chat_id)))
+    except IllegalAction:
+        if not cached:
+            raise
+    return check(await read_table(svc, chat_id))
 
 
 def dedupe_chat(update: Update, chat_id: int | None = None) -> int:

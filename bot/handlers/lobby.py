@@ -19,11 +19,13 @@ from bot.handlers.common import (
     can_write_to,
     change_table,
     chat_lang,
+    current_table,
     display_name,
     error_text,
     first_delivery,
     new_tid,
     now,
+    peek,
     read_table,
     reply,
     services,
@@ -195,12 +197,16 @@ async def _join(
     if user is None:
         return
     name = display_name(update)
-    try:
-        table = await read_table(svc, chat_id)
+
+    def dry_run(table: Table | None) -> Table:  # on a copy: the real join is the CAS below
         if table is None or not table.active:
             raise IllegalAction("no_table")
+        table.join(user.id, name)
+        return table
+
+    try:
+        table = await peek(svc, chat_id, dry_run)
         lang = table.lang
-        table.join(user.id, name)  # a dry run on a copy: the real join is the CAS below
         if not await can_write_to(context.bot, user.id):
             link = deep_link(context.bot, table)
             if by_button and update.callback_query is not None:
@@ -434,10 +440,11 @@ async def lobby_button(update: Update, context: Context) -> None:
         await answer(update)
         return
     svc = services(context)
-    table = await read_table(svc, cb.chat_id)
-    if table is None or table.tid != cb.tid or not table.active:
+    try:
+        await peek(svc, cb.chat_id, lambda table: current_table(table, cb.tid))
+    except IllegalAction as exc:
         lang = await chat_lang(svc, cb.chat_id)
-        await alert(update, error_text(lang, IllegalAction("stale"), plain=True))
+        await alert(update, error_text(lang, exc, plain=True))
         return
     if cb.kind == "j":
         await _join(update, context, cb.chat_id, by_button=True)

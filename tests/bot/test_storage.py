@@ -23,6 +23,7 @@ import redis.asyncio
 from bot.storage import (
     DEDUPE_KEEP,
     DuplicateUpdate,
+    Held,
     Loaded,
     MemoryStore,
     Outcome,
@@ -759,6 +760,80 @@ async def test_a_write_can_take_the_publishing_lock_and_release_brings_newer_tab
     released = await first.pub_release(5, "tok-a", v1, {"k": "h2"}, ttl=60, spent=(1, 1))
     assert released.done and await first.publish_due(5) is None
     assert await second.pub_acquire(5, "tok-c") == {"k": "h2"}  # free, with what was shown
+
+
+async def test_a_held_publication_is_released_by_the_next_write_in_the_same_round_trip(
+    backend: Backend,
+) -> None:
+    """A publication that ends held keeps the lock; the table's next write with a lock token
+    releases it (what it showed stored) and takes the lock again: one round trip."""
+    first, second = backend.store(), backend.store()
+    assert isinstance(first, StoreBase)
+
+    def put(n: int, lock: str | None) -> Callable[[Loaded | None], Write[None]]:
+        return lambda _: Write(None, doc=doc(n=n), ttl=60, lock=lock)
+
+    await first.update_table(9, put(1, "tok-a"))
+    assert first.take_acquired(9) == ("tok-a", {})
+    assert first.lease_left(9) > 5
+    v1 = (await first.load(9) or Loaded(0, "")).version
+    first.hold(9, Held("tok-a", v1, {"m": "h1"}, (1, 2), 0.0))
+    assert await second.pub_acquire(9, "tok-x") is None  # still held
+    trips = first.round_trips
+    await first.update_table(9, put(2, "tok-b"))
+    assert first.round_trips - trips == 1
+    assert first.take_acquired(9) == ("tok-b", {"m": "h1"})
+    assert first.take_held(9) is None
+    v2 = (await first.load(9) or Loaded(0, "")).version
+    released = await first.pub_release(9, "tok-b", v2, {"m": "h2"}, ttl=60)
+    assert released.done and await first.publish_due(9) is None
+    assert await second.pub_acquire(9, "tok-c") == {"m": "h2"}
+
+
+async def test_a_write_that_is_refused_keeps_the_held_publication(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    assert isinstance(first, StoreBase)
+    await first.update_table(10, lambda _: Write(None, doc=doc(n=1), ttl=60, lock="tok-a"))
+    assert first.take_acquired(10) is not None
+    v1 = (await first.load(10) or Loaded(0, "")).version
+    first.hold(10, Held("tok-a", v1, {"m": "h1"}, (0, 0), 0.0))
+    await second.update_table(10, increment)  # first's copy is now old: its CAS is refused
+
+    def bump(current: Loaded | None) -> Write[None]:
+        n = json.loads(current.doc)["n"] if current is not None else 0
+        return Write(None, doc=doc(n=n + 1), ttl=60, lock="tok-b")
+
+    await first.update_table(10, bump)  # refused once, then written (and released) on retry
+    assert first.take_acquired(10) == ("tok-b", {"m": "h1"})
+    assert first.take_held(10) is None
+
+
+async def test_held_publications_are_released_together_in_one_round_trip(
+    backend: Backend,
+) -> None:
+    """``release_held`` releases every held publication in one round trip; one whose table
+    moved on meanwhile keeps the lock, handed over by ``take_acquired``; a lost lock is said."""
+    first, second = backend.store(), backend.store()
+    assert isinstance(first, StoreBase)
+    versions = {}
+    for chat in (21, 22, 23):
+        await first.update_table(chat, lambda _: Write(None, doc=doc(n=1), ttl=60, lock="t"))
+        assert first.take_acquired(chat) is not None
+        versions[chat] = (await first.load(chat) or Loaded(0, "")).version
+        first.hold(chat, Held("t", versions[chat], {"m": f"h{chat}"}, (1, 1), float(chat)))
+    await second.update_table(22, increment)  # another process wrote 22 while it was held
+    assert first.held_since() == 21.0
+    trips = first.round_trips
+    results = dict(await first.release_held(before=23.0, ttl=60))  # 21 and 22, not 23
+    assert first.round_trips - trips == (1 if isinstance(first, RedisStore) else 2)
+    assert results[21].done and not results[22].done and not results[22].lost
+    assert results[22].version == versions[22] + 1
+    assert first.take_acquired(22) == ("t", {"m": "h22"})  # publish the newer table
+    assert first.take_acquired(21) is None and first.held_since() == 23.0
+    assert await second.pub_acquire(21, "x") == {"m": "h21"}
+    assert await second.pub_acquire(22, "x") is None  # still the first store's
+    assert dict(await first.release_held(chats={23}, ttl=60))[23].done
+    assert first.held_since() is None
 
 
 async def test_the_redis_budget_keeps_a_reserve_and_quiets_repeated_answers(
