@@ -34,6 +34,7 @@ from telegram.ext import (
     CommandHandler,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -53,7 +54,7 @@ from bot.handlers import (
     senas,
     timers,
 )
-from bot.handlers.common import SERVICES_KEY, Context, Services
+from bot.handlers.common import SERVICES_KEY, Context, Services, note_private
 from bot.ops import CountingRequest, MeteredApplication, StatusServer
 from bot.settings import Settings
 from bot.storage import Store, open_store
@@ -118,6 +119,7 @@ def build_application(
     app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store)
 
     messages = filters.UpdateType.MESSAGE
+    app.add_handler(TypeHandler(Update, note_private), group=-2)
     # Before every command: posts as a channel or an anonymous admin are refused (guard.py).
     app.add_handler(
         MessageHandler(filters.COMMAND & messages, guard.refuse_shared_identity), group=-1

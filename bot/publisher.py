@@ -107,6 +107,8 @@ class _Run:
     """New messages sent to the group not yet taken from the budget."""
     blocked: set[int] = field(default_factory=set)
     """Private chats Telegram refused to write to (players who blocked the bot)."""
+    reached: set[int] = field(default_factory=set)
+    """Private chats written to."""
 
     def count(self, chat_id: int, *, send: bool) -> None:
         """One Bot API call; a new message counts against the bot's budget (about 30 a
@@ -400,6 +402,11 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
         table = load_doc(loaded) or table
     loaded, table = await _post_missing(bot, svc, run, loaded, table)
     await _edit_all(bot, run, table)
+    for user_id in run.reached - run.blocked:
+        svc.reached(user_id)
+    for user_id in run.blocked:
+        svc.reached(user_id, ok=False)
+    run.reached.clear()
     if any(p.user_id in run.blocked and p.user_id not in table.unreachable for p in table.players):
         loaded = await _record(svc, table, blocked=run.blocked)  # said in the next round
     return loaded
@@ -419,6 +426,8 @@ async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want
             run.blocked.add(chat_id)
         return False
     run.shown[key] = digest
+    if chat_id > 0:
+        run.reached.add(chat_id)
     return True
 
 
@@ -435,19 +444,25 @@ def _reachable(user_id: int) -> bool:
 async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: str) -> None:
     if to is not None and not _reachable(to):
         return
-    run.count(table.chat_id if to is None else to, send=True)
+    where = table.chat_id if to is None else to
+    run.count(where, send=True)
     try:
-        await _send(bot, table.chat_id if to is None else to, (text, None), uncertain_ok=True)
+        sent = await _send(bot, where, (text, None), uncertain_ok=True)
     except (Gone, BadRequest) as exc:
         log.warning("a notice for %s could not be posted: %s", table.chat_id, exc)
+        return
+    if to is not None and sent is not None:
+        run.reached.add(to)
 
 
 async def _post_missing(
     bot: Bot, svc: Services, run: _Run, loaded: Loaded, table: Table
 ) -> tuple[Loaded, Table]:
-    """Send the private hands, the lobby and the table message that have no message yet."""
+    """Send the private hands, the lobby and the table message that have no message yet, then
+    write down what was sent in one write (a message sent again after a crash in between is a
+    private hand or a table message: harmless, a player needs its buttons)."""
+    sent: list[tuple[int, int]] = []
     if table.status == "playing" and table.state is not None:
-        sent: list[tuple[int, int]] = []
         for seat, player in enumerate(table.players):
             if str(seat) in table.hand_msgs or not _reachable(player.user_id):
                 continue  # sent already, or a computer seat
@@ -456,19 +471,20 @@ async def _post_missing(
             msg = await _post(bot, run, player.user_id, hand_view(table, seat))
             if msg is not None:
                 sent.append((seat, msg))
-        if sent:  # one write for the round of private hands
-            loaded = await _record(svc, table, hands=(table.hand, sent))
-            table = load_table(loaded, table)
+    lobby = table_msg = None
     if table.lobby_msg is None and table.status == "lobby":
-        msg = await _post(bot, run, table.chat_id, lobby_view(table))
-        if msg is not None:
-            loaded = await _record(svc, table, lobby=msg)
-            table = load_table(loaded, table)
+        lobby = await _post(bot, run, table.chat_id, lobby_view(table))
     if table.table_msg is None and _has_table(table):
-        msg = await _post(bot, run, table.chat_id, table_view(table))
-        if msg is not None:
-            loaded = await _record(svc, table, table_msg=(table.hand, msg))
-            table = load_table(loaded, table)
+        table_msg = await _post(bot, run, table.chat_id, table_view(table))
+    if sent or lobby is not None or table_msg is not None:
+        loaded = await _record(
+            svc,
+            table,
+            hands=(table.hand, sent) if sent else None,
+            lobby=lobby,
+            table_msg=None if table_msg is None else (table.hand, table_msg),
+        )
+        table = load_table(loaded, table)
     return loaded, table
 
 
@@ -495,6 +511,8 @@ async def _post(bot: Bot, run: _Run, chat_id: int, want: Render) -> int | None:
     if message is None:
         return None
     run.shown[_key(chat_id, message.message_id)] = _digest(want)
+    if chat_id > 0:
+        run.reached.add(chat_id)
     return message.message_id
 
 

@@ -38,6 +38,8 @@ log = logging.getLogger("bot.flow")
 
 R = TypeVar("R")
 SERVICES_KEY = "tapete"
+REACHABLE_FOR = 3600.0
+"""Seconds a user stays known to be reachable in private after the last proof of it."""
 Context = ContextTypes.DEFAULT_TYPE
 
 
@@ -61,6 +63,9 @@ class Services:
     #: The task that releases held publications, and the publications it started.
     releaser: asyncio.Task[None] | None = None
     background: set[asyncio.Task[None]] = field(default_factory=set)
+    #: Users this process knows it could write to in private lately (``time.monotonic()`` of
+    #: the last proof: a private message from them, or one sent to them).
+    reachable: OrderedDict[int, float] = field(default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         self.budget = self.store.budget()
@@ -70,6 +75,22 @@ class Services:
         self.owned.move_to_end(update_id)
         if len(self.owned) > 1024:
             self.owned.popitem(last=False)
+
+    def reached(self, user_id: int, ok: bool = True) -> None:
+        """The bot could (or, ``ok=False``, could not) write to ``user_id`` in private now."""
+        if not ok:
+            self.reachable.pop(user_id, None)
+            return
+        self.reachable[user_id] = time.monotonic()
+        self.reachable.move_to_end(user_id)
+        if len(self.reachable) > 4096:
+            self.reachable.popitem(last=False)
+
+    def known_reachable(self, user_id: int) -> bool:
+        """The bot wrote to ``user_id`` in private, or he wrote to it, in the last
+        :data:`REACHABLE_FOR` seconds (a check with Telegram is then not needed)."""
+        seen = self.reachable.get(user_id)
+        return seen is not None and time.monotonic() - seen < REACHABLE_FOR
 
 
 def services(context: Context) -> Services:
@@ -159,6 +180,13 @@ async def first_delivery(svc: Services, update: Update, chat_id: int | None = No
         return False
     svc.own(update.update_id)
     return True
+
+
+async def note_private(update: Update, context: Context) -> None:
+    """Before every handler: a user who writes to the bot in private can be written to there."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None and user is not None and chat.type == chat.PRIVATE:
+        services(context).reached(user.id)
 
 
 async def first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool, Table | None]:
@@ -360,11 +388,16 @@ async def publish(
     await flush(bot, svc, table.chat_id)
 
 
-async def can_write_to(bot: Bot, user_id: int) -> bool:
+async def can_write_to(bot: Bot, user_id: int, svc: Services | None = None) -> bool:
     """Whether the bot may write to a user in private (he opened a chat with it), asked with a
-    "typing..." that shows nothing lasting."""
+    "typing..." that shows nothing lasting; with ``svc``, not asked when this process wrote to
+    him, or he to it, lately (:meth:`Services.known_reachable`)."""
+    if svc is not None and svc.known_reachable(user_id):
+        return True
     try:
         await bot.send_chat_action(user_id, ChatAction.TYPING)
+        if svc is not None:
+            svc.reached(user_id)
         return True
     except (Forbidden, BadRequest):
         return False

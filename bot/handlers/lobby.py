@@ -207,7 +207,7 @@ async def _join(
     try:
         table = await peek(svc, chat_id, dry_run)
         lang = table.lang
-        if not await can_write_to(context.bot, user.id):
+        if not await can_write_to(context.bot, user.id, svc):
             link = deep_link(context.bot, table)
             if by_button and update.callback_query is not None:
                 await answer(update, t(lang, "msg.join_link_alert"), url=link)

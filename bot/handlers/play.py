@@ -319,7 +319,7 @@ async def cartas(update: Update, context: Context) -> None:
         except IllegalAction as exc:
             reason = exc.reason if chat_id == chat.id else reason
             continue
-        if not sent and not await can_write_to(context.bot, user.id):
+        if not sent and not await can_write_to(context.bot, user.id, svc):
             await flush(context.bot, svc, chat_id)  # the write took the publishing lock
             await reply(update, t(lang, "msg.cards_dm_failed"))
             return
