@@ -53,7 +53,7 @@ import engine.mus as mus  # noqa: E402
 TARGET_GROUP_MSGS = {"mus": 3, "envite": 2, "piedras": 3}
 TARGET_ROUND_TRIPS = 3
 TARGET_BYTES = 8 * 1024
-SWEEP_OPS = frozenset({"claim_due", "claim_publish"})
+SWEEP_OPS = frozenset({"claim_due", "claim_publish", "claim_sweep"})
 """Round trips every process makes each tick, whatever the load."""
 
 

@@ -629,8 +629,7 @@ async def stop(bot: Bot, svc: Services) -> None:
 # ---- the sweep -------------------------------------------------------------------------------
 
 
-async def sweep_once(bot: Bot, svc: Services) -> int:
-    """Publish every table whose publication is due (left by a crash, or retried)."""
-    chats = await svc.store.claim_publish(svc.clock(), limit=svc.settings.sweep_batch)
+async def publish_claimed(bot: Bot, svc: Services, chats: list[int]) -> None:
+    """Publish the tables whose publication this process claimed (due: left by a crash, or
+    retried)."""
     await asyncio.gather(*(flush(bot, svc, chat) for chat in chats))
-    return len(chats)

@@ -331,6 +331,15 @@ class SQLiteStore(StoreBase):
             "claim_publish", True, lambda db: self._claim(db, "publish", now, now + lease, limit)
         )
 
+    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
+        def fn(db: sqlite3.Connection) -> tuple[list[int], list[int]]:
+            if self._now() - self._purged > PURGE_EVERY:
+                self._purge(db)
+            timers = self._claim(db, "timers", now, now + TIMER_LEASE, limit)
+            return timers, self._claim(db, "publish", now, now + PUBLISH_RETRY, limit)
+
+        return await self._run("claim_sweep", True, fn)
+
     async def timer_of(self, chat_id: int) -> float | None:
         return await self._run("timer_of", False, lambda db: _scalar(db, "timers", chat_id))
 

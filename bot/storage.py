@@ -378,6 +378,10 @@ class Store(Protocol):
         """Atomically take the tables whose publication is due (leased, as :meth:`claim_due`)."""
         ...
 
+    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
+        """:meth:`claim_due` and :meth:`claim_publish` (default leases) in one round trip."""
+        ...
+
     async def publish_due(self, chat_id: int) -> float | None:
         """When the table's publication is due (``None``: nothing left to publish)."""
         ...
@@ -991,19 +995,37 @@ def _outcome(reply: Any) -> Outcome:
 
 # KEYS: timers zset. ARGV: now, lease-until, limit, table key prefix.
 # Returns the claimed chat ids; members whose table no longer exists are dropped.
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-local claimed = {}
-for _, member in ipairs(due) do
-  if redis.call('EXISTS', ARGV[4] .. member) == 1 then
-    redis.call('ZADD', KEYS[1], ARGV[2], member)
-    claimed[#claimed + 1] = member
-  else
-    redis.call('ZREM', KEYS[1], member)
+CLAIM_LUA = """
+local function claim(key, now, until_, limit, prefix)
+  local due = redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, limit)
+  local claimed = {}
+  for _, member in ipairs(due) do
+    if redis.call('EXISTS', prefix .. member) == 1 then
+      redis.call('ZADD', key, until_, member)
+      claimed[#claimed + 1] = member
+    else
+      redis.call('ZREM', key, member)
+    end
   end
+  return claimed
 end
-return claimed
 """
+_CLAIM = (
+    CLAIM_LUA
+    + """
+return claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
+"""
+)
+
+# KEYS: timers zset, publish zset. ARGV: now, timer lease-until, publication lease-until,
+# limit, table key prefix. Returns {claimed timers, claimed publications}.
+_CLAIM_SWEEP = (
+    CLAIM_LUA
+    + """
+local timers = claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[4]), ARGV[5])
+return {timers, claim(KEYS[2], ARGV[1], ARGV[3], tonumber(ARGV[4]), ARGV[5])}
+"""
+)
 
 # KEYS: lock key, shown hash. ARGV: token, lease (ms). Returns {1, field, value, ...} (the shown
 # hashes) when the lock is taken, {0} when another process holds it.
@@ -1165,6 +1187,7 @@ class RedisStore(StoreBase):
         self._first_time = redis.register_script(_FIRST_TIME)
         self._first_look_script = redis.register_script(_FIRST_LOOK)
         self._claim = redis.register_script(_CLAIM)
+        self._claim_sweep = redis.register_script(_CLAIM_SWEEP)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
         self._move = redis.register_script(_MOVE)
 
@@ -1392,6 +1415,18 @@ class RedisStore(StoreBase):
         args = [repr(float(now)), repr(float(now + lease)), str(limit), f"{self.prefix}:t:"]
         claimed = await self._claim(keys=[self._publish], args=args)
         return [int(_decode(m)) for m in claimed]
+
+    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
+        self._count("claim_sweep")
+        args = [
+            repr(float(now)),
+            repr(float(now + TIMER_LEASE)),
+            repr(float(now + PUBLISH_RETRY)),
+            str(limit),
+            f"{self.prefix}:t:",
+        ]
+        timers, pubs = await self._claim_sweep(keys=[self._timers, self._publish], args=args)
+        return [int(_decode(m)) for m in timers], [int(_decode(m)) for m in pubs]
 
     async def publish_due(self, chat_id: int) -> float | None:
         self._count("publish_due")
@@ -1700,6 +1735,9 @@ class MemoryStore(StoreBase):
         self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
     ) -> list[int]:
         await self._trip("claim_due")
+        return self._claim_timers(now, lease, limit)
+
+    def _claim_timers(self, now: float, lease: float, limit: int) -> list[int]:
         claimed = []
         for chat in self._due(now, limit):
             if self._live(chat) is None:
@@ -1764,6 +1802,9 @@ class MemoryStore(StoreBase):
         self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
     ) -> list[int]:
         await self._trip("claim_publish")
+        return self._claim_publish(now, lease, limit)
+
+    def _claim_publish(self, now: float, lease: float, limit: int) -> list[int]:
         due = sorted((at, chat) for chat, at in self._data.publish.items() if at <= now)
         claimed = []
         for _, chat in due[:limit]:
@@ -1773,6 +1814,11 @@ class MemoryStore(StoreBase):
                 self._data.publish[chat] = now + lease
                 claimed.append(chat)
         return claimed
+
+    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
+        await self._trip("claim_sweep")
+        timers = self._claim_timers(now, TIMER_LEASE, limit)
+        return timers, self._claim_publish(now, PUBLISH_RETRY, limit)
 
     async def publish_due(self, chat_id: int) -> float | None:
         await self._trip("publish_due")

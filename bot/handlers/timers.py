@@ -93,9 +93,9 @@ async def _fire(bot: Bot, svc: Services, chat_id: int) -> bool:
 async def sweep_once(bot: Bot, svc: Services) -> int:
     """Fire the due timers (a batch of them, at once; other processes take the rest) and
     publish the tables whose publication is due; returns how many tables moved."""
-    chats = await svc.store.claim_due(svc.clock(), limit=svc.settings.sweep_batch)
+    chats, due = await svc.store.claim_sweep(svc.clock(), limit=svc.settings.sweep_batch)
     moved = await asyncio.gather(*(_fire(bot, svc, chat) for chat in chats))
-    await publisher.sweep_once(bot, svc)
+    await publisher.publish_claimed(bot, svc, due)
     return sum(moved)
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -22,6 +23,8 @@ import redis.asyncio
 
 from bot.storage import (
     DEDUPE_KEEP,
+    PUBLISH_GRACE,
+    TIMER_LEASE,
     DuplicateUpdate,
     Held,
     Loaded,
@@ -503,6 +506,18 @@ async def test_timers_follow_the_latest_write(store: Store) -> None:
     assert await store.timer_of(1) == 500.0
     assert await store.timer_of(2) is None
     assert await store.timer_of(3) is None
+
+
+async def test_a_sweep_claims_timers_and_publications_in_one_round_trip(store: Store) -> None:
+    await store.create(1, doc(n=0), timer_at=2.0)
+    await store.create(2, doc(n=0), timer_at=50.0)
+    trips = store.round_trips
+    timers, due = await store.claim_sweep(time.time() + PUBLISH_GRACE + 1, limit=10)
+    assert store.round_trips - trips == 1
+    assert timers == [1, 2] and sorted(due) == [1, 2]  # both written: both to publish
+    assert await store.claim_sweep(time.time() + PUBLISH_GRACE + 1) == ([], [])  # leased
+    at = time.time() + PUBLISH_GRACE + 1
+    assert await store.timer_of(1) == pytest.approx(at + TIMER_LEASE, abs=2)
 
 
 async def test_claim_due_leases_each_table_once(store: Store) -> None:
