@@ -24,9 +24,9 @@ a private hand is: a player needs its buttons).
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
 :mod:`bot.storage`): the table's next write in this process releases it in its own round trip,
 and :func:`release_held` releases the others together. When another process wrote the table
-meanwhile (the release brings its write, which this process then publishes), that table's
-publications are released at once for a while (:data:`CONTENDED`), so processes taking turns
-never wait for each other's hold.
+meanwhile (the release brings its write, which this process then publishes), or found it
+publishing the table, that table's publications are released at once for a while
+(:data:`CONTENDED`), so processes taking turns do not wait for each other's hold.
 """
 
 from __future__ import annotations
@@ -70,9 +70,9 @@ MAX_LOOPS = 20
 """Publication rounds one flush makes before leaving the rest to the sweep."""
 RETRY_LATER = 5.0
 """Seconds before another try when Telegram kept failing."""
-CONTENDED = 60.0
-"""Seconds a table's publications are released at once after another process wrote it while
-this one held its lock."""
+CONTENDED = 600.0
+"""Seconds a table's publications are released at once after this process saw another one
+publish it (or write it while this one held its lock)."""
 LEASE_MARGIN = 2.0
 """Seconds of its lease a held lock keeps beyond the hold (a publication resumed from it has
 time to finish)."""
@@ -279,7 +279,8 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
         except Exception as exc:
             log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
             return
-        if found is None:
+        if found is None:  # another process publishes it: no holding the lock for a while
+            _contended(svc, chat_id)
             return
         taken = token, found
     svc.publishing.add(chat_id)
@@ -576,6 +577,14 @@ async def _record(
 # ---- held publications -----------------------------------------------------------------------
 
 
+def _contended(svc: Services, chat_id: int) -> None:
+    """Another process publishes this table too: release its publications at once for a while
+    (:data:`CONTENDED`), so that neither waits for the other's hold."""
+    svc.contended[chat_id] = time.monotonic() + CONTENDED
+    if len(svc.contended) > 4096:
+        svc.contended.pop(next(iter(svc.contended)))
+
+
 def _start_releaser(bot: Bot, svc: Services) -> None:
     if svc.releaser is None or svc.releaser.done():
         svc.releaser = asyncio.create_task(_release_when_due(bot, svc))
@@ -605,9 +614,7 @@ async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> Non
     for chat, released in results:
         if released.done or released.lost:
             continue
-        svc.contended[chat] = time.monotonic() + CONTENDED
-        if len(svc.contended) > 4096:
-            svc.contended.pop(next(iter(svc.contended)))
+        _contended(svc, chat)
         task = asyncio.create_task(flush(bot, svc, chat))
         svc.background.add(task)
         task.add_done_callback(svc.background.discard)
