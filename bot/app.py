@@ -157,6 +157,7 @@ def _file_url(base: str) -> str:
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data[SERVICES_KEY]
+    svc.holding = True  # (again, after a stop)
     await _set_commands(app)
     if svc.settings.metrics_port and STATUS_KEY not in app.bot_data:
         status = StatusServer(svc, svc.settings.metrics_listen, svc.settings.metrics_port)

@@ -312,7 +312,7 @@ async def _resume(
 def _may_hold(svc: Services, chat_id: int) -> bool:
     """Whether a finished publication may keep its lock a moment (see the module docstring)."""
     hold = svc.settings.publish_hold
-    if hold <= 0 or svc.store.lease_left(chat_id) < hold + LEASE_MARGIN:
+    if hold <= 0 or not svc.holding or svc.store.lease_left(chat_id) < hold + LEASE_MARGIN:
         return False
     until = svc.contended.get(chat_id)
     if until is None:
@@ -623,6 +623,7 @@ async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> Non
 async def stop(bot: Bot, svc: Services) -> None:
     """Before the process stops: release every held publication now and finish what that
     brings (a little while at most)."""
+    svc.holding = False
     if svc.releaser is not None:
         svc.releaser.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

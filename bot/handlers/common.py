@@ -60,6 +60,8 @@ class Services:
     #: Tables another process wrote while this one held their publication: released at once
     #: until then (``time.monotonic()``; see :mod:`bot.publisher`).
     contended: dict[int, float] = field(default_factory=dict)
+    #: Whether a finished publication may hold its lock (not while the process stops).
+    holding: bool = True
     #: The task that releases held publications, and the publications it started.
     releaser: asyncio.Task[None] | None = None
     background: set[asyncio.Task[None]] = field(default_factory=set)
