@@ -63,11 +63,12 @@ Expiry
     abandoned and finished tables disappear on their own.
 
 De-duplication
-    Each chat keeps a small window of the update ids it has seen (``{p}:seen:<chat>``: the
-    :data:`DEDUPE_KEEP` highest ids, forgotten :data:`DEDUPE_TTL` after the chat's last update),
-    so what de-duplication keeps is bounded per chat, not per update. Telegram's update ids
-    increase, so an id lower than every id of a full window counts as seen too: it is older than
-    the last :data:`DEDUPE_KEEP` updates of its chat (a re-delivery, or a move long stale).
+    Each chat keeps a small window of the update ids it has seen (``{p}:seen:<chat>``: the last
+    :data:`DEDUPE_KEEP` ids, forgotten :data:`DEDUPE_TTL` after the chat's last update), so what
+    de-duplication keeps is bounded per chat, not per update: a re-delivery is recognised while
+    fewer than :data:`DEDUPE_KEEP` other updates of its chat came since (Telegram re-delivers
+    what a process did not confirm, soon after), and an older one meets the table's own checks
+    (turn tokens, the date of a typed command).
     ``update_table(chat_id, fn, update_id=N)`` folds the check into the write: the CAS script
     first checks the version (a conflict returns the current table as always and leaves the
     update id alone, so the retry may still use it), then looks the id up in the chat's window
@@ -153,8 +154,7 @@ T = TypeVar("T")
 #: Seconds a chat's window of update ids is kept after its last update (Telegram re-delivers
 #: within hours, not days).
 DEDUPE_TTL = 24 * 3600
-#: Update ids each chat's window keeps (the highest seen): more than the updates of one chat
-#: ever handled at once, so a late first delivery is never mistaken for a repeat.
+#: Update ids each chat's window keeps (the last seen).
 DEDUPE_KEEP = 32
 #: Seconds a claimed timer is leased before another process may fire it again.
 TIMER_LEASE = 30.0
@@ -812,12 +812,10 @@ def _decode(value: Any) -> str:
 
 
 # A chat's window of update ids (see "De-duplication"): seen(key, id, keep, ttl) is true when
-# ``id`` is in the window at ``key`` (ids in increasing order, separated by spaces) or older
-# than all of a full one; otherwise it adds ``id``, keeps the ``keep`` highest ids and sets the
-# window's time to live. The ids stay text (no round trip through Lua's doubles).
+# ``id`` is in the window at ``key`` (ids separated by spaces, oldest first); otherwise it adds
+# ``id``, keeps the last ``keep`` ids and sets the window's time to live.
 SEEN_LUA = """
 local function seen(key, id, keep, ttl)
-  local n = tonumber(id)
   local ids = {}
   local raw = redis.call('GET', key)
   if raw then
@@ -825,12 +823,10 @@ local function seen(key, id, keep, ttl)
       if x == id then return true end
       ids[#ids + 1] = x
     end
-    if #ids >= keep and n < tonumber(ids[1]) then return true end
   end
   ids[#ids + 1] = id
-  table.sort(ids, function(a, b) return tonumber(a) < tonumber(b) end)
-  while #ids > keep do table.remove(ids, 1) end
-  redis.call('SET', key, table.concat(ids, ' '), 'EX', ttl)
+  local first = math.max(1, #ids - keep + 1)
+  redis.call('SET', key, table.concat(ids, ' ', first), 'EX', ttl)
   return false
 end
 """
@@ -966,18 +962,16 @@ return {first, 0, current, redis.call('HGET', KEYS[2], 'd') or ''}
 
 
 def seen_before(window: list[int], update_id: int, keep: int = DEDUPE_KEEP) -> list[int] | None:
-    """A chat's window of update ids (increasing) after ``update_id``: ``None`` when the id
-    was seen (in the window, or older than all of a full window), else the new window (the
-    ``keep`` highest ids). The in-process twin of the scripts' ``seen``.
+    """A chat's window of update ids (oldest first) after ``update_id``: ``None`` when the id
+    was seen (it is in the window), else the new window (the last ``keep`` ids). The
+    in-process twin of the scripts' ``seen``.
 
-    >>> seen_before([], 7), seen_before([5, 7], 7), seen_before([5, 9], 7, keep=2)
-    ([7], None, [7, 9])
-    >>> seen_before([5, 9], 4, keep=2), seen_before([5, 9], 4, keep=3)
-    (None, [4, 5, 9])
+    >>> seen_before([], 7), seen_before([5, 7], 7), seen_before([5, 9], 4, keep=2)
+    ([7], None, [9, 4])
     """
-    if update_id in window or (len(window) >= keep and update_id < window[0]):
+    if update_id in window:
         return None
-    return sorted([*window, update_id])[-keep:]
+    return [*window, update_id][-keep:]
 
 
 def _outcome(reply: Any) -> Outcome:
