@@ -96,6 +96,18 @@ class Blocked(Gone):
 
 
 @dataclass
+class _Done:
+    """Done in a publication round, not written down yet: closing edits (their message ids) and
+    records stored (their hand numbers, 0 for the game)."""
+
+    closing: list[str] = field(default_factory=list)
+    records: set[int] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.closing or self.records)
+
+
+@dataclass
 class _Run:
     """One publication's bookkeeping: what the messages show, the Bot API calls it made."""
 
@@ -387,21 +399,24 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
 
     table = load_doc(loaded)
     assert table is not None
+    # What is done but not written down yet (the next write of this round takes it along: done
+    # again after a crash, it changes nothing): the records stored, the closing edits made.
+    done = _Done()
     if table.rec_out:  # the records first: they never wait for Telegram
-        from bot.records.flush import store_pending
+        from bot.records.flush import store_records
 
-        loaded = await store_pending(svc, table) or loaded
-        table = load_doc(loaded) or table
+        done.records = await store_records(svc, table)
     for msg, text in sorted(table.closing.items()):
         await _edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
-    if table.closing:
-        loaded = await _record(svc, table, closing=list(table.closing))
-        table = load_doc(loaded) or table
+    done.closing = list(table.closing)
     for notice in list(table.outbox):
         await _post_notice(bot, run, table, notice.to, notice.text)
-        loaded = await _record(svc, table, notice=notice.seq)
+        loaded = await _record(svc, table, notice=notice.seq, done=done)
         table = load_doc(loaded) or table
-    loaded, table = await _post_missing(bot, svc, run, loaded, table)
+    loaded, table = await _post_missing(bot, svc, run, loaded, table, done)
+    if done:
+        loaded = await _record(svc, table, done=done)
+        table = load_doc(loaded) or table
     await _edit_all(bot, run, table)
     for user_id in run.reached - run.blocked:
         svc.reached(user_id)
@@ -457,7 +472,7 @@ async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: 
 
 
 async def _post_missing(
-    bot: Bot, svc: Services, run: _Run, loaded: Loaded, table: Table
+    bot: Bot, svc: Services, run: _Run, loaded: Loaded, table: Table, done: _Done
 ) -> tuple[Loaded, Table]:
     """Send the private hands, the lobby and the table message that have no message yet, then
     write down what was sent in one write (a message sent again after a crash in between is a
@@ -484,6 +499,7 @@ async def _post_missing(
             hands=(table.hand, sent) if sent else None,
             lobby=lobby,
             table_msg=None if table_msg is None else (table.hand, table_msg),
+            done=done,
         )
         table = load_table(loaded, table)
     return loaded, table
@@ -543,17 +559,27 @@ async def _record(
     lobby: int | None = None,
     table_msg: tuple[int, int] | None = None,
     blocked: set[int] | None = None,
+    done: _Done | None = None,
 ) -> Loaded:
-    """Write down in the document what was just shown (so no process shows it again)."""
+    """Write down in the document what was just shown (so no process shows it again), and
+    what ``done`` holds (then emptied)."""
     from bot.handlers.common import change_table
 
     tid = table.tid
+    closed = list(closing or [])
+    stored: set[int] = set()
+    if done is not None:
+        closed += done.closing
+        stored = done.records
+        done.closing, done.records = [], set()
 
     def fn(current: Table | None) -> tuple[Table | None, None]:
         if current is None or current.tid != tid:
             return None, None
-        for done in closing or []:
-            current.closing.pop(done, None)
+        for closed_msg in closed:
+            current.closing.pop(closed_msg, None)
+        if stored:
+            current.rec_out = [p for p in current.rec_out if p.hand not in stored]
         if notice is not None:
             current.outbox = [n for n in current.outbox if n.seq != notice]
         if hands is not None and current.hand == hands[0]:
