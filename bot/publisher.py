@@ -73,6 +73,8 @@ RETRY_LATER = 5.0
 CONTENDED = 600.0
 """Seconds a table's publications are released at once after this process saw another one
 publish it (or write it while this one held its lock)."""
+RELEASE_EVERY = 0.05
+"""Seconds between two releases of held publications (those due meanwhile go together)."""
 LEASE_MARGIN = 2.0
 """Seconds of its lease a held lock keeps beyond the hold (a publication resumed from it has
 time to finish)."""
@@ -617,15 +619,16 @@ def _start_releaser(bot: Bot, svc: Services) -> None:
 
 
 async def _release_when_due(bot: Bot, svc: Services) -> None:
-    """Release the held publications as their hold runs out (those due together in one round
-    trip); ends when none is held."""
+    """Release the held publications as their hold runs out, those due within
+    :data:`RELEASE_EVERY` of each other in one round trip; ends when none is held."""
     hold = svc.settings.publish_hold
     while (oldest := svc.store.held_since()) is not None:
         wait = oldest + hold - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
             continue
-        await release_held(bot, svc, before=time.monotonic() - hold + 0.05)
+        await release_held(bot, svc, before=time.monotonic() - hold + RELEASE_EVERY)
+        await asyncio.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
 
 
 async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> None:
