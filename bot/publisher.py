@@ -26,7 +26,9 @@ A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Pu
 and :func:`release_held` releases the others together. When another process wrote the table
 meanwhile (the release brings its write, which this process then publishes), or found it
 publishing the table, that table's publications are released at once for a while
-(:data:`CONTENDED`), so processes taking turns do not wait for each other's hold.
+(:data:`CONTENDED`), so processes taking turns do not wait for each other's hold, and the other
+tables' holds are short (:data:`SHARED_HOLD`): a write of another process waits at most that
+for a hold.
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ MAX_LOOPS = 20
 """Publication rounds one flush makes before leaving the rest to the sweep."""
 RETRY_LATER = 5.0
 """Seconds before another try when Telegram kept failing."""
+SHARED_HOLD = 0.5
+"""Longest hold while other processes publish this bot's tables too (a write of theirs waits
+for the hold of the table's last publication, once: then the table is contended)."""
 CONTENDED = 600.0
 """Seconds a table's publications are released at once after this process saw another one
 publish it (or write it while this one held its lock)."""
@@ -323,9 +328,18 @@ async def _resume(
     return svc.store.take_acquired(chat_id), (0, 0)
 
 
+def _hold_seconds(svc: Services) -> float:
+    """How long a finished publication keeps its lock: ``TAPETE_PUBLISH_HOLD``, or at most
+    :data:`SHARED_HOLD` while other processes serve this bot's tables too (they sweep the same
+    store, or one was seen publishing a table)."""
+    hold = svc.settings.publish_hold
+    shared = svc.processes > 1 or svc.shared_until > time.monotonic()
+    return min(hold, SHARED_HOLD) if shared else hold
+
+
 def _may_hold(svc: Services, chat_id: int) -> bool:
     """Whether a finished publication may keep its lock a moment (see the module docstring)."""
-    hold = svc.settings.publish_hold
+    hold = _hold_seconds(svc)
     if hold <= 0 or not svc.holding or svc.store.lease_left(chat_id) < hold + LEASE_MARGIN:
         return False
     until = svc.contended.get(chat_id)
@@ -608,7 +622,7 @@ async def _record(
 def _contended(svc: Services, chat_id: int) -> None:
     """Another process publishes this table too: release its publications at once for a while
     (:data:`CONTENDED`), so that neither waits for the other's hold."""
-    svc.contended[chat_id] = time.monotonic() + CONTENDED
+    svc.contended[chat_id] = svc.shared_until = time.monotonic() + CONTENDED
     if len(svc.contended) > 4096:
         svc.contended.pop(next(iter(svc.contended)))
 
@@ -621,11 +635,11 @@ def _start_releaser(bot: Bot, svc: Services) -> None:
 async def _release_when_due(bot: Bot, svc: Services) -> None:
     """Release the held publications as their hold runs out, those due within
     :data:`RELEASE_EVERY` of each other in one round trip; ends when none is held."""
-    hold = svc.settings.publish_hold
     while (oldest := svc.store.held_since()) is not None:
+        hold = _hold_seconds(svc)  # (shorter once another process shows up)
         wait = oldest + hold - time.monotonic()
         if wait > 0:
-            await asyncio.sleep(wait)
+            await asyncio.sleep(min(wait, 0.25))
             continue
         await release_held(bot, svc, before=time.monotonic() - hold + RELEASE_EVERY)
         await asyncio.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile

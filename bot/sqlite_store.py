@@ -36,6 +36,7 @@ from bot.storage import (
     Outcome,
     Released,
     StoreBase,
+    Sweep,
     _positive_ttl,
     seen_before,
 )
@@ -66,6 +67,7 @@ CREATE TABLE IF NOT EXISTS locks (chat INTEGER PRIMARY KEY, token TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS shown (chat INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL,
   PRIMARY KEY (chat, k));
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS procs (id TEXT PRIMARY KEY, seen REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
 CREATE INDEX IF NOT EXISTS publish_due ON publish (due);
 CREATE INDEX IF NOT EXISTS windows_expires ON windows (expires);
@@ -331,12 +333,20 @@ class SQLiteStore(StoreBase):
             "claim_publish", True, lambda db: self._claim(db, "publish", now, now + lease, limit)
         )
 
-    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
-        def fn(db: sqlite3.Connection) -> tuple[list[int], list[int]]:
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
+        def fn(db: sqlite3.Connection) -> Sweep:
             if self._now() - self._purged > PURGE_EVERY:
                 self._purge(db)
             timers = self._claim(db, "timers", now, now + TIMER_LEASE, limit)
-            return timers, self._claim(db, "publish", now, now + PUBLISH_RETRY, limit)
+            pubs = self._claim(db, "publish", now, now + PUBLISH_RETRY, limit)
+            if not process:
+                return Sweep(timers, pubs)
+            db.execute("INSERT OR REPLACE INTO procs (id, seen) VALUES (?, ?)", (process, now))
+            db.execute("DELETE FROM procs WHERE seen < ?", (now - alive_for,))
+            count = db.execute("SELECT COUNT(*) FROM procs").fetchone()[0]
+            return Sweep(timers, pubs, int(count))
 
         return await self._run("claim_sweep", True, fn)
 

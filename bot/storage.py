@@ -144,6 +144,7 @@ __all__ = [
     "Released",
     "Store",
     "StoreBase",
+    "Sweep",
     "TableConflict",
     "Write",
     "open_store",
@@ -180,6 +181,15 @@ class Released(NamedTuple):
     lost: bool = False
     version: int = 0
     doc: str | None = None
+
+
+class Sweep(NamedTuple):
+    """What :meth:`Store.claim_sweep` claimed: due turn timers, due publications, and how many
+    processes sweep this store (0: not asked)."""
+
+    timers: list[int]
+    publications: list[int]
+    processes: int = 0
 
 
 class Loaded(NamedTuple):
@@ -378,8 +388,12 @@ class Store(Protocol):
         """Atomically take the tables whose publication is due (leased, as :meth:`claim_due`)."""
         ...
 
-    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
-        """:meth:`claim_due` and :meth:`claim_publish` (default leases) in one round trip."""
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
+        """:meth:`claim_due` and :meth:`claim_publish` (default leases) in one round trip; with
+        ``process`` (an id of the calling process), also note that it is alive and count the
+        processes that swept in the last ``alive_for`` seconds."""
         ...
 
     async def publish_due(self, chat_id: int) -> float | None:
@@ -1011,13 +1025,23 @@ return claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
 """
 )
 
-# KEYS: timers zset, publish zset. ARGV: now, timer lease-until, publication lease-until,
-# limit, table key prefix. Returns {claimed timers, claimed publications}.
+# KEYS: timers zset, publish zset, the sweeping processes' zset. ARGV: now, timer lease-until,
+# publication lease-until, limit, table key prefix, the process's id ("": not counted), seconds
+# a process counts after its last sweep. Returns {claimed timers, claimed publications,
+# processes that swept lately}.
 _CLAIM_SWEEP = (
     CLAIM_LUA
     + """
 local timers = claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[4]), ARGV[5])
-return {timers, claim(KEYS[2], ARGV[1], ARGV[3], tonumber(ARGV[4]), ARGV[5])}
+local pubs = claim(KEYS[2], ARGV[1], ARGV[3], tonumber(ARGV[4]), ARGV[5])
+local processes = 0
+if ARGV[6] ~= '' then
+  redis.call('ZADD', KEYS[3], ARGV[1], ARGV[6])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[7]))
+  redis.call('EXPIRE', KEYS[3], math.ceil(tonumber(ARGV[7])) + 60)
+  processes = redis.call('ZCARD', KEYS[3])
+end
+return {timers, pubs, processes}
 """
 )
 
@@ -1410,7 +1434,9 @@ class RedisStore(StoreBase):
         claimed = await self._claim(keys=[self._publish], args=args)
         return [int(_decode(m)) for m in claimed]
 
-    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
         self._count("claim_sweep")
         args = [
             repr(float(now)),
@@ -1418,9 +1444,14 @@ class RedisStore(StoreBase):
             repr(float(now + PUBLISH_RETRY)),
             str(limit),
             f"{self.prefix}:t:",
+            process,
+            repr(float(alive_for)),
         ]
-        timers, pubs = await self._claim_sweep(keys=[self._timers, self._publish], args=args)
-        return [int(_decode(m)) for m in timers], [int(_decode(m)) for m in pubs]
+        keys = [self._timers, self._publish, f"{self.prefix}:procs"]
+        timers, pubs, processes = await self._claim_sweep(keys=keys, args=args)
+        return Sweep(
+            [int(_decode(m)) for m in timers], [int(_decode(m)) for m in pubs], int(processes)
+        )
 
     async def publish_due(self, chat_id: int) -> float | None:
         self._count("publish_due")
@@ -1566,6 +1597,7 @@ class _MemoryData:
     locks: dict[int, tuple[str, float]] = field(default_factory=dict)
     shown: dict[int, dict[str, str]] = field(default_factory=dict)
     budget: MemoryBudget = field(default_factory=MemoryBudget)
+    procs: dict[str, float] = field(default_factory=dict)
 
 
 class MemoryStore(StoreBase):
@@ -1809,10 +1841,19 @@ class MemoryStore(StoreBase):
                 claimed.append(chat)
         return claimed
 
-    async def claim_sweep(self, now: float, *, limit: int = 100) -> tuple[list[int], list[int]]:
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
         await self._trip("claim_sweep")
         timers = self._claim_timers(now, TIMER_LEASE, limit)
-        return timers, self._claim_publish(now, PUBLISH_RETRY, limit)
+        pubs = self._claim_publish(now, PUBLISH_RETRY, limit)
+        if not process:
+            return Sweep(timers, pubs)
+        procs = self._data.procs
+        procs[process] = now
+        for old in [p for p, seen in procs.items() if seen < now - alive_for]:
+            del procs[old]
+        return Sweep(timers, pubs, len(procs))
 
     async def publish_due(self, chat_id: int) -> float | None:
         await self._trip("publish_due")

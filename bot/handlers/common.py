@@ -60,6 +60,11 @@ class Services:
     #: Tables another process wrote while this one held their publication: released at once
     #: until then (``time.monotonic()``; see :mod:`bot.publisher`).
     contended: dict[int, float] = field(default_factory=dict)
+    #: Until when other processes are known to publish this bot's tables too (holds are short).
+    shared_until: float = 0.0
+    #: This process's id among those sweeping the store, and how many swept lately.
+    process: str = field(default_factory=lambda: secrets.token_hex(6))
+    processes: int = 0
     #: Whether a finished publication may hold its lock (not while the process stops).
     holding: bool = True
     #: The task that releases held publications, and the publications it started.

@@ -509,12 +509,21 @@ async def test_a_sweep_claims_timers_and_publications_in_one_round_trip(store: S
     await store.create(1, doc(n=0), timer_at=2.0)
     await store.create(2, doc(n=0), timer_at=50.0)
     trips = store.round_trips
-    timers, due = await store.claim_sweep(time.time() + PUBLISH_GRACE + 1, limit=10)
+    timers, due, _ = await store.claim_sweep(time.time() + PUBLISH_GRACE + 1, limit=10)
     assert store.round_trips - trips == 1
     assert timers == [1, 2] and sorted(due) == [1, 2]  # both written: both to publish
-    assert await store.claim_sweep(time.time() + PUBLISH_GRACE + 1) == ([], [])  # leased
+    assert await store.claim_sweep(time.time() + PUBLISH_GRACE + 1) == ([], [], 0)  # leased
     at = time.time() + PUBLISH_GRACE + 1
     assert await store.timer_of(1) == pytest.approx(at + TIMER_LEASE, abs=2)
+
+
+async def test_sweeps_count_the_processes_that_sweep_lately(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    assert (await first.claim_sweep(100.0, process="a", alive_for=5)).processes == 1
+    assert (await second.claim_sweep(101.0, process="b", alive_for=5)).processes == 2
+    assert (await first.claim_sweep(102.0, process="a", alive_for=5)).processes == 2
+    assert (await first.claim_sweep(107.0, process="a", alive_for=5)).processes == 1  # b left
+    assert (await second.claim_sweep(108.0)).processes == 0  # not counted, not asked
 
 
 async def test_claim_due_leases_each_table_once(store: Store) -> None:
