@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bot.py [--game mus|envite|piedras] [--players N] [--tables 24]
         [--concurrency 6] [--hands 2] [--seconds 60] [--latency MS] [--processes N]
+        [--think SECONDS] [--no-ordago]
 
 Each table is a group of simulated users who open a table, join with buttons, start and play
 ``--hands`` hands (envite: rounds) of random legal actions. Mus: four players, half by command
@@ -11,7 +12,9 @@ chico): the private card buttons, the table buttons and commands in turn. Mus a 
 drivers wait for the whole fake server to be quiet while opening a table, so their tables open
 one at a time. ``--latency`` holds every Bot API answer back that many milliseconds (a real
 network). Redis is ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); the run uses fresh
-random chat ids and deletes its keys at the end. All traffic stays on 127.0.0.1.
+random chat ids and deletes its keys at the end. All traffic stays on 127.0.0.1. ``--think``
+makes each player think that long (0.5-1.5 times it, at random) before each move, as people do:
+several moves in a second become one edit, moves at a human pace do not.
 
 ``--open`` measures throughput instead (``bench/open_loop.py``): real ``python -m bot``
 processes, ``--tables`` Mus tables each pressing the moment its last press was answered, for
@@ -23,16 +26,19 @@ processes, ``--tables`` Mus tables each pressing the moment its last press was a
 ``--open --outage 10``: how long tables take to be shown as stored after a Bot API outage;
 ``--open --timers``: how late timers due together fire, and in which processes.
 
-Printed figures (without ``--open``): updates handled per second, p50/p99 handling latency
-(update queued -> the bot's first resulting API call), new group messages per hand, Bot API
-calls per hand, Redis round trips per update (the store's own counter), bytes stored per table,
-peak Bot API calls per second for the bot and for one group.
+Printed figures (without ``--open``): peak Bot API calls per second for the bot and for one
+group, updates handled per second, p50/p99 handling latency (update queued -> the bot's
+first resulting API call), new group messages per hand, Bot API calls per hand (in all, by method
+and destination: the group or private chats; and in the steady state, from the end of each
+table's first hand on, so the lobby, the joins and the first deal are left out), Redis round trips
+per update (the store's own counter), bytes stored per table and bytes kept for de-duplication.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -61,6 +67,8 @@ import engine.mus as mus  # noqa: E402
 TARGET_GROUP_MSGS = {"mus": 3, "envite": 2, "piedras": 3}
 TARGET_ROUND_TRIPS = 3
 TARGET_BYTES = 8 * 1024
+SWEEP_OPS = frozenset({"claim_due", "claim_publish", "claim_sweep"})
+"""Round trips every process makes each tick, whatever the load."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -86,6 +94,12 @@ class Bench:
         self.tables_done = 0
         self.deadline = 0.0
         self.deliver: str | None = None
+        #: Each table's chats (its group and its players' private chats), by group id.
+        self.table_chats: dict[int, set[int]] = {}
+        #: Per table: (position in the call log after its first hand, hands played after it).
+        self.steady: dict[int, list[int]] = {}
+        self.dedupe_bytes = 0
+        self.think_rng = random.Random(args.seed)
 
     async def run(self) -> int:
         from bot.app import build_application
@@ -138,6 +152,7 @@ class Bench:
             trips = sum(store.round_trips for store in stores) - trips0
             ops1: Counter[str] = sum((Counter(getattr(st, "ops", {})) for st in stores), Counter())
             ops = dict(ops1 - ops0)
+            self.dedupe_bytes = await self.dedupe_size()
         finally:
             for app in apps:
                 assert app.updater is not None
@@ -178,10 +193,11 @@ class Bench:
             table = await open_envite(
                 self.tg, self.reader, players=self.args.players or 4, options="chicos=1"
             )
+        self._track(table.group.id, [u.id for u in table.users])
+        self._think_before(table)
         for _ in range(self.args.hands):
             state = await play_round(table, rng, vias=("button", "command"))
-            self.hands += 1
-            await self._size(table.group.id)
+            await self._hand_done(table.group.id)
             if state.is_over:
                 break
 
@@ -189,16 +205,55 @@ class Bench:
         rng = random.Random(self.args.seed * 1000 + index)
         async with self.opening:
             table = await open_piedras_table(self.tg, self.reader, players=self.args.players or 4)
+        self._track(table.group.id, [u.id for u in table.users])
+        self._think_before(table)
         for _ in range(self.args.hands):
             state = await play_hand_by_buttons(table, rng)
-            self.hands += 1
-            await self._size(table.group.id)
+            await self._hand_done(table.group.id)
             if state.is_over:
                 break
 
     async def _size(self, chat_id: int) -> None:
         size = await self.reader.hstrlen(f"{PREFIX}:t:{chat_id}", "d")
         self.doc_sizes.append(int(size))
+
+    def _track(self, group_id: int, user_ids: list[int]) -> None:
+        self.table_chats[group_id] = {group_id, *user_ids}
+
+    async def _hand_done(self, group_id: int) -> None:
+        """A hand is over: count it; after a table's first hand, wait for its publication to be
+        done and mark where its steady state begins in the call log."""
+        self.hands += 1
+        await self._size(group_id)
+        if group_id in self.steady:
+            self.steady[group_id][1] += 1
+            return
+        with contextlib.suppress(AssertionError):  # else the steady state starts a bit early
+            await self.tg.wait_for(
+                lambda: self._published(group_id), timeout=10, what="the hand published"
+            )
+        self.steady[group_id] = [self.tg.mark(), 0]
+
+    async def _published(self, chat_id: int) -> bool:
+        due = await self.reader.zscore(f"{PREFIX}:pub", str(chat_id))
+        return due is None and await self._has_table_msg(chat_id)
+
+    async def think(self) -> None:
+        """A person's pause before a move (``--think``)."""
+        if self.args.think > 0:
+            await asyncio.sleep(self.args.think * self.think_rng.uniform(0.5, 1.5))
+
+    def _think_before(self, table: Any) -> None:
+        """Make a driver's table think before each move (the drivers' loops stay as they are)."""
+        if self.args.think <= 0:
+            return
+        act = table.act
+
+        async def thinking(*args: Any, **kwargs: Any) -> Any:
+            await self.think()
+            return await act(*args, **kwargs)
+
+        table.act = thinking
 
     async def play_mus(self, index: int) -> None:
         tg = self.tg
@@ -209,6 +264,7 @@ class Bench:
             user.started = True  # they opened the private chat before
         table = MusTable(tg, group, users, self.reader)
         table.poll = self.args.poll
+        self._track(group.id, [u.id for u in users])
         users[0].send(group, "/nueva mus", deliver_to=self.deliver)
         join = t(LANG, "button.join")
         lobby = await tg.wait_for(
@@ -238,15 +294,16 @@ class Bench:
                 actions = mus.legal_actions(state, seat)
                 if state.phase == "discard":
                     actions = [a for a in actions if len(a.cards) <= 2]
+                if self.args.no_ordago:  # a vaca of many hands, as people play it
+                    actions = [a for a in actions if a.kind != "ordago"] or actions
                 action = rng.choice(actions)
                 via = rng.choice(["button", "command"])
                 await tg.wait_for(lambda: self._has_table_msg(group.id), timeout=10, what="msg")
+                await self.think()
                 await table.act(seat, action, via, deliver_to=self.deliver)
                 state = await table.state()
                 table.check.check(state)
-            self.hands += 1
-            size = await self.reader.hstrlen(f"{PREFIX}:t:{group.id}", "d")
-            self.doc_sizes.append(int(size))
+            await self._hand_done(group.id)
             if state.is_over:
                 break
         if not state.is_over:  # the next hand's table message is posted before the table ends
@@ -277,13 +334,26 @@ class Bench:
         found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
         return found is not None and json.loads(found).get("table_msg") is not None
 
+    def _dedupe_keys(self) -> list[str]:
+        first = self.tg.first_update_id
+        last = first + len(self.tg.queued_at)
+        keys = [f"{PREFIX}:upd:{u}" for u in range(first, last)]  # one per update (older bots)
+        keys += [f"{PREFIX}:seen:{c}" for c in self.tg.chats]  # one per chat
+        keys += [f"{PREFIX}:seen:{u}" for u in self.tg.users]
+        return keys
+
+    async def dedupe_size(self) -> int:
+        """Bytes Redis keeps for update de-duplication (``MEMORY USAGE`` of those keys)."""
+        total = 0
+        for key in self._dedupe_keys():
+            total += int(await self.reader.memory_usage(key) or 0)
+        return total
+
     async def cleanup(self) -> None:
         ids = [str(c) for c in self.tg.chats]
         keys = [k async for k in self.reader.scan_iter(match=f"{PREFIX}:*", count=1000)]
         doomed = [k for k in keys if any(i in k.decode() for i in ids)]
-        first = self.tg.first_update_id
-        last = first + len(self.tg.queued_at)
-        doomed += [f"{PREFIX}:upd:{u}" for u in range(first, last)]
+        doomed += self._dedupe_keys()
         for i in range(0, len(doomed), 500):
             await self.reader.delete(*doomed[i : i + 500])
         await self.reader.zrem(f"{PREFIX}:timers", *ids)
@@ -316,11 +386,19 @@ class Bench:
         )
         per_hand_play = (group_msgs - 2 * self.tables_done) / hands  # minus lobby + first table
         print(f"  of which in play     {per_hand_play:.2f} per hand")
-        print(f"Bot API calls          {len(calls) / hands:.1f} per hand")
-        methods: dict[str, int] = {}
-        for c in calls:
-            methods[c.method] = methods.get(c.method, 0) + 1
-        print("  by method            " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
+        print(
+            f"Bot API calls          {len(calls) / hands:.1f} per hand, "
+            f"{len(calls) / max(updates, 1):.2f} per update"
+        )
+        self.print_calls("  by method/dest.", calls, hands)
+        steady = [c for c in calls if self._steady(c)]
+        steady_hands = sum(n for _, n in self.steady.values())
+        if steady_hands:
+            print(
+                f"  steady state         {len(steady) / steady_hands:.1f} per hand "
+                f"(from the end of each table's first hand: {steady_hands} hands)"
+            )
+            self.print_calls("    by method/dest.", steady, steady_hands)
         print_peaks(calls)
         print(
             f"Redis round trips      {trips / max(updates, 1):.2f} per update "
@@ -332,16 +410,68 @@ class Bench:
                 for k, v in sorted(ops.items(), key=lambda x: -x[1])
             )
             print(f"  by operation         {per}")
+            sweeps = sum(v for k, v in ops.items() if k in SWEEP_OPS)
+            print(
+                f"  without the sweeps   {(trips - sweeps) / max(updates, 1):.2f} per update "
+                f"(the sweeps cost {sweeps / max(elapsed, 1e-9):.1f} per second)"
+            )
         if self.doc_sizes:
             print(
                 f"bytes stored per table mean {statistics.mean(self.doc_sizes):.0f}, "
                 f"max {max(self.doc_sizes)} (target < {TARGET_BYTES})"
             )
+        tables = max(len(self.table_chats), 1)
+        print(
+            f"de-duplication kept    {self.dedupe_bytes / max(updates, 1):.1f} bytes per update, "
+            f"{self.dedupe_bytes / tables:.0f} per table ({self.dedupe_bytes} in all)"
+        )
         failed = [c for c in calls if not c.ok]
         if failed:
             print(f"failed API calls       {len(failed)}: {sorted({c.error for c in failed})[:5]}")
         for error in self.errors[:10]:
             print(f"error                  {error}")
+
+    def destination(self, call: Any) -> str:
+        """``group`` or ``private``: the chat a call wrote to (a button's answer: where the
+        button was)."""
+        chat = call.params.get("chat_id")
+        if chat is None:
+            query = call.params.get("callback_query_id")
+            chats = self.query_chats().get(str(query), frozenset())
+            return "group" if any(c < 0 for c in chats) else "private"
+        return "group" if int(chat) < 0 else "private"
+
+    def query_chats(self) -> dict[str, frozenset[int]]:
+        if not hasattr(self, "_query_chats"):
+            self._query_chats = {
+                str(q): chats for chats, q in self.tg.update_meta.values() if q is not None
+            }
+        return self._query_chats
+
+    def table_of(self, call: Any) -> int | None:
+        chat = call.params.get("chat_id")
+        chats = (
+            frozenset({int(chat)})
+            if chat is not None
+            else self.query_chats().get(str(call.params.get("callback_query_id")), frozenset())
+        )
+        for group, members in self.table_chats.items():
+            if chats & members:
+                return group
+        return None
+
+    def _steady(self, call: Any) -> bool:
+        group = self.table_of(call)
+        return group is not None and group in self.steady and call.seq >= self.steady[group][0]
+
+    def print_calls(self, title: str, calls: list[Any], hands: int) -> None:
+        counts: Counter[tuple[str, str]] = Counter((c.method, self.destination(c)) for c in calls)
+        parts = [f"{m} {d} {n / hands:.2f}" for (m, d), n in sorted(counts.items())]
+        group = sum(n for (_, d), n in counts.items() if d == "group")
+        print(
+            f"{title:<23} {', '.join(parts)} "
+            f"(group {group / hands:.2f}, private {(len(calls) - group) / hands:.2f})"
+        )
 
 
 def main() -> int:
@@ -361,6 +491,12 @@ def main() -> int:
         "--poll", type=float, default=0.02, help="seconds between the players' reads of Redis"
     )
     add_open_loop_arguments(parser)
+    parser.add_argument(
+        "--no-ordago", action="store_true", help="Mus: no órdagos (vacas of many hands)"
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a player thinks before a move (about)"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     if args.open:

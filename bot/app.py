@@ -34,10 +34,11 @@ from telegram.ext import (
     CommandHandler,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
-from bot import menu
+from bot import menu, publisher
 from bot.games import command_names
 from bot.handlers import (
     computers,
@@ -53,7 +54,7 @@ from bot.handlers import (
     senas,
     timers,
 )
-from bot.handlers.common import SERVICES_KEY, Context, Services
+from bot.handlers.common import SERVICES_KEY, Context, Services, note_private
 from bot.http import SplitRequest
 from bot.ops import MeteredApplication, StatusServer
 from bot.settings import Settings
@@ -117,6 +118,7 @@ def build_application(
     app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store, background=True)
 
     messages = filters.UpdateType.MESSAGE
+    app.add_handler(TypeHandler(Update, note_private), group=-2)
     # Before every command: posts as a channel or an anonymous admin are refused (guard.py).
     app.add_handler(
         MessageHandler(filters.COMMAND & messages, guard.refuse_shared_identity), group=-1
@@ -154,6 +156,7 @@ def _file_url(base: str) -> str:
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data[SERVICES_KEY]
+    svc.holding = True  # (again, after a stop)
     await _set_commands(app)
     if svc.settings.metrics_port and STATUS_KEY not in app.bot_data:
         status = StatusServer(svc, svc.settings.metrics_listen, svc.settings.metrics_port)
@@ -213,6 +216,8 @@ async def _post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await _stop_sweeper(app)
     svc: Services = app.bot_data[SERVICES_KEY]
     await svc.publications.drain()
+    with contextlib.suppress(Exception):  # held publications are released, not left to expire
+        await publisher.stop(app.bot, svc)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

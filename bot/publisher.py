@@ -20,14 +20,25 @@ API failure leaves the table due: another try (this process's or another's sweep
 :func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts); a
 notice whose send timed out may have been posted, so it is not posted again (a table message or
 a private hand is: a player needs its buttons).
+
+A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
+:mod:`bot.storage`): the table's next write in this process releases it in its own round trip,
+and :func:`release_held` releases the others together. When another process wrote the table
+meanwhile (the release brings its write, which this process then publishes), or found it
+publishing the table, that table's publications are released at once for a while
+(:data:`CONTENDED`), so processes taking turns do not wait for each other's hold, and the other
+tables' holds are short (:data:`SHARED_HOLD`): a write of another process waits at most that
+for a hold.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 import warnings
@@ -41,7 +52,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 from bot import keyboards, render, senas
-from bot.storage import Loaded
+from bot.storage import Held, Loaded
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -61,6 +72,17 @@ MAX_LOOPS = 20
 """Publication rounds one flush makes before leaving the rest to the sweep."""
 RETRY_LATER = 5.0
 """Seconds before another try when Telegram kept failing."""
+SHARED_HOLD = 0.5
+"""Longest hold while other processes publish this bot's tables too (a write of theirs waits
+for the hold of the table's last publication, once: then the table is contended)."""
+CONTENDED = 600.0
+"""Seconds a table's publications are released at once after this process saw another one
+publish it (or write it while this one held its lock)."""
+RELEASE_EVERY = 0.05
+"""Seconds between two releases of held publications (those due meanwhile go together)."""
+LEASE_MARGIN = 2.0
+"""Seconds of its lease a held lock keeps beyond the hold (a publication resumed from it has
+time to finish)."""
 
 
 class Deferred(Exception):
@@ -81,6 +103,18 @@ class Blocked(Gone):
 
 
 @dataclass
+class _Done:
+    """Done in a publication round, not written down yet: closing edits (their message ids) and
+    records stored (their hand numbers, 0 for the game)."""
+
+    closing: list[str] = field(default_factory=list)
+    records: set[int] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.closing or self.records)
+
+
+@dataclass
 class _Run:
     """One publication's bookkeeping: what the messages show, the Bot API calls it made."""
 
@@ -92,6 +126,8 @@ class _Run:
     """New messages sent to the group not yet taken from the budget."""
     blocked: set[int] = field(default_factory=set)
     """Private chats Telegram refused to write to (players who blocked the bot)."""
+    reached: set[int] = field(default_factory=set)
+    """Private chats written to."""
 
     def count(self, chat_id: int, *, send: bool) -> None:
         """One Bot API call; a new message counts against the bot's budget (about 30 a
@@ -245,23 +281,85 @@ def _has_table(table: Table) -> bool:
 async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
     """Publish the table of ``chat_id`` until what Telegram shows is its newest document.
 
-    Returns at once when another process is publishing it (that process publishes this write
-    too). Never raises for Telegram or Redis trouble: the table stays due and is retried.
+    Returns at once when another process (or another task of this one) is publishing it: that
+    one publishes this write too. Never raises for Telegram or Redis trouble: the table stays
+    due and is retried.
     """
     taken = svc.store.take_acquired(chat_id)  # the write that called us took the lock
-    if taken is not None:
-        token, shown = taken
-    else:
+    if taken is None and chat_id in svc.publishing:
+        return  # this process's own loop publishes this write too
+    spent = (0, 0)
+    if taken is None:
+        taken, spent = await _resume(svc, chat_id)
+    if taken is None:
         token = secrets.token_hex(8)
         try:
             found = await svc.store.pub_acquire(chat_id, token)
         except Exception as exc:
             log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
             return
-        if found is None:
+        if found is None:  # another process publishes it: no holding the lock for a while
+            _contended(svc, chat_id)
             return
-        shown = found
-    run = _Run(chat_id=chat_id, shown=shown)
+        taken = token, found
+    svc.publishing.add(chat_id)
+    try:
+        await _loop(bot, svc, chat_id, *taken, spent)
+    finally:
+        svc.publishing.discard(chat_id)
+
+
+async def _resume(
+    svc: Services, chat_id: int
+) -> tuple[tuple[str, dict[str, str]] | None, tuple[int, int]]:
+    """The lock of this process's held publication of the table, if any (with the calls it
+    has not spent yet); one whose lease runs short is released first (which brings the newer
+    table, with the lock, when there is one)."""
+    held = svc.store.take_held(chat_id)
+    if held is None:
+        return None, (0, 0)
+    if svc.store.lease_left(chat_id) > LEASE_MARGIN:
+        return (held.token, held.shown), held.spent
+    svc.store.hold(chat_id, held)
+    try:
+        await svc.store.release_held(chats={chat_id}, ttl=svc.settings.table_ttl)
+    except Exception as exc:
+        log.warning("publishing %s: release failed: %s", chat_id, type(exc).__name__)
+    return svc.store.take_acquired(chat_id), (0, 0)
+
+
+def _hold_seconds(svc: Services) -> float:
+    """How long a finished publication keeps its lock: ``TAPETE_PUBLISH_HOLD``, or at most
+    :data:`SHARED_HOLD` while other processes serve this bot's tables too (they sweep the same
+    store, or one was seen publishing a table)."""
+    hold = svc.settings.publish_hold
+    shared = svc.processes > 1 or svc.shared_until > time.monotonic()
+    return min(hold, SHARED_HOLD) if shared else hold
+
+
+def _may_hold(svc: Services, chat_id: int) -> bool:
+    """Whether a finished publication may keep its lock a moment (see the module docstring)."""
+    hold = _hold_seconds(svc)
+    if hold <= 0 or not svc.holding or svc.store.lease_left(chat_id) < hold + LEASE_MARGIN:
+        return False
+    until = svc.contended.get(chat_id)
+    if until is None:
+        return True
+    if until > time.monotonic():
+        return False
+    del svc.contended[chat_id]
+    return True
+
+
+async def _loop(
+    bot: Bot,
+    svc: Services,
+    chat_id: int,
+    token: str,
+    shown: dict[str, str],
+    spent: tuple[int, int],
+) -> None:
+    run = _Run(chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1])
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
         try:
@@ -274,6 +372,15 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
             log.exception("publishing table %s failed", chat_id)
             retry_at, loaded = time.time() + RETRY_LATER, None
         version = loaded.version if loaded is not None else 0
+        if loaded is not None and retry_at is None:
+            newest = await svc.store.cached(chat_id)
+            if newest is not None and newest.version != version:
+                continue  # this process wrote the table meanwhile: publish that too
+            if _may_hold(svc, chat_id):
+                held = Held(token, version, dict(run.shown), run.spent(), time.monotonic())
+                svc.store.hold(chat_id, held)
+                _start_releaser(bot, svc)
+                return
         try:
             released = await svc.store.pub_release(
                 chat_id,
@@ -308,22 +415,30 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
 
     table = load_doc(loaded)
     assert table is not None
+    # What is done but not written down yet (the next write of this round takes it along: done
+    # again after a crash, it changes nothing): the records stored, the closing edits made.
+    done = _Done()
     if table.rec_out:  # the records first: they never wait for Telegram
-        from bot.records.flush import store_pending
+        from bot.records.flush import store_records
 
-        loaded = await store_pending(svc, table) or loaded
-        table = load_doc(loaded) or table
+        done.records = await store_records(svc, table)
     for msg, text in sorted(table.closing.items()):
         await _edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
-    if table.closing:
-        loaded = await _record(svc, table, closing=list(table.closing))
-        table = load_doc(loaded) or table
+    done.closing = list(table.closing)
     for notice in list(table.outbox):
         await _post_notice(bot, run, table, notice.to, notice.text)
-        loaded = await _record(svc, table, notice=notice.seq)
+        loaded = await _record(svc, table, notice=notice.seq, done=done)
         table = load_doc(loaded) or table
-    loaded, table = await _post_missing(bot, svc, run, loaded, table)
+    loaded, table = await _post_missing(bot, svc, run, loaded, table, done)
+    if done:
+        loaded = await _record(svc, table, done=done)
+        table = load_doc(loaded) or table
     await _edit_all(bot, run, table)
+    for user_id in run.reached - run.blocked:
+        svc.reached(user_id)
+    for user_id in run.blocked:
+        svc.reached(user_id, ok=False)
+    run.reached.clear()
     if any(p.user_id in run.blocked and p.user_id not in table.unreachable for p in table.players):
         loaded = await _record(svc, table, blocked=run.blocked)  # said in the next round
     return loaded
@@ -343,6 +458,8 @@ async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want
             run.blocked.add(chat_id)
         return False
     run.shown[key] = digest
+    if chat_id > 0:
+        run.reached.add(chat_id)
     return True
 
 
@@ -359,19 +476,25 @@ def _reachable(user_id: int) -> bool:
 async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: str) -> None:
     if to is not None and not _reachable(to):
         return
-    run.count(table.chat_id if to is None else to, send=True)
+    where = table.chat_id if to is None else to
+    run.count(where, send=True)
     try:
-        await _send(bot, table.chat_id if to is None else to, (text, None), uncertain_ok=True)
+        sent = await _send(bot, where, (text, None), uncertain_ok=True)
     except (Gone, BadRequest) as exc:
         log.warning("a notice for %s could not be posted: %s", table.chat_id, exc)
+        return
+    if to is not None and sent is not None:
+        run.reached.add(to)
 
 
 async def _post_missing(
-    bot: Bot, svc: Services, run: _Run, loaded: Loaded, table: Table
+    bot: Bot, svc: Services, run: _Run, loaded: Loaded, table: Table, done: _Done
 ) -> tuple[Loaded, Table]:
-    """Send the private hands, the lobby and the table message that have no message yet."""
+    """Send the private hands, the lobby and the table message that have no message yet, then
+    write down what was sent in one write (a message sent again after a crash in between is a
+    private hand or a table message: harmless, a player needs its buttons)."""
+    sent: list[tuple[int, int]] = []
     if table.status == "playing" and table.state is not None:
-        sent: list[tuple[int, int]] = []
         for seat, player in enumerate(table.players):
             if str(seat) in table.hand_msgs or not _reachable(player.user_id):
                 continue  # sent already, or a computer seat
@@ -380,19 +503,21 @@ async def _post_missing(
             msg = await _post(bot, run, player.user_id, hand_view(table, seat))
             if msg is not None:
                 sent.append((seat, msg))
-        if sent:  # one write for the round of private hands
-            loaded = await _record(svc, table, hands=(table.hand, sent))
-            table = load_table(loaded, table)
+    lobby = table_msg = None
     if table.lobby_msg is None and table.status == "lobby":
-        msg = await _post(bot, run, table.chat_id, lobby_view(table))
-        if msg is not None:
-            loaded = await _record(svc, table, lobby=msg)
-            table = load_table(loaded, table)
+        lobby = await _post(bot, run, table.chat_id, lobby_view(table))
     if table.table_msg is None and _has_table(table):
-        msg = await _post(bot, run, table.chat_id, table_view(table))
-        if msg is not None:
-            loaded = await _record(svc, table, table_msg=(table.hand, msg))
-            table = load_table(loaded, table)
+        table_msg = await _post(bot, run, table.chat_id, table_view(table))
+    if sent or lobby is not None or table_msg is not None:
+        loaded = await _record(
+            svc,
+            table,
+            hands=(table.hand, sent) if sent else None,
+            lobby=lobby,
+            table_msg=None if table_msg is None else (table.hand, table_msg),
+            done=done,
+        )
+        table = load_table(loaded, table)
     return loaded, table
 
 
@@ -419,6 +544,8 @@ async def _post(bot: Bot, run: _Run, chat_id: int, want: Render) -> int | None:
     if message is None:
         return None
     run.shown[_key(chat_id, message.message_id)] = _digest(want)
+    if chat_id > 0:
+        run.reached.add(chat_id)
     return message.message_id
 
 
@@ -448,17 +575,27 @@ async def _record(
     lobby: int | None = None,
     table_msg: tuple[int, int] | None = None,
     blocked: set[int] | None = None,
+    done: _Done | None = None,
 ) -> Loaded:
-    """Write down in the document what was just shown (so no process shows it again)."""
+    """Write down in the document what was just shown (so no process shows it again), and
+    what ``done`` holds (then emptied)."""
     from bot.handlers.common import change_table
 
     tid = table.tid
+    closed = list(closing or [])
+    stored: set[int] = set()
+    if done is not None:
+        closed += done.closing
+        stored = done.records
+        done.closing, done.records = [], set()
 
     def fn(current: Table | None) -> tuple[Table | None, None]:
         if current is None or current.tid != tid:
             return None, None
-        for done in closing or []:
-            current.closing.pop(done, None)
+        for closed_msg in closed:
+            current.closing.pop(closed_msg, None)
+        if stored:
+            current.rec_out = [p for p in current.rec_out if p.hand not in stored]
         if notice is not None:
             current.outbox = [n for n in current.outbox if n.seq != notice]
         if hands is not None and current.hand == hands[0]:
@@ -479,11 +616,71 @@ async def _record(
     return found
 
 
+# ---- held publications -----------------------------------------------------------------------
+
+
+def _contended(svc: Services, chat_id: int) -> None:
+    """Another process publishes this table too: release its publications at once for a while
+    (:data:`CONTENDED`), so that neither waits for the other's hold."""
+    svc.contended[chat_id] = svc.shared_until = time.monotonic() + CONTENDED
+    if len(svc.contended) > 4096:
+        svc.contended.pop(next(iter(svc.contended)))
+
+
+def _start_releaser(bot: Bot, svc: Services) -> None:
+    if svc.releaser is None or svc.releaser.done():
+        svc.releaser = asyncio.create_task(_release_when_due(bot, svc))
+
+
+async def _release_when_due(bot: Bot, svc: Services) -> None:
+    """Release the held publications as their hold runs out, those due within
+    :data:`RELEASE_EVERY` of each other in one round trip; ends when none is held."""
+    while (oldest := svc.store.held_since()) is not None:
+        hold = _hold_seconds(svc)  # (shorter once another process shows up)
+        wait = oldest + hold - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(min(wait, 0.25))
+            continue
+        await release_held(bot, svc, before=time.monotonic() - hold + RELEASE_EVERY)
+        await asyncio.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
+
+
+async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> None:
+    """Release the publications held since before ``before`` (all by default); a table that
+    another process wrote meanwhile is published now (and its publications are released at
+    once for a while: :data:`CONTENDED`)."""
+    try:
+        results = await svc.store.release_held(before, ttl=svc.settings.table_ttl)
+    except Exception as exc:  # their locks run out; the due set has them published again
+        log.warning("releasing held publications failed: %s", type(exc).__name__)
+        return
+    for chat, released in results:
+        if released.done or released.lost:
+            continue
+        _contended(svc, chat)
+        task = asyncio.create_task(flush(bot, svc, chat))
+        svc.release_tasks.add(task)
+        task.add_done_callback(svc.release_tasks.discard)
+
+
+async def stop(bot: Bot, svc: Services) -> None:
+    """Before the process stops: release every held publication now and finish what that
+    brings (a little while at most)."""
+    svc.holding = False
+    if svc.releaser is not None:
+        svc.releaser.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await svc.releaser
+        svc.releaser = None
+    await release_held(bot, svc)
+    if svc.release_tasks:
+        await asyncio.wait(list(svc.release_tasks), timeout=MAX_WAIT)
+
+
 # ---- the sweep -------------------------------------------------------------------------------
 
 
-async def sweep_once(bot: Bot, svc: Services) -> int:
-    """Publish every table whose publication is due (left by a crash, or retried)."""
-    chats = await svc.store.claim_publish(svc.clock(), limit=svc.settings.sweep_batch)
+async def publish_claimed(bot: Bot, svc: Services, chats: list[int]) -> None:
+    """Publish the tables whose publication this process claimed (due: left by a crash, or
+    retried)."""
     await asyncio.gather(*(flush(bot, svc, chat) for chat in chats))
-    return len(chats)

@@ -115,6 +115,15 @@ class Settings(BaseSettings):
         "consistent; a slow Bot API call then delays only its own update).",
         validation_alias=_env("concurrent_updates", "TAPETE_CONCURRENT_UPDATES"),
     )
+    publish_hold: float = Field(
+        default=3.0,
+        ge=0,
+        le=3.0,
+        description="Seconds a finished publication keeps its table's publishing lock, so "
+        "that the table's next write releases it in the same round trip (0: release at once; "
+        "at most 0.5 while another process publishes this bot's tables too).",
+        validation_alias=_env("publish_hold", "TAPETE_PUBLISH_HOLD"),
+    )
     answer_quiet: float = Field(
         default=30.0,
         ge=0,

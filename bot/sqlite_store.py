@@ -31,11 +31,14 @@ from bot.storage import (
     PUBLISH_RETRY,
     TIMER_LEASE,
     ChatTaken,
+    Held,
     Loaded,
     Outcome,
     Released,
     StoreBase,
+    Sweep,
     _positive_ttl,
+    seen_before,
 )
 
 __all__ = ["SQLiteStore"]
@@ -50,7 +53,9 @@ CREATE TABLE IF NOT EXISTS tables (chat INTEGER PRIMARY KEY, v INTEGER NOT NULL,
   d TEXT NOT NULL, expires REAL);
 CREATE TABLE IF NOT EXISTS timers (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS publish (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS seen (id INTEGER PRIMARY KEY, expires REAL NOT NULL);
+DROP TABLE IF EXISTS seen;
+CREATE TABLE IF NOT EXISTS windows (chat INTEGER PRIMARY KEY, ids TEXT NOT NULL,
+  expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS users (user INTEGER NOT NULL, chat INTEGER NOT NULL,
   PRIMARY KEY (user, chat));
 CREATE TABLE IF NOT EXISTS user_ttl (user INTEGER PRIMARY KEY, expires REAL);
@@ -62,9 +67,10 @@ CREATE TABLE IF NOT EXISTS locks (chat INTEGER PRIMARY KEY, token TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS shown (chat INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL,
   PRIMARY KEY (chat, k));
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS procs (id TEXT PRIMARY KEY, seen REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
 CREATE INDEX IF NOT EXISTS publish_due ON publish (due);
-CREATE INDEX IF NOT EXISTS seen_expires ON seen (expires);
+CREATE INDEX IF NOT EXISTS windows_expires ON windows (expires);
 """
 
 
@@ -171,11 +177,12 @@ class SQLiteStore(StoreBase):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         def fn(db: sqlite3.Connection) -> Outcome:
             if not self._matches(db, chat_id, expected_version, expected_doc):
                 return self._outcome_current(db, chat_id)
-            if update_id is not None and not self._mark_seen(db, update_id):
+            if update_id is not None and not self._mark_seen(db, chat_id, update_id):
                 return Outcome(False, duplicate=True)
             if doc is None:
                 for table in ("tables", "timers", "publish"):
@@ -201,11 +208,30 @@ class SQLiteStore(StoreBase):
                 )
             for user_id in users:
                 self._link_user(db, user_id, chat_id, ttl)
-            if lock is not None and self._take_lock(db, chat_id, lock, PUBLISH_LEASE):
+            if lock is None:
+                return Outcome(True, version)
+            if held is not None and self._holds(db, chat_id, held.token):
+                # This store's held publication ends here: what it showed, what it spent.
+                self._store_shown(db, chat_id, held.shown)
+                db.execute(
+                    "UPDATE locks SET token = ?, until = ? WHERE chat = ?",
+                    (lock, time.time() + PUBLISH_LEASE, chat_id),
+                )
+                db.execute(
+                    "UPDATE publish SET due = ? WHERE chat = ?",
+                    (time.time() + PUBLISH_GRACE, chat_id),
+                )
+                folded.append(True)
+                return Outcome(True, version, shown=dict(held.shown))
+            if self._take_lock(db, chat_id, lock, PUBLISH_LEASE):
                 return Outcome(True, version, shown=self._shown(db, chat_id))
             return Outcome(True, version)
 
-        return await self._run(None, True, fn)
+        folded: list[bool] = []
+        outcome: Outcome = await self._run(None, True, fn)
+        if held is not None and folded:
+            self._budget.spend(chat_id, *held.spent)
+        return outcome
 
     async def _check(
         self, chat_id: int, expected_version: int, expected_doc: str | None = None
@@ -219,21 +245,35 @@ class SQLiteStore(StoreBase):
 
     # ---- update ids -----------------------------------------------------------------------
 
-    def _mark_seen(self, db: sqlite3.Connection, update_id: int) -> bool:
+    def _mark_seen(self, db: sqlite3.Connection, chat_id: int, update_id: int) -> bool:
+        """The chat's window of update ids (:func:`~bot.storage.seen_before`)."""
         now = self._now()
-        row = db.execute("SELECT expires FROM seen WHERE id = ?", (update_id,)).fetchone()
-        if row is not None and row[0] > now:
+        row = db.execute("SELECT ids, expires FROM windows WHERE chat = ?", (chat_id,)).fetchone()
+        window = [int(x) for x in str(row[0]).split()] if row is not None and row[1] > now else []
+        after = seen_before(window, update_id)
+        if after is None:
             return False
         db.execute(
-            "INSERT OR REPLACE INTO seen (id, expires) VALUES (?, ?)",
-            (update_id, now + self.dedupe_ttl),
+            "INSERT OR REPLACE INTO windows (chat, ids, expires) VALUES (?, ?, ?)",
+            (chat_id, " ".join(map(str, after)), now + self.dedupe_ttl),
         )
-        if update_id % 64 == 0:  # now and then, forget the expired ids
-            db.execute("DELETE FROM seen WHERE expires <= ?", (now,))
         return True
 
-    async def first_time(self, update_id: int) -> bool:
-        return await self._run("first_time", True, lambda db: self._mark_seen(db, update_id))
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
+        return await self._run(
+            "first_time", True, lambda db: self._mark_seen(db, chat_id, update_id)
+        )
+
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        def fn(db: sqlite3.Connection) -> tuple[bool, Outcome]:
+            first = self._mark_seen(db, chat_id, update_id)
+            if version >= 0 and self._matches(db, chat_id, version, doc):
+                return first, Outcome(True)
+            return first, self._outcome_current(db, chat_id)
+
+        return await self._run(None, True, fn)
 
     # ---- timers and publications ------------------------------------------------------------
 
@@ -276,7 +316,7 @@ class SQLiteStore(StoreBase):
         """Delete what has expired (a Redis key with a TTL disappears on its own)."""
         now = self._purged = self._now()
         db.execute("DELETE FROM tables WHERE expires <= ?", (now,))
-        db.execute("DELETE FROM seen WHERE expires <= ?", (now,))
+        db.execute("DELETE FROM windows WHERE expires <= ?", (now,))
         gone = "SELECT user FROM user_ttl WHERE expires <= ?"
         db.execute(f"DELETE FROM users WHERE user IN ({gone})", (now,))
         db.execute("DELETE FROM user_ttl WHERE expires <= ?", (now,))
@@ -292,6 +332,23 @@ class SQLiteStore(StoreBase):
         return await self._run(
             "claim_publish", True, lambda db: self._claim(db, "publish", now, now + lease, limit)
         )
+
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
+        def fn(db: sqlite3.Connection) -> Sweep:
+            if self._now() - self._purged > PURGE_EVERY:
+                self._purge(db)
+            timers = self._claim(db, "timers", now, now + TIMER_LEASE, limit)
+            pubs = self._claim(db, "publish", now, now + PUBLISH_RETRY, limit)
+            if not process:
+                return Sweep(timers, pubs)
+            db.execute("INSERT OR REPLACE INTO procs (id, seen) VALUES (?, ?)", (process, now))
+            db.execute("DELETE FROM procs WHERE seen < ?", (now - alive_for,))
+            count = db.execute("SELECT COUNT(*) FROM procs").fetchone()[0]
+            return Sweep(timers, pubs, int(count))
+
+        return await self._run("claim_sweep", True, fn)
 
     async def timer_of(self, chat_id: int) -> float | None:
         return await self._run("timer_of", False, lambda db: _scalar(db, "timers", chat_id))
@@ -319,6 +376,19 @@ class SQLiteStore(StoreBase):
         return True
 
     @staticmethod
+    def _holds(db: sqlite3.Connection, chat_id: int, token: str) -> bool:
+        row = db.execute("SELECT token, until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
+        return row is not None and row[0] == token and row[1] > time.time()
+
+    @staticmethod
+    def _store_shown(db: sqlite3.Connection, chat_id: int, shown: dict[str, str]) -> None:
+        db.execute("DELETE FROM shown WHERE chat = ?", (chat_id,))
+        db.executemany(
+            "INSERT INTO shown (chat, k, v) VALUES (?, ?, ?)",
+            [(chat_id, k, v) for k, v in shown.items()],
+        )
+
+    @staticmethod
     def _shown(db: sqlite3.Connection, chat_id: int) -> dict[str, str]:
         rows = db.execute("SELECT k, v FROM shown WHERE chat = ?", (chat_id,))
         return {str(k): str(v) for k, v in rows}
@@ -336,7 +406,10 @@ class SQLiteStore(StoreBase):
                 return None
             return self._shown(db, chat_id)
 
-        return await self._run("pub_acquire", True, fn)
+        found = await self._run("pub_acquire", True, fn)
+        if found is not None:
+            self._leased(chat_id, lease)
+        return found
 
     async def pub_release(
         self,
@@ -353,14 +426,9 @@ class SQLiteStore(StoreBase):
         self._budget.spend(chat_id, *spent)
 
         def fn(db: sqlite3.Connection) -> Released:
-            row = db.execute("SELECT token, until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
-            if row is None or row[0] != token or row[1] <= time.time():
+            if not self._holds(db, chat_id, token):
                 return Released(False, lost=True)
-            db.execute("DELETE FROM shown WHERE chat = ?", (chat_id,))
-            db.executemany(
-                "INSERT INTO shown (chat, k, v) VALUES (?, ?, ?)",
-                [(chat_id, k, v) for k, v in shown.items()],
-            )
+            self._store_shown(db, chat_id, shown)
             if retry_at is not None:
                 db.execute(
                     "INSERT OR REPLACE INTO publish (chat, due) VALUES (?, ?)", (chat_id, retry_at)
@@ -378,6 +446,7 @@ class SQLiteStore(StoreBase):
             return Released(False, version=live[0], doc=live[1])
 
         released: Released = await self._run("pub_release", True, fn)
+        self._leased(chat_id, None if released.done or released.lost else lease)
         if released.doc is not None:
             self._remember(chat_id, Loaded(released.version, released.doc))
         return released

@@ -63,14 +63,22 @@ Expiry
     abandoned and finished tables disappear on their own.
 
 De-duplication
-    ``update_table(chat_id, fn, update_id=N)`` folds the update-id check into the write: the CAS
-    script first checks the version (a conflict returns the current table as always and leaves
-    the update id alone, so the retry may still use it), then does ``SET {p}:upd:N 1 NX EX``; if
-    that key already existed the script writes nothing and ``update_table`` raises
+    Each chat keeps a small window of the update ids it has seen (``{p}:seen:<chat>``: the last
+    :data:`DEDUPE_KEEP` ids, forgotten :data:`DEDUPE_TTL` after the chat's last update), so what
+    de-duplication keeps is bounded per chat, not per update: a re-delivery is recognised while
+    fewer than :data:`DEDUPE_KEEP` other updates of its chat came since (Telegram re-delivers
+    what a process did not confirm, soon after), and an older one meets the table's own checks
+    (turn tokens, the date of a typed command).
+    ``update_table(chat_id, fn, update_id=N)`` folds the check into the write: the CAS script
+    first checks the version (a conflict returns the current table as always and leaves the
+    update id alone, so the retry may still use it), then looks the id up in the chat's window
+    and adds it; if it was there the script writes nothing and ``update_table`` raises
     :class:`DuplicateUpdate` (the same update already changed the table, here or in another
     process). No extra round trip. Decisions not to write never consume the id.
-    ``first_time(update_id)`` is the same ``SET NX EX`` on its own (one round trip), for updates
-    that answer without writing; both use the same key, so either way an id counts once.
+    ``first_time(update_id, chat_id)`` is the same look-up on its own (one round trip), for
+    updates that answer without writing, and :meth:`Store.first_look` the same with the
+    table's current document; all use the chat's window, so either way an id counts once (a
+    handler checks an update against one chat: the table's).
 
 Publishing
     What the group and the players see is derived from the table document (see
@@ -83,6 +91,15 @@ Publishing
     version published, drops the chat from the set and frees the lock; if it moved, the lock is
     kept (and extended) and the current version is returned, so the same process publishes it
     too. A publication that Telegram refused for now is released with a retry time instead.
+
+    A publication may also end **held** (:meth:`StoreBase.hold`): the lock stays this store's
+    for a moment (well within its lease) and what it showed stays in memory. This store's next
+    write of that table with a lock token folds the release into its compare-and-set (the
+    shown hashes stored, the budget spent and the lock renewed for the new token: one round
+    trip for both), and :meth:`StoreBase.release_held` releases the others together, one round
+    trip for any number of tables. Moves in quick succession thus cost one round trip each. A
+    write by another process meanwhile finds the lock taken: the holder's release brings that
+    write (as any release does) and the holder publishes it.
 
 ``round_trips`` counts the calls made to Redis (one per method call) and ``ops`` splits them by
 operation. Scripts go as EVALSHA; a server that does not know one yet gets it once more in
@@ -127,6 +144,7 @@ __all__ = [
     "Released",
     "Store",
     "StoreBase",
+    "Sweep",
     "TableConflict",
     "Write",
     "open_store",
@@ -134,8 +152,11 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: Seconds an update id is remembered (Telegram re-delivers within hours, not days).
+#: Seconds a chat's window of update ids is kept after its last update (Telegram re-delivers
+#: within hours, not days).
 DEDUPE_TTL = 24 * 3600
+#: Update ids each chat's window keeps (the last seen).
+DEDUPE_KEEP = 32
 #: Seconds a claimed timer is leased before another process may fire it again (firing is one
 #: compare-and-set write that checks the table's own deadline, so a second firing after a
 #: lapsed lease plays nothing twice; a process killed with timers claimed delays them this long).
@@ -164,11 +185,33 @@ class Released(NamedTuple):
     doc: str | None = None
 
 
+class Sweep(NamedTuple):
+    """What :meth:`Store.claim_sweep` claimed: due turn timers, due publications, and how many
+    processes sweep this store (0: not asked)."""
+
+    timers: list[int]
+    publications: list[int]
+    processes: int = 0
+
+
 class Loaded(NamedTuple):
     """A table as stored: its version (1, 2, ...) and its JSON document."""
 
     version: int
     doc: str
+
+
+@dataclass(slots=True)
+class Held:
+    """A finished publication whose release waits (see "Publishing"): the lock token, the
+    version published, what the messages show, the Bot API calls to take from the budget
+    (group, all) and when the publication ended (``time.monotonic()``)."""
+
+    token: str
+    version: int
+    shown: dict[str, str]
+    spent: tuple[int, int]
+    since: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +274,36 @@ class Store(Protocol):
         """The publishing lock a write of this store took for the table, once."""
         ...
 
+    def is_cached(self, chat_id: int) -> bool:
+        """Whether :meth:`cached` answers from this store's memory (no round trip)."""
+        ...
+
+    def lease_left(self, chat_id: int) -> float:
+        """Seconds this store's publishing lock of the table surely stays its own (0: none)."""
+        ...
+
+    def hold(self, chat_id: int, held: Held) -> None:
+        """Keep a finished publication's release for later (see "Publishing")."""
+        ...
+
+    def take_held(self, chat_id: int) -> Held | None:
+        """The held publication of the table (its lock is still this store's), once."""
+        ...
+
+    def held_since(self) -> float | None:
+        """When the oldest held publication ended (``None``: none is held)."""
+        ...
+
+    async def release_held(
+        self,
+        before: float = math.inf,
+        *,
+        chats: set[int] | None = None,
+        ttl: int | None = None,
+    ) -> list[tuple[int, Released]]:
+        """Release the held publications (see :meth:`StoreBase.release_held`)."""
+        ...
+
     def forget(self, chat_id: int | None = None) -> None:
         """Drop the cached copy of one table (or of all)."""
         ...
@@ -258,8 +331,14 @@ class Store(Protocol):
         """The table's current version (0 if there is none), without its document."""
         ...
 
-    async def first_time(self, update_id: int) -> bool:
-        """True the first time ``update_id`` is seen (by any process sharing the store)."""
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
+        """True the first time ``update_id`` is seen in ``chat_id`` (by any process sharing the
+        store)."""
+        ...
+
+    async def first_look(self, chat_id: int, update_id: int) -> tuple[bool, Loaded | None]:
+        """:meth:`first_time` and the chat's current table, in one round trip (the document
+        travels only when it moved since the copy this store saw last)."""
         ...
 
     async def due_timers(self, now: float, limit: int = 100) -> list[int]:
@@ -309,6 +388,14 @@ class Store(Protocol):
         self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
     ) -> list[int]:
         """Atomically take the tables whose publication is due (leased, as :meth:`claim_due`)."""
+        ...
+
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
+        """:meth:`claim_due` and :meth:`claim_publish` (default leases) in one round trip; with
+        ``process`` (an id of the calling process), also note that it is alive and count the
+        processes that swept in the last ``alive_for`` seconds."""
         ...
 
     async def publish_due(self, chat_id: int) -> float | None:
@@ -422,11 +509,81 @@ class StoreBase(Store):
         self.ops: Counter[str] = Counter()
         self._known: OrderedDict[int, Loaded | None] = OrderedDict()
         self._acquired: dict[int, tuple[str, dict[str, str]]] = {}
+        #: Until when (``time.monotonic()``) each publishing lock this store took is its own.
+        self._leases: dict[int, float] = {}
+        #: Publications whose release waits (see "Publishing"), by chat.
+        self._held: dict[int, Held] = {}
 
     def take_acquired(self, chat_id: int) -> tuple[str, dict[str, str]] | None:
         """The publishing lock a write of this store took for the table (token, shown hashes),
         once; ``None`` if none did."""
         return self._acquired.pop(chat_id, None)
+
+    def lease_left(self, chat_id: int) -> float:
+        """Seconds this store's publishing lock of the table surely stays its own (0: none)."""
+        return max(0.0, self._leases.get(chat_id, 0.0) - time.monotonic())
+
+    def _leased(self, chat_id: int, lease: float | None) -> None:
+        """This store took (or extended) the table's publishing lock for ``lease`` seconds
+        (``None``: it is not its own any more)."""
+        self._leases.pop(chat_id, None)
+        if lease is not None:
+            self._leases[chat_id] = time.monotonic() + lease
+            if len(self._leases) > self.CACHE_SIZE:  # forget the oldest (long expired)
+                self._leases.pop(next(iter(self._leases)))
+
+    def hold(self, chat_id: int, held: Held) -> None:
+        """Keep a finished publication's release for later (see "Publishing")."""
+        self._held[chat_id] = held
+
+    def take_held(self, chat_id: int) -> Held | None:
+        """The held publication of the table (its lock is still this store's), once."""
+        return self._held.pop(chat_id, None)
+
+    def held_since(self) -> float | None:
+        """When the oldest held publication ended (``None``: none is held)."""
+        return min((h.since for h in self._held.values()), default=None)
+
+    async def release_held(
+        self,
+        before: float = math.inf,
+        *,
+        chats: set[int] | None = None,
+        ttl: int | None = None,
+    ) -> list[tuple[int, Released]]:
+        """Release together (one round trip) the publications held since before ``before``
+        (all by default; only those of ``chats`` if given). One that finds a newer table keeps
+        the lock and hands it to :meth:`take_acquired`: the caller publishes that table."""
+        due = [
+            (chat, h)
+            for chat, h in self._held.items()
+            if h.since < before and (chats is None or chat in chats)
+        ]
+        for chat, _ in due:
+            del self._held[chat]
+        if not due:
+            return []
+        results = await self._release_many(
+            [(chat, h.token, h.version, h.shown, h.spent) for chat, h in due], ttl=ttl
+        )
+        out = []
+        for (chat, held), released in zip(due, results, strict=True):
+            if not released.done and not released.lost:
+                self._acquired[chat] = (held.token, held.shown)
+            out.append((chat, released))
+        return out
+
+    async def _release_many(
+        self,
+        items: list[tuple[int, str, int, dict[str, str], tuple[int, int]]],
+        *,
+        ttl: int | None,
+    ) -> list[Released]:
+        """:meth:`pub_release` of several tables (chat, token, version, shown, spent)."""
+        return [
+            await self.pub_release(chat, token, version, shown, ttl=ttl, spent=spent)
+            for chat, token, version, shown, spent in items
+        ]
 
     def _count(self, op: str) -> None:
         self.round_trips += 1
@@ -437,6 +594,9 @@ class StoreBase(Store):
         self._known.move_to_end(chat_id)
         if len(self._known) > self.CACHE_SIZE:
             self._known.popitem(last=False)
+
+    def is_cached(self, chat_id: int) -> bool:
+        return chat_id in self._known
 
     async def cached(self, chat_id: int) -> Loaded | None:
         """The last copy of the table this store saw (no round trip), else a load."""
@@ -465,12 +625,15 @@ class StoreBase(Store):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
         ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
         A saved ``doc`` also adds the chat to each of ``users``' tables, and with ``lock`` takes
-        the publishing lock if it is free (``Outcome.shown``). With ``expected_doc`` the stored
-        document must also be that one (see "Versions")."""
+        the publishing lock if it is free (``Outcome.shown``), or if it is still ``held``'s: then
+        it first releases ``held`` (its shown hashes stored, its calls spent, ``Outcome.shown``
+        is ``held.shown``). With ``expected_doc`` the stored document must also be that one
+        (see "Versions")."""
         raise NotImplementedError
 
     async def _check(
@@ -482,6 +645,26 @@ class StoreBase(Store):
 
     async def _version(self, chat_id: int) -> int:
         raise NotImplementedError
+
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        """:meth:`first_time`, and ``Outcome(True)`` if the table is at ``version`` (and holds
+        ``doc``), else the current table (version -1: always the current table)."""
+        raise NotImplementedError
+
+    async def first_look(self, chat_id: int, update_id: int) -> tuple[bool, Loaded | None]:
+        self._count("first_look")
+        known = chat_id in self._known
+        cached = self._known.get(chat_id)
+        version = (cached.version if cached is not None else 0) if known else -1
+        first, outcome = await self._first_look(
+            chat_id, update_id, version, None if cached is None else cached.doc
+        )
+        if outcome.ok:
+            return first, cached
+        self._remember(chat_id, outcome.current)
+        return first, outcome.current
 
     async def load(self, chat_id: int) -> Loaded | None:
         self._count("load")
@@ -503,19 +686,32 @@ class StoreBase(Store):
     ) -> Outcome:
         self._count("delete" if doc is None else "save")
         ttl = None if ttl is None else _positive_ttl(ttl)
-        outcome = await self._cas(
-            chat_id,
-            expected_version,
-            doc,
-            timer_at,
-            ttl,
-            update_id,
-            users=users,
-            lock=lock,
-            expected_doc=expected_doc,
-        )
+        # A held publication of this table is released by this write (when it takes the lock).
+        held = self._held.pop(chat_id, None) if lock is not None and doc is not None else None
+        try:
+            outcome = await self._cas(
+                chat_id,
+                expected_version,
+                doc,
+                timer_at,
+                ttl,
+                update_id,
+                users=users,
+                lock=lock,
+                expected_doc=expected_doc,
+                held=held,
+            )
+        except BaseException:
+            if held is not None:
+                self._held.setdefault(chat_id, held)
+            raise
+        if held is not None and not outcome.ok:
+            self._held.setdefault(chat_id, held)  # nothing written: still held
+        elif held is not None:
+            self._leased(chat_id, None)  # released by the write (or its lock was lost)
         if outcome.shown is not None and lock is not None:
             self._acquired[chat_id] = (lock, outcome.shown)
+            self._leased(chat_id, PUBLISH_LEASE)
         if outcome.duplicate:
             raise DuplicateUpdate(update_id if update_id is not None else 0)
         if outcome.ok:
@@ -631,26 +827,64 @@ def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-# KEYS: table hash, timers zset, update-id key, publish zset, publishing lock, shown hash, then
-# the sets of users who sit at the table. ARGV: expected version, mode ("save"|"delete"), doc,
-# timer_at ("" clears), ttl ("" persists), chat id (timer member), update-id ttl ("": no update
-# id, KEYS[3] unused), publish due time (a saved table must be published by then, by this
-# process or another), lock token ("": none), lock lease (ms), the digest of the document the
-# write is based on ("": version only) and the digest of the new document (kept in field h: a
-# version alone is not proof enough after a rollback, see "Versions"). A saved table with a
-# token also takes the lock if it is free: the reply then goes on with 1 and the shown hashes.
-# Returns {1, new version} ({1, 0} after a delete), {0, current version, current document}
-# when the version moved ({0, '0', ''}: no table), or {2} when the version matched but the
-# update id was already used (nothing written). A new table's version is the server clock in
-# microseconds (built as text: Lua numbers are doubles).
-_CAS = """
+# A chat's window of update ids (see "De-duplication"): seen(key, id, keep, ttl) is true when
+# ``id`` is in the window at ``key`` (ids separated by spaces, oldest first); otherwise it adds
+# ``id``, keeps the last ``keep`` ids and sets the window's time to live.
+SEEN_LUA = """
+local function seen(key, id, keep, ttl)
+  local ids = {}
+  local raw = redis.call('GET', key)
+  if raw then
+    for x in string.gmatch(raw, '%d+') do
+      if x == id then return true end
+      ids[#ids + 1] = x
+    end
+  end
+  ids[#ids + 1] = id
+  local first = math.max(1, #ids - keep + 1)
+  redis.call('SET', key, table.concat(ids, ' ', first), 'EX', ttl)
+  return false
+end
+"""
+
+# What a publication showed: the shown hash at ``key`` becomes the field, value pairs of ARGV
+# from ``first`` on (kept as long as the table: ttl "" for no expiry).
+SHOWN_LUA = """
+local function store_shown(key, ttl, first)
+  redis.call('DEL', key)
+  for i = first, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
+  if ttl ~= '' and #ARGV >= first then redis.call('EXPIRE', key, ttl) end
+end
+"""
+
+# KEYS: table hash, timers zset, the chat's window of update ids, publish zset, publishing
+# lock, shown hash, the group's and the bot's budget buckets, then the sets of users who sit at
+# the table. ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl
+# ("" persists), chat id (timer member), update id ("": none, KEYS[3] unused), publish due
+# time (a saved table must be published by then, by this process or another), lock token ("":
+# none), lock lease (ms), the digest of the document the write is based on ("": version only),
+# the digest of the new document (kept in field h: a version alone is not proof enough after a
+# rollback, see "Versions"), the window's size and time to live, the token of this process's
+# held publication of the table ("": none), the calls it made to the group and in all, now,
+# then what it showed (field, value...). A saved table with a token also takes the lock if it
+# is free (the reply then goes on with 1 and the shown hashes), or if the held publication
+# still has it: that one is released first (shown hashes stored, calls spent) and the reply
+# goes on with 2. Returns {1, new version} ({1, 0} after a delete), {0, current version,
+# current document} when the version moved ({0, '0', ''}: no table), or {2} when the version
+# matched but the update id was already seen (nothing written). A new table's version is the
+# server clock in microseconds (built as text: Lua numbers are doubles).
+_CAS = (
+    SEEN_LUA
+    + SHOWN_LUA
+    + BUCKET_LUA
+    + """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '0' end
-local seen = ARGV[11] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[11]) == ARGV[11]
-if current ~= ARGV[1] or not seen then
+local seen_doc = ARGV[11] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[11]) == ARGV[11]
+if current ~= ARGV[1] or not seen_doc then
   return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 end
-if ARGV[7] ~= '' and not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[7]) then
+if ARGV[7] ~= '' and seen(KEYS[3], ARGV[7], tonumber(ARGV[13]), ARGV[14]) then
   return {2}
 end
 if ARGV[2] == 'delete' then
@@ -679,17 +913,30 @@ if ARGV[5] == '' then
 else
   redis.call('EXPIRE', KEYS[1], ARGV[5])
 end
-for i = 7, #KEYS do
+for i = 9, #KEYS do
   redis.call('SADD', KEYS[i], ARGV[6])
   if ARGV[5] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 end
-if ARGV[9] ~= '' and redis.call('SET', KEYS[5], ARGV[9], 'NX', 'PX', ARGV[10]) then
+if ARGV[9] == '' then return {1, version} end
+if ARGV[15] ~= '' and redis.call('GET', KEYS[5]) == ARGV[15] then
+  local now = tonumber(ARGV[18])"""
+    + f"""
+  if tonumber(ARGV[16]) > 0 then bucket(KEYS[7], now, {GROUP_RATE}, {GROUP_BURST}, ARGV[16]) end
+  if tonumber(ARGV[17]) > 0 then bucket(KEYS[8], now, {BOT_RATE}, {BOT_BURST}, ARGV[17]) end"""
+    + """
+  store_shown(KEYS[6], ARGV[5], 19)
+  redis.call('SET', KEYS[5], ARGV[9], 'PX', ARGV[10])
+  redis.call('ZADD', KEYS[4], ARGV[8], ARGV[6])
+  return {1, version, 2}
+end
+if redis.call('SET', KEYS[5], ARGV[9], 'NX', 'PX', ARGV[10]) then
   local reply = {1, version, 1}
   for _, x in ipairs(redis.call('HGETALL', KEYS[6])) do reply[#reply + 1] = x end
   return reply
 end
 return {1, version}
 """
+)
 
 # KEYS: table hash. ARGV: expected version, expected digest ("": version only). Returns {1}, or
 # {0, version, document} as _CAS.
@@ -700,6 +947,47 @@ local seen = ARGV[2] == '' or (redis.call('HGET', KEYS[1], 'h') or ARGV[2]) == A
 if current == ARGV[1] and seen then return {1} end
 return {0, current, redis.call('HGET', KEYS[1], 'd') or ''}
 """
+
+
+# KEYS: the chat's window of update ids. ARGV: update id, window size, ttl. Returns 1 the first
+# time, else 0.
+_FIRST_TIME = (
+    SEEN_LUA
+    + """
+if seen(KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3]) then return 0 end
+return 1
+"""
+)
+
+# KEYS: the chat's window of update ids, table hash. ARGV: update id, window size, ttl, the
+# version and digest of the copy the caller has. Returns {first (1|0), 1} when that copy is
+# current, else {first, 0, version, document} as _CHECK.
+_FIRST_LOOK = (
+    SEEN_LUA
+    + """
+local first = 1
+if seen(KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3]) then first = 0 end
+local current = redis.call('HGET', KEYS[2], 'v')
+if current == false then current = '0' end
+if current == ARGV[4] and (redis.call('HGET', KEYS[2], 'h') or ARGV[5]) == ARGV[5] then
+  return {first, 1}
+end
+return {first, 0, current, redis.call('HGET', KEYS[2], 'd') or ''}
+"""
+)
+
+
+def seen_before(window: list[int], update_id: int, keep: int = DEDUPE_KEEP) -> list[int] | None:
+    """A chat's window of update ids (oldest first) after ``update_id``: ``None`` when the id
+    was seen (it is in the window), else the new window (the last ``keep`` ids). The
+    in-process twin of the scripts' ``seen``.
+
+    >>> seen_before([], 7), seen_before([5, 7], 7), seen_before([5, 9], 4, keep=2)
+    ([7], None, [9, 4])
+    """
+    if update_id in window:
+        return None
+    return [*window, update_id][-keep:]
 
 
 def _outcome(reply: Any) -> Outcome:
@@ -717,19 +1005,47 @@ def _outcome(reply: Any) -> Outcome:
 
 # KEYS: timers zset. ARGV: now, lease-until, limit, table key prefix.
 # Returns the claimed chat ids; members whose table no longer exists are dropped.
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-local claimed = {}
-for _, member in ipairs(due) do
-  if redis.call('EXISTS', ARGV[4] .. member) == 1 then
-    redis.call('ZADD', KEYS[1], ARGV[2], member)
-    claimed[#claimed + 1] = member
-  else
-    redis.call('ZREM', KEYS[1], member)
+CLAIM_LUA = """
+local function claim(key, now, until_, limit, prefix)
+  local due = redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, limit)
+  local claimed = {}
+  for _, member in ipairs(due) do
+    if redis.call('EXISTS', prefix .. member) == 1 then
+      redis.call('ZADD', key, until_, member)
+      claimed[#claimed + 1] = member
+    else
+      redis.call('ZREM', key, member)
+    end
   end
+  return claimed
 end
-return claimed
 """
+_CLAIM = (
+    CLAIM_LUA
+    + """
+return claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
+"""
+)
+
+# KEYS: timers zset, publish zset, the sweeping processes' zset. ARGV: now, timer lease-until,
+# publication lease-until, limit, table key prefix, the process's id ("": not counted), seconds
+# a process counts after its last sweep. Returns {claimed timers, claimed publications,
+# processes that swept lately}.
+_CLAIM_SWEEP = (
+    CLAIM_LUA
+    + """
+local timers = claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[4]), ARGV[5])
+local pubs = claim(KEYS[2], ARGV[1], ARGV[3], tonumber(ARGV[4]), ARGV[5])
+local processes = 0
+if ARGV[6] ~= '' then
+  redis.call('ZADD', KEYS[3], ARGV[1], ARGV[6])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[7]))
+  redis.call('EXPIRE', KEYS[3], math.ceil(tonumber(ARGV[7])) + 60)
+  processes = redis.call('ZCARD', KEYS[3])
+end
+return {timers, pubs, processes}
+"""
+)
 
 # KEYS: lock key, shown hash. ARGV: token, lease (ms). Returns {1, field, value, ...} (the shown
 # hashes) when the lock is taken, {0} when another process holds it.
@@ -747,15 +1063,14 @@ return shown
 # {'more', current version, current document} (lock kept and extended).
 _PUB_RELEASE = (
     BUCKET_LUA
+    + SHOWN_LUA
     + f"""
 local now = tonumber(ARGV[7])
 if tonumber(ARGV[8]) > 0 then bucket(KEYS[5], now, {GROUP_RATE}, {GROUP_BURST}, ARGV[8]) end
 if tonumber(ARGV[9]) > 0 then bucket(KEYS[6], now, {BOT_RATE}, {BOT_BURST}, ARGV[9]) end"""
     + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'lost'} end
-redis.call('DEL', KEYS[2])
-for i = 10, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-if ARGV[5] ~= '' and #ARGV >= 10 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+store_shown(KEYS[2], ARGV[5], 10)
 if ARGV[3] ~= '' then
   redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
   redis.call('DEL', KEYS[1])
@@ -769,6 +1084,49 @@ if current == ARGV[2] or current == '0' then
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return {'more', current, redis.call('HGET', KEYS[3], 'd')}
+"""
+)
+
+# The releases of several held publications in one round trip: _PUB_RELEASE of each (never a
+# retry). KEYS: publish zset, the bot's budget bucket, then for each table: lock, shown hash,
+# table hash, the group's bucket. ARGV: now, lease (ms), ttl of the shown hashes ("": none),
+# then for each table: token, version published, chat id, calls made to the group and in all,
+# how many shown-hash values follow, then those (field, value...). Returns three values for
+# each table: 'lost', 'done' or 'more' (then the current version and document).
+_PUB_RELEASE_MANY = (
+    BUCKET_LUA
+    + f"""
+local now = tonumber(ARGV[1])
+local out = {{}}
+local a = 4
+for t = 0, (#KEYS - 2) / 4 - 1 do
+  local lock, shown, tab, gb = KEYS[3 + 4 * t], KEYS[4 + 4 * t], KEYS[5 + 4 * t], KEYS[6 + 4 * t]
+  local token, version, chat = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+  local sg, sb, n = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5])
+  local first = a + 6
+  a = first + n
+  if sg > 0 then bucket(gb, now, {GROUP_RATE}, {GROUP_BURST}, sg) end
+  if sb > 0 then bucket(KEYS[2], now, {BOT_RATE}, {BOT_BURST}, sb) end"""
+    + """
+  if redis.call('GET', lock) ~= token then
+    out[#out + 1] = 'lost'; out[#out + 1] = ''; out[#out + 1] = ''
+  else
+    redis.call('DEL', shown)
+    for i = first, a - 1, 2 do redis.call('HSET', shown, ARGV[i], ARGV[i + 1]) end
+    if ARGV[3] ~= '' and n > 0 then redis.call('EXPIRE', shown, ARGV[3]) end
+    local current = redis.call('HGET', tab, 'v') or '0'
+    if current == version or current == '0' then
+      redis.call('ZREM', KEYS[1], chat)
+      redis.call('DEL', lock)
+      out[#out + 1] = 'done'; out[#out + 1] = ''; out[#out + 1] = ''
+    else
+      redis.call('PEXPIRE', lock, ARGV[2])
+      out[#out + 1] = 'more'; out[#out + 1] = current
+      out[#out + 1] = redis.call('HGET', tab, 'd') or ''
+    end
+  end
+end
+return out
 """
 )
 
@@ -820,7 +1178,8 @@ class RedisStore(StoreBase):
 
     Keys (``{p}`` = prefix): ``{p}:t:<chat>`` table hash (``v`` version, ``d`` document, ``h``
     its digest),
-    ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:upd:<id>`` seen updates,
+    ``{p}:timers`` sorted set, ``{p}:u:<user>`` a user's tables, ``{p}:seen:<chat>`` the
+    chat's window of update ids,
     ``{p}:prefs:<scope>`` preferences (expire :data:`PREFS_TTL` after their last use). Use a
     different prefix per bot (or per test).
     """
@@ -843,8 +1202,12 @@ class RedisStore(StoreBase):
         self._cas_script = redis.register_script(_CAS)
         self._pub_acquire = redis.register_script(_PUB_ACQUIRE)
         self._pub_release = redis.register_script(_PUB_RELEASE)
+        self._pub_release_many = redis.register_script(_PUB_RELEASE_MANY)
         self._check_script = redis.register_script(_CHECK)
+        self._first_time = redis.register_script(_FIRST_TIME)
+        self._first_look_script = redis.register_script(_FIRST_LOOK)
         self._claim = redis.register_script(_CLAIM)
+        self._claim_sweep = redis.register_script(_CLAIM_SWEEP)
         self._add_user_table = redis.register_script(_ADD_USER_TABLE)
         self._move = redis.register_script(_MOVE)
 
@@ -881,6 +1244,7 @@ class RedisStore(StoreBase):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         args = [
             str(expected_version),
@@ -889,25 +1253,39 @@ class RedisStore(StoreBase):
             "" if timer_at is None else repr(float(timer_at)),
             "" if ttl is None else str(ttl),
             str(chat_id),
-            "" if update_id is None else str(self.dedupe_ttl),
+            "" if update_id is None else str(update_id),
             repr(time.time() + PUBLISH_GRACE),
             lock or "",
             str(int(PUBLISH_LEASE * 1000)),
             "" if expected_doc is None else doc_digest(expected_doc),
             "" if doc is None else doc_digest(doc),
+            str(DEDUPE_KEEP),
+            str(self.dedupe_ttl),
+            "" if held is None else held.token,
+            str(held.spent[0] if held else 0),
+            str(held.spent[1] if held else 0),
+            repr(time.time()),
         ]
+        if held is not None:
+            for key, value in held.shown.items():
+                args += [key, value]
         keys = [
             self.table_key(chat_id),
             self._timers,
-            self._update_key(update_id),
+            self._seen_key(chat_id),
             self._publish,
             f"{self.prefix}:lock:{chat_id}",
             f"{self.prefix}:shown:{chat_id}",
+            group_key(self.prefix, chat_id),
+            bot_key(self.prefix),
         ]
         if doc is not None:
             keys.extend(self._user_key(u) for u in users)
         reply = await self._cas_script(keys=keys, args=args)
-        return _outcome(reply)
+        outcome = _outcome(reply)
+        if held is not None and int(reply[0]) == 1 and len(reply) > 2 and int(reply[2]) == 2:
+            return outcome._replace(shown=dict(held.shown))
+        return outcome
 
     async def _check(
         self, chat_id: int, expected_version: int, expected_doc: str | None = None
@@ -918,16 +1296,30 @@ class RedisStore(StoreBase):
         )
         return _outcome(reply)
 
-    def _update_key(self, update_id: int | None) -> str:
-        return f"{self.prefix}:upd:{'-' if update_id is None else update_id}"
+    def _seen_key(self, chat_id: int) -> str:
+        return f"{self.prefix}:seen:{chat_id}"
 
     def _user_key(self, user_id: int) -> str:
         return f"{self.prefix}:u:{user_id}"
 
-    async def first_time(self, update_id: int) -> bool:
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
         self._count("first_time")
-        key = self._update_key(update_id)
-        return bool(await self.redis.set(key, 1, nx=True, ex=self.dedupe_ttl))
+        args = [str(update_id), str(DEDUPE_KEEP), str(self.dedupe_ttl)]
+        return bool(await self._first_time(keys=[self._seen_key(chat_id)], args=args))
+
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        args = [
+            str(update_id),
+            str(DEDUPE_KEEP),
+            str(self.dedupe_ttl),
+            str(version),
+            "" if doc is None else doc_digest(doc),
+        ]
+        keys = [self._seen_key(chat_id), self.table_key(chat_id)]
+        reply = await self._first_look_script(keys=keys, args=args)
+        return bool(int(reply[0])), _outcome(reply[1:])
 
     async def due_timers(self, now: float, limit: int = 100) -> list[int]:
         self._count("due_timers")
@@ -955,6 +1347,7 @@ class RedisStore(StoreBase):
         reply = await self._pub_acquire(keys=keys, args=[token, int(lease * 1000)])
         if int(reply[0]) != 1:
             return None
+        self._leased(chat_id, lease)
         flat = [_decode(x) for x in reply[1:]]
         return dict(zip(flat[::2], flat[1::2], strict=True))
 
@@ -993,10 +1386,44 @@ class RedisStore(StoreBase):
         for key, value in shown.items():
             args += [key, value]
         reply = [_decode(x) for x in await self._pub_release(keys=keys, args=args)]
-        if reply[0] == "more":
-            self._remember(chat_id, Loaded(int(reply[1]), reply[2]))
-            return Released(False, version=int(reply[1]), doc=reply[2])
-        return Released(reply[0] in ("done", "retry"), lost=reply[0] == "lost")
+        return self._released(chat_id, reply[0], reply[1:], lease)
+
+    def _released(self, chat_id: int, status: str, rest: list[str], lease: float) -> Released:
+        if status == "more":
+            self._leased(chat_id, lease)
+            self._remember(chat_id, Loaded(int(rest[0]), rest[1]))
+            return Released(False, version=int(rest[0]), doc=rest[1])
+        self._leased(chat_id, None)
+        return Released(status in ("done", "retry"), lost=status == "lost")
+
+    async def _release_many(
+        self,
+        items: list[tuple[int, str, int, dict[str, str], tuple[int, int]]],
+        *,
+        ttl: int | None,
+    ) -> list[Released]:
+        self._count("pub_release")
+        keys = [self._publish, bot_key(self.prefix)]
+        args: list[Any] = [
+            repr(time.time()),
+            int(PUBLISH_LEASE * 1000),
+            "" if ttl is None else str(_positive_ttl(ttl)),
+        ]
+        for chat, token, version, shown, spent in items:
+            keys += [
+                f"{self.prefix}:lock:{chat}",
+                f"{self.prefix}:shown:{chat}",
+                self.table_key(chat),
+                group_key(self.prefix, chat),
+            ]
+            args += [token, str(version), str(chat), spent[0], spent[1], 2 * len(shown)]
+            for key, value in shown.items():
+                args += [key, value]
+        reply = [_decode(x) for x in await self._pub_release_many(keys=keys, args=args)]
+        return [
+            self._released(chat, reply[3 * i], reply[3 * i + 1 : 3 * i + 3], PUBLISH_LEASE)
+            for i, (chat, *_) in enumerate(items)
+        ]
 
     def budget(self) -> Budget:
         return RedisBudget(self.redis, self.prefix)
@@ -1008,6 +1435,25 @@ class RedisStore(StoreBase):
         args = [repr(float(now)), repr(float(now + lease)), str(limit), f"{self.prefix}:t:"]
         claimed = await self._claim(keys=[self._publish], args=args)
         return [int(_decode(m)) for m in claimed]
+
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
+        self._count("claim_sweep")
+        args = [
+            repr(float(now)),
+            repr(float(now + TIMER_LEASE)),
+            repr(float(now + PUBLISH_RETRY)),
+            str(limit),
+            f"{self.prefix}:t:",
+            process,
+            repr(float(alive_for)),
+        ]
+        keys = [self._timers, self._publish, f"{self.prefix}:procs"]
+        timers, pubs, processes = await self._claim_sweep(keys=keys, args=args)
+        return Sweep(
+            [int(_decode(m)) for m in timers], [int(_decode(m)) for m in pubs], int(processes)
+        )
 
     async def publish_due(self, chat_id: int) -> float | None:
         self._count("publish_due")
@@ -1144,7 +1590,7 @@ class _Entry:
 class _MemoryData:
     tables: dict[int, _Entry] = field(default_factory=dict)
     timers: dict[int, float] = field(default_factory=dict)
-    seen: dict[int, float] = field(default_factory=dict)
+    seen: dict[int, tuple[list[int], float]] = field(default_factory=dict)
     users: dict[int, tuple[set[int], float | None]] = field(default_factory=dict)
     prefs: dict[str, dict[str, str]] = field(default_factory=dict)
     prefs_until: dict[str, float] = field(default_factory=dict)
@@ -1153,6 +1599,7 @@ class _MemoryData:
     locks: dict[int, tuple[str, float]] = field(default_factory=dict)
     shown: dict[int, dict[str, str]] = field(default_factory=dict)
     budget: MemoryBudget = field(default_factory=MemoryBudget)
+    procs: dict[str, float] = field(default_factory=dict)
 
 
 class MemoryStore(StoreBase):
@@ -1221,12 +1668,13 @@ class MemoryStore(StoreBase):
         users: tuple[int, ...] = (),
         lock: str | None = None,
         expected_doc: str | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         await self._pause()
         entry = self._live(chat_id)
         if not _matches(entry, expected_version, expected_doc):
             return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
-        if update_id is not None and not self._mark_seen(update_id):
+        if update_id is not None and not self._mark_seen(chat_id, update_id):
             return Outcome(False, duplicate=True)
         if doc is None:
             del self._data.tables[chat_id]
@@ -1247,8 +1695,21 @@ class MemoryStore(StoreBase):
             self._data.timers[chat_id] = float(timer_at)
         for user_id in users:
             self._link_user(user_id, chat_id, ttl)
-        held = self._data.locks.get(chat_id)
-        if lock is not None and (held is None or held[1] <= time.monotonic()):
+        taken = self._data.locks.get(chat_id)
+        if lock is None:
+            return Outcome(True, version)
+        if (
+            held is not None
+            and taken is not None
+            and taken[0] == held.token
+            and taken[1] > time.monotonic()
+        ):  # this store's held publication ends here
+            self._data.budget.spend(chat_id, *held.spent)
+            self._data.shown[chat_id] = dict(held.shown)
+            self._data.locks[chat_id] = (lock, time.monotonic() + PUBLISH_LEASE)
+            self._data.publish[chat_id] = time.time() + PUBLISH_GRACE
+            return Outcome(True, version, shown=dict(held.shown))
+        if taken is None or taken[1] <= time.monotonic():
             self._data.locks[chat_id] = (lock, time.monotonic() + PUBLISH_LEASE)
             return Outcome(True, version, shown=dict(self._data.shown.get(chat_id, {})))
         return Outcome(True, version)
@@ -1262,19 +1723,32 @@ class MemoryStore(StoreBase):
             return Outcome(True)
         return Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
 
-    async def first_time(self, update_id: int) -> bool:
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
         await self._trip("first_time")
-        return self._mark_seen(update_id)
+        return self._mark_seen(chat_id, update_id)
 
-    def _mark_seen(self, update_id: int) -> bool:
-        """``SET NX EX`` on the update id: true only the first time (within its TTL)."""
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        await self._pause()
+        first = self._mark_seen(chat_id, update_id)
+        entry = self._live(chat_id)
+        if version >= 0 and _matches(entry, version, doc):
+            return first, Outcome(True)
+        return first, Outcome(False, 0, None if entry is None else Loaded(entry.version, entry.doc))
+
+    def _mark_seen(self, chat_id: int, update_id: int) -> bool:
+        """The chat's window of update ids (:func:`seen_before`): true only the first time."""
         now = self._clock()
-        if len(self._data.seen) > 10_000:
-            for old in [k for k, v in self._data.seen.items() if v <= now]:
-                del self._data.seen[old]
-        if self._data.seen.get(update_id, -math.inf) > now:
+        seen = self._data.seen
+        if len(seen) > 10_000:
+            for old in [k for k, (_, until) in seen.items() if until <= now]:
+                del seen[old]
+        window, until = seen.get(chat_id, ([], -math.inf))
+        after = seen_before(window if until > now else [], update_id)
+        if after is None:
             return False
-        self._data.seen[update_id] = now + self.dedupe_ttl
+        seen[chat_id] = (after, now + self.dedupe_ttl)
         return True
 
     def _due(self, now: float, limit: int) -> list[int]:
@@ -1289,6 +1763,9 @@ class MemoryStore(StoreBase):
         self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
     ) -> list[int]:
         await self._trip("claim_due")
+        return self._claim_timers(now, lease, limit)
+
+    def _claim_timers(self, now: float, lease: float, limit: int) -> list[int]:
         claimed = []
         for chat in self._due(now, limit):
             if self._live(chat) is None:
@@ -1310,6 +1787,7 @@ class MemoryStore(StoreBase):
         if held is not None and held[1] > time.monotonic():
             return None
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
+        self._leased(chat_id, lease)
         return dict(self._data.shown.get(chat_id, {}))
 
     async def pub_release(
@@ -1327,6 +1805,7 @@ class MemoryStore(StoreBase):
         await self._trip("pub_release")
         self._data.budget.spend(chat_id, *spent)
         held = self._data.locks.get(chat_id)
+        self._leased(chat_id, None)
         if held is None or held[0] != token or held[1] <= time.monotonic():
             return Released(False, lost=True)
         self._data.shown[chat_id] = dict(shown)
@@ -1340,6 +1819,7 @@ class MemoryStore(StoreBase):
             del self._data.locks[chat_id]
             return Released(True)
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
+        self._leased(chat_id, lease)
         self._remember(chat_id, Loaded(entry.version, entry.doc))
         return Released(False, version=entry.version, doc=entry.doc)
 
@@ -1350,6 +1830,9 @@ class MemoryStore(StoreBase):
         self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
     ) -> list[int]:
         await self._trip("claim_publish")
+        return self._claim_publish(now, lease, limit)
+
+    def _claim_publish(self, now: float, lease: float, limit: int) -> list[int]:
         due = sorted((at, chat) for chat, at in self._data.publish.items() if at <= now)
         claimed = []
         for _, chat in due[:limit]:
@@ -1359,6 +1842,20 @@ class MemoryStore(StoreBase):
                 self._data.publish[chat] = now + lease
                 claimed.append(chat)
         return claimed
+
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
+        await self._trip("claim_sweep")
+        timers = self._claim_timers(now, TIMER_LEASE, limit)
+        pubs = self._claim_publish(now, PUBLISH_RETRY, limit)
+        if not process:
+            return Sweep(timers, pubs)
+        procs = self._data.procs
+        procs[process] = now
+        for old in [p for p, seen in procs.items() if seen < now - alive_for]:
+            del procs[old]
+        return Sweep(timers, pubs, len(procs))
 
     async def publish_due(self, chat_id: int) -> float | None:
         await self._trip("publish_due")

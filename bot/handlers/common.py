@@ -39,6 +39,8 @@ log = logging.getLogger("bot.flow")
 
 R = TypeVar("R")
 SERVICES_KEY = "tapete"
+REACHABLE_FOR = 3600.0
+"""Seconds a user stays known to be reachable in private after the last proof of it."""
 Context = ContextTypes.DEFAULT_TYPE
 
 
@@ -58,6 +60,24 @@ class Services:
     answer and return at once. Off, a handler awaits its publication (unit tests)."""
     publications: Publications = field(default_factory=Publications)
     budget: Budget = field(init=False)
+    #: Tables this process is publishing now (:func:`bot.publisher.flush`).
+    publishing: set[int] = field(default_factory=set)
+    #: Tables another process wrote while this one held their publication: released at once
+    #: until then (``time.monotonic()``; see :mod:`bot.publisher`).
+    contended: dict[int, float] = field(default_factory=dict)
+    #: Until when other processes are known to publish this bot's tables too (holds are short).
+    shared_until: float = 0.0
+    #: This process's id among those sweeping the store, and how many swept lately.
+    process: str = field(default_factory=lambda: secrets.token_hex(6))
+    processes: int = 0
+    #: Whether a finished publication may hold its lock (not while the process stops).
+    holding: bool = True
+    #: The task that releases held publications, and the publications it started.
+    releaser: asyncio.Task[None] | None = None
+    release_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    #: Users this process knows it could write to in private lately (``time.monotonic()`` of
+    #: the last proof: a private message from them, or one sent to them).
+    reachable: OrderedDict[int, float] = field(default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         self.budget = self.store.budget()
@@ -67,6 +87,22 @@ class Services:
         self.owned.move_to_end(update_id)
         if len(self.owned) > 1024:
             self.owned.popitem(last=False)
+
+    def reached(self, user_id: int, ok: bool = True) -> None:
+        """The bot could (or, ``ok=False``, could not) write to ``user_id`` in private now."""
+        if not ok:
+            self.reachable.pop(user_id, None)
+            return
+        self.reachable[user_id] = time.monotonic()
+        self.reachable.move_to_end(user_id)
+        if len(self.reachable) > 4096:
+            self.reachable.popitem(last=False)
+
+    def known_reachable(self, user_id: int) -> bool:
+        """The bot wrote to ``user_id`` in private, or he wrote to it, in the last
+        :data:`REACHABLE_FOR` seconds (a check with Telegram is then not needed)."""
+        seen = self.reachable.get(user_id)
+        return seen is not None and time.monotonic() - seen < REACHABLE_FOR
 
 
 def services(context: Context) -> Services:
@@ -106,24 +142,74 @@ async def read_table(svc: Services, chat_id: int) -> Table | None:
     return load_doc(await svc.store.load(chat_id))
 
 
-async def first_delivery(svc: Services, update: Update) -> bool:
+def current_table(table: Table | None, tid: str) -> Table:
+    """The table a button of table ``tid`` acts on (else ``IllegalAction("stale")``)."""
+    if table is None or table.tid != tid or not table.active:
+        raise IllegalAction("stale")
+    return table
+
+
+async def peek(svc: Services, chat_id: int, check: Callable[[Table | None], R]) -> R:
+    """``check`` (which may raise ``IllegalAction``) on the table as this process last saw it,
+    for checks made before a write that checks again (a stale copy that passes costs nothing:
+    the compare-and-set refuses it); a refusal is confirmed on the table as it is now."""
+    cached = svc.store.is_cached(chat_id)
+    try:
+        return check(load_doc(await svc.store.cached(chat_id)))
+    except IllegalAction:
+        if not cached:
+            raise
+    return check(await read_table(svc, chat_id))
+
+
+def dedupe_chat(update: Update, chat_id: int | None = None) -> int:
+    """The chat whose window of update ids (:mod:`bot.storage`, "De-duplication") an update
+    is checked against: the table's chat when the update concerns a table (``chat_id``), else
+    the chat it came from (or its sender's private chat)."""
+    if chat_id is not None:
+        return chat_id
+    chat, user = update.effective_chat, update.effective_user
+    return chat.id if chat is not None else user.id if user is not None else 0
+
+
+async def first_delivery(svc: Services, update: Update, chat_id: int | None = None) -> bool:
     """True if this process is the first to handle ``update`` (by any process), for answers
     that do not write the table: checked lazily, right before such an answer, so an update
     that writes pays nothing extra (its id is checked inside the write, see
     :func:`change_table`). Asking again for the same update in this process is free (so a
     refusal re-delivered to the same process may be answered twice: harmless).
     Never call it before a ``change_table(..., update=update)`` of the same update: the write
-    would then see the id as used and be dropped as a duplicate.
+    would then see the id as used and be dropped as a duplicate. ``chat_id``: the table the
+    update concerns, when it is not the chat the update came from (the same chat as its
+    writes: an id counts once per chat, see :func:`dedupe_chat`).
 
     Pure replies (``/ayuda``, ``/reglas``, refusals made before looking at the table) skip the
     check: a re-delivered update then at most repeats a harmless answer.
     """
     if update.update_id in svc.owned:
         return True
-    if not await svc.store.first_time(update.update_id):
+    if not await svc.store.first_time(update.update_id, dedupe_chat(update, chat_id)):
         return False
     svc.own(update.update_id)
     return True
+
+
+async def note_private(update: Update, context: Context) -> None:
+    """Before every handler: a user who writes to the bot in private can be written to there."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None and user is not None and chat.type == chat.PRIVATE:
+        services(context).reached(user.id)
+
+
+async def first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool, Table | None]:
+    """:func:`first_delivery` and the table of ``chat_id`` as it is now, in one round trip (for
+    answers that read the table without writing it: "Mis cartas", ``/ayuda``)."""
+    if update.update_id in svc.owned:
+        return True, load_doc(await svc.store.load(chat_id))
+    first, current = await svc.store.first_look(chat_id, update.update_id)
+    if first:
+        svc.own(update.update_id)
+    return first, load_doc(current)
 
 
 async def change_table(
@@ -180,7 +266,7 @@ async def change_table(
     except DuplicateUpdate:
         raise ApplicationHandlerStop from None
     except IllegalAction:
-        if update is not None and not await first_delivery(svc, update):
+        if update is not None and not await first_delivery(svc, update, chat_id):
             raise ApplicationHandlerStop from None
         raise
 
@@ -324,11 +410,16 @@ async def publish_chat(bot: Bot, svc: Services, chat_id: int) -> None:
         await flush(bot, svc, chat_id)
 
 
-async def can_write_to(bot: Bot, user_id: int) -> bool:
+async def can_write_to(bot: Bot, user_id: int, svc: Services | None = None) -> bool:
     """Whether the bot may write to a user in private (he opened a chat with it), asked with a
-    "typing..." that shows nothing lasting."""
+    "typing..." that shows nothing lasting; with ``svc``, not asked when this process wrote to
+    him, or he to it, lately (:meth:`Services.known_reachable`)."""
+    if svc is not None and svc.known_reachable(user_id):
+        return True
     try:
         await bot.send_chat_action(user_id, ChatAction.TYPING)
+        if svc is not None:
+            svc.reached(user_id)
         return True
     except (Forbidden, BadRequest):
         return False

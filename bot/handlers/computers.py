@@ -17,11 +17,12 @@ from bot.handlers.common import (
     answer,
     change_table,
     chat_lang,
+    current_table,
     error_text,
     first_delivery,
     now,
+    peek,
     publish_chat,
-    read_table,
     reply,
     services,
 )
@@ -109,7 +110,7 @@ async def _add(
         return table, None
 
     try:
-        await change_table(svc, chat_id, fn, update=update)
+        await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(update, context, chat_id, exc)
         return
@@ -134,7 +135,7 @@ async def fill_and_start(update: Update, context: Context, chat_id: int) -> None
         return table, None
 
     try:
-        await change_table(svc, chat_id, fn, update=update)
+        await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(update, context, chat_id, exc)
         return
@@ -162,7 +163,7 @@ async def _back(update: Update, context: Context, chat_id: int) -> None:
         return table, table
 
     try:
-        table = await change_table(svc, chat_id, fn, update=update)
+        table = await change_table(svc, chat_id, fn, update=update, publish=True)
     except IllegalAction as exc:
         await _refuse(update, context, chat_id, exc)
         return
@@ -186,9 +187,10 @@ async def button(update: Update, context: Context) -> None:
         await answer(update)
         return
     svc = services(context)
-    table = await read_table(svc, cb.chat_id)
-    if table is None or table.tid != cb.tid or not table.active:
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), IllegalAction("stale")))
+    try:
+        await peek(svc, cb.chat_id, lambda table: current_table(table, cb.tid))
+    except IllegalAction as exc:
+        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
         return
     if cb.kind == "b":
         await _add(update, context, cb.chat_id, user.id, None)
@@ -200,7 +202,7 @@ async def button(update: Update, context: Context) -> None:
 
 async def _refuse(update: Update, context: Context, chat_id: int, exc: IllegalAction) -> None:
     svc = services(context)
-    if not await first_delivery(svc, update):
+    if not await first_delivery(svc, update, chat_id):
         return
     text = error_text(await chat_lang(svc, chat_id), exc)
     if update.callback_query is not None:

@@ -10,9 +10,8 @@ from bot.handlers.common import (
     Services,
     change_table,
     chat_lang,
-    first_delivery,
+    first_look,
     publish_chat,
-    read_table,
     reply,
     services,
     set_chat_lang,
@@ -22,9 +21,14 @@ from bot.table import Table
 from locales import LANGUAGES, language_of, t
 
 
-async def _table_game(svc: Services, chat_id: int) -> str | None:
-    table = await read_table(svc, chat_id)
-    return table.game if table is not None and table.active else None
+async def _first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool, str, str | None]:
+    """Whether the update is handled for the first time, the chat's language and the game at
+    its table (if any), in one round trip when a table is being played (its language is the
+    chat's: ``/idioma`` changes both)."""
+    first, table = await first_look(svc, update, chat_id)
+    if table is not None and table.active:
+        return first, table.lang, table.game
+    return first, (await chat_lang(svc, chat_id) if first else ""), None
 
 
 async def ayuda(update: Update, context: Context) -> None:
@@ -33,10 +37,9 @@ async def ayuda(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    if not await first_delivery(svc, update):
+    first, lang, game = await _first_look(svc, update, chat.id)
+    if not first:
         return  # answered already (a re-delivery)
-    lang = await chat_lang(svc, chat.id)
-    game = await _table_game(svc, chat.id)
     text = f"{t(lang, 'msg.help')}\n{t(lang, 'records.help')}\n{t(lang, 'bots.help')}"
     text += f"\n{t(lang, 'phone.help')}"
     if game is not None:
@@ -51,9 +54,9 @@ async def reglas(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    if not await first_delivery(svc, update):
+    first, lang, name = await _first_look(svc, update, chat.id)
+    if not first:
         return
-    lang = await chat_lang(svc, chat.id)
     words = list(context.args or [])
     if words:
         game = find_game(words[0])
@@ -61,9 +64,7 @@ async def reglas(update: Update, context: Context) -> None:
             text = t(lang, "error.unknown_rules", word=esc(words[0][:30]))
             await reply(update, text, svc=svc, kind="help")
             return
-        name: str | None = game.name
-    else:
-        name = await _table_game(svc, chat.id)
+        name = game.name
     text = t(lang, f"rules.{name}") if name else t(lang, "msg.rules_list")
     await reply(update, text, svc=svc, kind="help")
 

@@ -19,12 +19,14 @@ from bot.handlers.common import (
     can_write_to,
     change_table,
     chat_lang,
+    current_table,
     display_name,
     error_text,
     first_delivery,
     load_doc,
     new_tid,
     now,
+    peek,
     publish_chat,
     read_table,
     reply,
@@ -208,13 +210,17 @@ async def _join(
     if user is None:
         return
     name = display_name(update)
-    try:
-        table = await read_table(svc, chat_id)
+
+    def dry_run(table: Table | None) -> Table:  # on a copy: the real join is the CAS below
         if table is None or not table.active:
             raise IllegalAction("no_table")
+        table.join(user.id, name)
+        return table
+
+    try:
+        table = await peek(svc, chat_id, dry_run)
         lang = table.lang
-        table.join(user.id, name)  # a dry run on a copy: the real join is the CAS below
-        if not await can_write_to(context.bot, user.id):
+        if not await can_write_to(context.bot, user.id, svc):
             link = deep_link(context.bot, table)
             if by_button and update.callback_query is not None:
                 await answer(update, t(lang, "msg.join_link_alert"), url=link)
@@ -224,7 +230,7 @@ async def _join(
             return
         table = await seat_user(svc, chat_id, user.id, name, update=update, team=team)
     except IllegalAction as exc:
-        if not await first_delivery(svc, update):
+        if not await first_delivery(svc, update, chat_id):
             return  # a re-delivered join that already seated the user
         lang = await chat_lang(svc, chat_id)
         if by_button:
@@ -365,7 +371,7 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         if exc.reason in FILLABLE and update.callback_query is None:
             current = await read_table(svc, chat_id)
             if current is not None and current.status == "lobby":
-                if await first_delivery(svc, update):
+                if await first_delivery(svc, update, chat_id):
                     await reply(update, error_text(lang, exc), keyboards.fill_keyboard(current))
                 return
         await _refuse(svc, update, lang, exc)
@@ -447,10 +453,11 @@ async def lobby_button(update: Update, context: Context) -> None:
         await answer(update)
         return
     svc = services(context)
-    table = await read_table(svc, cb.chat_id)
-    if table is None or table.tid != cb.tid or not table.active:
+    try:
+        await peek(svc, cb.chat_id, lambda table: current_table(table, cb.tid))
+    except IllegalAction as exc:
         lang = await chat_lang(svc, cb.chat_id)
-        await alert(update, error_text(lang, IllegalAction("stale"), plain=True))
+        await alert(update, error_text(lang, exc, plain=True))
         return
     if cb.kind == "j":
         await _join(update, context, cb.chat_id, by_button=True)

@@ -16,7 +16,7 @@ from bot.handlers.common import (
     change_table,
     chat_lang,
     error_text,
-    first_delivery,
+    first_look,
     now,
     publish,
     publish_chat,
@@ -175,9 +175,9 @@ async def refuse_privately(
 async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) -> None:
     """ "Mis cartas": the presser's cards in a private alert (once per press, in any process)."""
     user = update.effective_user
-    if not await first_delivery(svc, update):
+    first, table = await first_look(svc, update, chat_id)
+    if not first:
         return
-    table = await read_table(svc, chat_id)
     if table is None or table.tid != tid or table.state is None or user is None:
         await alert(
             update, error_text(await chat_lang(svc, chat_id), IllegalAction("stale"), plain=True)
@@ -319,7 +319,7 @@ async def cartas(update: Update, context: Context) -> None:
         except IllegalAction as exc:
             reason = exc.reason if chat_id == chat.id else reason
             continue
-        if not sent and not await can_write_to(context.bot, user.id):
+        if not sent and not await can_write_to(context.bot, user.id, svc):
             await publish_chat(context.bot, svc, chat_id)  # the write took the publishing lock
             await reply(update, t(lang, "msg.cards_dm_failed"))
             return

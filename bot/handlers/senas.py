@@ -52,7 +52,7 @@ async def send(
         table.play(seat, sena(name), at, svc.settings.turn_timeout)
         return table, table
 
-    return await change_table(svc, chat_id, fn, update=update)
+    return await change_table(svc, chat_id, fn, update=update, publish=True)
 
 
 async def sena_button(update: Update, context: Context) -> None:

@@ -94,9 +94,15 @@ async def _fire(bot: Bot, svc: Services, chat_id: int) -> bool:
 async def sweep_once(bot: Bot, svc: Services) -> int:
     """Fire the due timers (a batch of them, at once; other processes take the rest) and
     publish the tables whose publication is due; returns how many tables moved."""
-    chats = await svc.store.claim_due(svc.clock(), limit=svc.settings.sweep_batch)
-    moved = await asyncio.gather(*(_fire(bot, svc, chat) for chat in chats))
-    await publisher.sweep_once(bot, svc)
+    sweep = await svc.store.claim_sweep(
+        svc.clock(),
+        limit=svc.settings.sweep_batch,
+        process=svc.process,
+        alive_for=max(5.0, 3 * svc.settings.timer_tick),
+    )
+    svc.processes = sweep.processes
+    moved = await asyncio.gather(*(_fire(bot, svc, chat) for chat in sweep.timers))
+    await publisher.publish_claimed(bot, svc, sweep.publications)
     return sum(moved)
 
 

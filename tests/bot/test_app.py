@@ -92,9 +92,21 @@ async def test_refused_set_my_commands_is_only_a_warning(caplog: pytest.LogCaptu
 
 async def test_no_update_pays_a_dedupe_round_trip_up_front() -> None:
     """De-duplication moved into the table write (and lazy checks): the only group -1 handler
-    is the shared-identity guard, which reads no store unless it refuses."""
+    is the shared-identity guard, which reads no store unless it refuses; the only handler for
+    every update notes who wrote in private, in memory (no round trip)."""
     from bot.handlers import guard
+    from bot.handlers.common import Services, note_private
 
-    app = build_application(settings(), store=MemoryStore())
+    store = MemoryStore()
+    app = build_application(settings(), store=store)
     assert [h.callback for h in app.handlers.get(-1, [])] == [guard.refuse_shared_identity]
-    assert not any(isinstance(h, TypeHandler) for hs in app.handlers.values() for h in hs)
+    every = [h for hs in app.handlers.values() for h in hs if isinstance(h, TypeHandler)]
+    assert [h.callback for h in every] == [note_private]
+    user = SimpleNamespace(id=42)
+    update = SimpleNamespace(
+        effective_chat=SimpleNamespace(type="private", PRIVATE="private"), effective_user=user
+    )
+    context = SimpleNamespace(application=app)
+    await note_private(update, context)  # type: ignore[arg-type]
+    svc = app.bot_data["tapete"]
+    assert isinstance(svc, Services) and svc.known_reachable(42) and store.round_trips == 0

@@ -20,7 +20,7 @@ import pytest
 from telegram import Update
 from telegram.error import Forbidden
 
-from bot import keyboards, render
+from bot import keyboards, publisher, render
 from bot.budget import MemoryBudget
 from bot.games import GAMES
 from bot.games.mus import render as mus_render
@@ -680,3 +680,27 @@ async def test_a_creator_the_bot_cannot_write_to_is_not_seated() -> None:
     await lobby.nueva(*h.command(101, "/nueva mus"))
     table = await h.table()
     assert table.players == [] and table.status == "lobby"
+
+
+async def test_a_move_costs_one_round_trip_its_publication_released_in_the_next_write() -> None:
+    """Issue 9 item 10: each move is one compare-and-set; the publication it starts keeps its
+    lock a moment and the next move's write releases it (no round trip of its own), and the
+    last one is released once its hold runs out, with what it showed."""
+    h = Harness(publish_hold=2.0)
+    await h.open_and_start()
+    for _ in range(4):
+        table = await h.table()  # a read of the test's own (one round trip, not counted below)
+        seat = table.to_act()[0]
+        action = table.adapter.legal_actions(table.engine_state(), seat)[0]
+        update, context = h.command(table.players[seat].user_id, _cmd(str(action)))
+        before = dict(h.store.ops)
+        await play.action_command(update, context)
+        spent = {k: v - before.get(k, 0) for k, v in h.store.ops.items() if v != before.get(k)}
+        assert spent == {"save": 1}, spent
+    assert h.store.held_since() is not None
+    await publisher.release_held(h.bot, h.svc)  # what the hold's timer does
+    assert h.store.held_since() is None
+    assert await h.store.publish_due(GROUP) is None  # nothing left to publish
+    table = await h.table()
+    shown = await h.store.pub_acquire(GROUP, "check")
+    assert shown is not None and f"{GROUP}:{table.table_msg}" in shown

@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -21,7 +22,11 @@ import pytest
 import redis.asyncio
 
 from bot.storage import (
+    DEDUPE_KEEP,
+    PUBLISH_GRACE,
+    TIMER_LEASE,
     DuplicateUpdate,
+    Held,
     Loaded,
     MemoryStore,
     Outcome,
@@ -311,10 +316,48 @@ async def test_same_action_twice_applies_once(backend: Backend) -> None:
 
 async def test_first_time_is_true_once(backend: Backend) -> None:
     first, second = backend.store(), backend.store()
-    assert await first.first_time(1001) is True
-    assert await first.first_time(1001) is False
-    assert await second.first_time(1001) is False
-    assert await second.first_time(1002) is True
+    assert await first.first_time(1001, -10) is True
+    assert await first.first_time(1001, -10) is False
+    assert await second.first_time(1001, -10) is False
+    assert await second.first_time(1002, -10) is True
+    assert await second.first_time(1001, -11) is True  # each chat has its own window
+
+
+async def test_the_window_of_update_ids_is_bounded_per_chat(backend: Backend) -> None:
+    """A chat keeps its last ``DEDUPE_KEEP`` update ids, in whatever order they came."""
+    first, second = backend.store(), backend.store()
+    ids = [5000 + 3 * i for i in range(DEDUPE_KEEP + 10)]
+    for i in reversed(ids[:5]):  # out of order (handled at once): all new
+        assert await first.first_time(i, -20)
+    for i in ids[5:]:
+        assert await second.first_time(i, -20)
+    for i in ids[-DEDUPE_KEEP:]:  # the last ones are remembered
+        assert not await first.first_time(i, -20)
+    assert await first.first_time(ids[0], -20)  # forgotten: new again (the table checks it)
+    if isinstance(first, RedisStore):
+        window = await first.redis.get(f"{backend.prefix}:seen:-20")
+        assert len(window.split()) == DEDUPE_KEEP
+        assert 0 < await first.redis.ttl(f"{backend.prefix}:seen:-20") <= first.dedupe_ttl
+        assert not [k async for k in first.redis.scan_iter(match=f"{backend.prefix}:upd:*")]
+
+
+async def test_first_look_checks_the_id_and_reads_the_table(backend: Backend) -> None:
+    """One round trip: whether the update is new in the chat, and its table as it is now."""
+    first, second = backend.store(), backend.store()
+    assert await first.first_look(30, 3001) == (True, None)
+    assert await first.update_table(30, increment, update_id=3002) == 1
+    trips = second.round_trips
+    new, loaded = await second.first_look(30, 3003)
+    assert new and loaded is not None and json.loads(loaded.doc) == {"n": 1}
+    assert second.round_trips - trips == 1
+    assert (await second.first_look(30, 3002))[0] is False  # the write used it
+    assert await second.update_table(30, increment) == 2
+    new, loaded = await first.first_look(30, 3004)  # its cached copy is old: the new one
+    assert new and loaded is not None and json.loads(loaded.doc) == {"n": 2}
+    new, loaded = await first.first_look(30, 3004)
+    assert not new and loaded is not None and json.loads(loaded.doc) == {"n": 2}
+    with pytest.raises(DuplicateUpdate):
+        await first.update_table(30, increment, update_id=3003)
 
 
 async def test_update_id_is_applied_once(backend: Backend) -> None:
@@ -331,8 +374,8 @@ async def test_update_id_is_applied_once(backend: Backend) -> None:
     assert await first.update_table(5, increment) == 3  # no update id: no de-duplication
     loaded = await first.load(5)
     assert loaded is not None and json.loads(loaded.doc) == {"n": 3}
-    assert await first.first_time(501) is False  # one key for both ways of checking
-    assert await first.first_time(503) is True
+    assert await first.first_time(501, 5) is False  # one window for both ways of checking
+    assert await first.first_time(503, 5) is True
     with pytest.raises(DuplicateUpdate):
         await first.update_table(5, increment, update_id=503)
 
@@ -417,7 +460,7 @@ async def test_write_links_users_in_the_same_round_trip(backend: Backend) -> Non
 
 async def test_first_time_under_concurrency(backend: Backend) -> None:
     stores = [backend.store() for _ in range(3)]
-    seen = await asyncio.gather(*(s.first_time(77) for s in stores for _ in range(5)))
+    seen = await asyncio.gather(*(s.first_time(77, -1) for s in stores for _ in range(5)))
     assert seen.count(True) == 1
 
 
@@ -425,8 +468,8 @@ async def test_dedupe_keys_expire(redis_backend: Backend) -> None:
     backend = redis_backend
     store = backend.store()
     assert isinstance(store, RedisStore)
-    await store.first_time(5)
-    ttl = await store.redis.ttl(f"{backend.prefix}:upd:5")
+    await store.first_time(5, -1)
+    ttl = await store.redis.ttl(f"{backend.prefix}:seen:-1")
     assert 0 < ttl <= store.dedupe_ttl
 
 
@@ -435,10 +478,10 @@ def test_memory_dedupe_forgets_after_its_ttl() -> None:
     store = MemoryStore(dedupe_ttl=10, clock=lambda: now[0])
 
     async def run() -> list[bool]:
-        first = await store.first_time(1)
-        again = await store.first_time(1)
+        first = await store.first_time(1, -1)
+        again = await store.first_time(1, -1)
         now[0] += 11
-        return [first, again, await store.first_time(1)]
+        return [first, again, await store.first_time(1, -1)]
 
     assert asyncio.run(run()) == [True, False, True]
 
@@ -460,6 +503,27 @@ async def test_timers_follow_the_latest_write(store: Store) -> None:
     assert await store.timer_of(1) == 500.0
     assert await store.timer_of(2) is None
     assert await store.timer_of(3) is None
+
+
+async def test_a_sweep_claims_timers_and_publications_in_one_round_trip(store: Store) -> None:
+    await store.create(1, doc(n=0), timer_at=2.0)
+    await store.create(2, doc(n=0), timer_at=50.0)
+    trips = store.round_trips
+    timers, due, _ = await store.claim_sweep(time.time() + PUBLISH_GRACE + 1, limit=10)
+    assert store.round_trips - trips == 1
+    assert timers == [1, 2] and sorted(due) == [1, 2]  # both written: both to publish
+    assert await store.claim_sweep(time.time() + PUBLISH_GRACE + 1) == ([], [], 0)  # leased
+    at = time.time() + PUBLISH_GRACE + 1
+    assert await store.timer_of(1) == pytest.approx(at + TIMER_LEASE, abs=2)
+
+
+async def test_sweeps_count_the_processes_that_sweep_lately(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    assert (await first.claim_sweep(100.0, process="a", alive_for=5)).processes == 1
+    assert (await second.claim_sweep(101.0, process="b", alive_for=5)).processes == 2
+    assert (await first.claim_sweep(102.0, process="a", alive_for=5)).processes == 2
+    assert (await first.claim_sweep(107.0, process="a", alive_for=5)).processes == 1  # b left
+    assert (await second.claim_sweep(108.0)).processes == 0  # not counted, not asked
 
 
 async def test_claim_due_leases_each_table_once(store: Store) -> None:
@@ -589,7 +653,7 @@ async def test_round_trips_per_operation(store: Store) -> None:
         return store.round_trips - before
 
     n = store.round_trips
-    assert await store.first_time(1)
+    assert await store.first_time(1, -1)
     assert trips_of(n) == 1
     n = store.round_trips
     await store.update_table(1, increment)  # unknown table: load + CAS script
@@ -717,6 +781,80 @@ async def test_a_write_can_take_the_publishing_lock_and_release_brings_newer_tab
     released = await first.pub_release(5, "tok-a", v1, {"k": "h2"}, ttl=60, spent=(1, 1))
     assert released.done and await first.publish_due(5) is None
     assert await second.pub_acquire(5, "tok-c") == {"k": "h2"}  # free, with what was shown
+
+
+async def test_a_held_publication_is_released_by_the_next_write_in_the_same_round_trip(
+    backend: Backend,
+) -> None:
+    """A publication that ends held keeps the lock; the table's next write with a lock token
+    releases it (what it showed stored) and takes the lock again: one round trip."""
+    first, second = backend.store(), backend.store()
+    assert isinstance(first, StoreBase)
+
+    def put(n: int, lock: str | None) -> Callable[[Loaded | None], Write[None]]:
+        return lambda _: Write(None, doc=doc(n=n), ttl=60, lock=lock)
+
+    await first.update_table(9, put(1, "tok-a"))
+    assert first.take_acquired(9) == ("tok-a", {})
+    assert first.lease_left(9) > 5
+    v1 = (await first.load(9) or Loaded(0, "")).version
+    first.hold(9, Held("tok-a", v1, {"m": "h1"}, (1, 2), 0.0))
+    assert await second.pub_acquire(9, "tok-x") is None  # still held
+    trips = first.round_trips
+    await first.update_table(9, put(2, "tok-b"))
+    assert first.round_trips - trips == 1
+    assert first.take_acquired(9) == ("tok-b", {"m": "h1"})
+    assert first.take_held(9) is None
+    v2 = (await first.load(9) or Loaded(0, "")).version
+    released = await first.pub_release(9, "tok-b", v2, {"m": "h2"}, ttl=60)
+    assert released.done and await first.publish_due(9) is None
+    assert await second.pub_acquire(9, "tok-c") == {"m": "h2"}
+
+
+async def test_a_write_that_is_refused_keeps_the_held_publication(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    assert isinstance(first, StoreBase)
+    await first.update_table(10, lambda _: Write(None, doc=doc(n=1), ttl=60, lock="tok-a"))
+    assert first.take_acquired(10) is not None
+    v1 = (await first.load(10) or Loaded(0, "")).version
+    first.hold(10, Held("tok-a", v1, {"m": "h1"}, (0, 0), 0.0))
+    await second.update_table(10, increment)  # first's copy is now old: its CAS is refused
+
+    def bump(current: Loaded | None) -> Write[None]:
+        n = json.loads(current.doc)["n"] if current is not None else 0
+        return Write(None, doc=doc(n=n + 1), ttl=60, lock="tok-b")
+
+    await first.update_table(10, bump)  # refused once, then written (and released) on retry
+    assert first.take_acquired(10) == ("tok-b", {"m": "h1"})
+    assert first.take_held(10) is None
+
+
+async def test_held_publications_are_released_together_in_one_round_trip(
+    backend: Backend,
+) -> None:
+    """``release_held`` releases every held publication in one round trip; one whose table
+    moved on meanwhile keeps the lock, handed over by ``take_acquired``; a lost lock is said."""
+    first, second = backend.store(), backend.store()
+    assert isinstance(first, StoreBase)
+    versions = {}
+    for chat in (21, 22, 23):
+        await first.update_table(chat, lambda _: Write(None, doc=doc(n=1), ttl=60, lock="t"))
+        assert first.take_acquired(chat) is not None
+        versions[chat] = (await first.load(chat) or Loaded(0, "")).version
+        first.hold(chat, Held("t", versions[chat], {"m": f"h{chat}"}, (1, 1), float(chat)))
+    await second.update_table(22, increment)  # another process wrote 22 while it was held
+    assert first.held_since() == 21.0
+    trips = first.round_trips
+    results = dict(await first.release_held(before=23.0, ttl=60))  # 21 and 22, not 23
+    assert first.round_trips - trips == (1 if isinstance(first, RedisStore) else 2)
+    assert results[21].done and not results[22].done and not results[22].lost
+    assert results[22].version == versions[22] + 1
+    assert first.take_acquired(22) == ("t", {"m": "h22"})  # publish the newer table
+    assert first.take_acquired(21) is None and first.held_since() == 23.0
+    assert await second.pub_acquire(21, "x") == {"m": "h21"}
+    assert await second.pub_acquire(22, "x") is None  # still the first store's
+    assert dict(await first.release_held(chats={23}, ttl=60))[23].done
+    assert first.held_since() is None
 
 
 async def test_the_redis_budget_keeps_a_reserve_and_quiets_repeated_answers(

@@ -91,13 +91,12 @@ class RedisFactory:
             return
         client = self.clients[0]
         ids = [str(c) for c in tg.chats]
-        updates = [f"upd:{u}" for u in tg.queued_at]
         ids += [str(u) for u in tg.users]
         keys = [k async for k in client.scan_iter(match="tapete:*", count=1000)]
         doomed = []
         for key in keys:
             name = key.decode() if isinstance(key, bytes) else str(key)
-            if any(i in name for i in ids) or any(name.endswith(u) for u in updates):
+            if any(i in name for i in ids):  # the windows of update ids are per chat
                 doomed.append(key)
         if doomed:
             await client.delete(*doomed)

@@ -22,6 +22,7 @@ from driver import LANG, card_mentions, open_table, play_hand, read_doc
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
+from bot.storage import DEDUPE_KEEP
 from locales import t as dt
 
 pytestmark = pytest.mark.e2e
@@ -306,7 +307,11 @@ async def test_every_key_expires_or_is_bounded_after_a_whole_game(
     keys = sorted(k.decode() if isinstance(k, bytes) else str(k) for k in found)
     assert any(f"tapete:t:{group.id}" == k for k in keys)
     assert any(f"tapete:prefs:chat:{group.id}" == k for k in keys)
-    assert any(k.startswith("tapete:upd:") for k in keys)
+    # De-duplication keeps one small window of update ids per chat, never a key per update.
+    assert f"tapete:seen:{group.id}" in keys
+    assert not any(k.startswith("tapete:upd:") for k in keys)
+    window = (await redis.get(f"tapete:seen:{group.id}")).split()
+    assert 0 < len(window) <= DEDUPE_KEEP
     forever = []
     for key in keys:
         if key in ("tapete:timers", "tapete:pub"):
