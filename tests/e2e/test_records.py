@@ -64,6 +64,11 @@ async def test_a_finished_vaca_appears_in_history_and_ranking(
 
     mark = len(tg.calls)
     ana.send(group, "/ranking foto")
+    await tg.wait_for(  # drawing the picture may take a while on a loaded machine
+        lambda: [c for c in tg.calls[mark:] if c.method.lower() == "sendphoto"] or None,
+        timeout=30,
+        what="the ranking picture",
+    )
     await tg.settle()
     photos = [c for c in tg.calls[mark:] if c.method.lower() == "sendphoto"]
     assert len(photos) == 1 and photos[0].ok
