@@ -15,9 +15,10 @@ as de bastos. Ranks are 1-7, 10 (sota), 11 (caballo), 12 (rey); suits are ``o`` 
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Iterable
-from typing import Any, ClassVar
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
@@ -119,3 +120,37 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
 def format_cards(cards: Iterable[Card]) -> str:
     """The canonical text of some cards, separated by spaces."""
     return " ".join(str(c) for c in cards)
+
+
+T = TypeVar("T")
+
+
+def _steps(n: int) -> tuple[tuple[int, int, int], ...]:
+    """The Fisher-Yates steps of a list of ``n``: ``(i, i + 1, bits of i + 1)``."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+_STEPS = tuple(_steps(n) for n in range(len(DECK) + 1))
+
+
+def shuffled(seed: str, items: Sequence[T]) -> list[T]:
+    """A new list: ``items`` as ``random.Random(seed).shuffle`` leaves them, bit for bit.
+
+    The same Fisher-Yates swaps and the same ``getrandbits`` draws as CPython's ``shuffle``
+    (``_randbelow``: draw ``k`` bits until below the bound), inlined because every deal of every
+    game comes here (a test checks it against ``random.shuffle``).
+
+    >>> cards = list(DECK)
+    >>> random.Random("7/1/deal").shuffle(cards)
+    >>> shuffled("7/1/deal", DECK) == cards
+    True
+    """
+    out = list(items)
+    n = len(out)
+    getrandbits = random.Random(seed).getrandbits
+    for i, size, bits in _STEPS[n] if n < len(_STEPS) else _steps(n):
+        j = getrandbits(bits)
+        while j >= size:
+            j = getrandbits(bits)
+        out[i], out[j] = out[j], out[i]
+    return out

@@ -42,7 +42,7 @@ class IllegalAction(Exception):
         super().__init__(f"{reason}({detail})" if detail else reason)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Action:
     """One move. ``kind`` is the Spanish word with underscores (``no_quiero``, ``chico_fuera``).
 
@@ -55,6 +55,19 @@ class Action:
     amount: int | None = None
     cards: tuple[Card, ...] = ()
     name: str | None = field(default=None, repr=False)
+
+    def __init__(
+        self,
+        kind: str,
+        amount: int | None = None,
+        cards: tuple[Card, ...] = (),
+        name: str | None = None,
+    ) -> None:
+        # The frozen dataclass's __init__ without a generic object.__setattr__ per field.
+        _set_action_kind(self, kind)
+        _set_amount(self, amount)
+        _set_cards(self, cards)
+        _set_name(self, name)
 
     def __str__(self) -> str:
         if self.name is not None:
@@ -72,7 +85,14 @@ class Action:
         return parse_words(text, {k.replace("_", " "): k for k in _CANONICAL_KINDS})
 
 
-@dataclass(frozen=True, slots=True)
+_ACTION_SLOTS: dict[str, Any] = dict(Action.__dict__)
+_set_action_kind = _ACTION_SLOTS["kind"].__set__
+_set_amount = _ACTION_SLOTS["amount"].__set__
+_set_cards = _ACTION_SLOTS["cards"].__set__
+_set_name = _ACTION_SLOTS["name"].__set__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened. ``to`` is ``None`` for a public event, else the seats that see it.
 
@@ -84,6 +104,15 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     to: frozenset[int] | None = None
 
+    def __init__(
+        self, kind: str, data: Mapping[str, Any] | None = None, to: frozenset[int] | None = None
+    ) -> None:
+        # The frozen dataclass's own __init__, without its generic object.__setattr__ per field:
+        # every transition of every game builds several events.
+        _set_kind(self, kind)
+        _set_data(self, {} if data is None else data)
+        _set_to(self, to)
+
     @property
     def public(self) -> bool:
         return self.to is None
@@ -92,15 +121,75 @@ class Event:
         return self.to is None or seat in self.to
 
 
+_EVENT_SLOTS: dict[str, Any] = dict(Event.__dict__)
+_set_kind = _EVENT_SLOTS["kind"].__set__
+_set_data = _EVENT_SLOTS["data"].__set__
+_set_to = _EVENT_SLOTS["to"].__set__
+
 S = TypeVar("S")
 
+RawEvent = tuple[str, Mapping[str, Any], "frozenset[int] | None"]
+"""An event not yet built: ``(kind, data, to)``, the arguments of :class:`Event`."""
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, init=False)
 class Transition(Generic[S]):
-    """The result of ``apply``: the new state and the events that lead to it, in order."""
+    """The result of ``apply``: the new state and the events that lead to it, in order.
 
+    The engines build ``events`` when they are first read (:func:`transition`): a caller that
+    only wants the next state, such as a computer player playing hands out, never pays for
+    them. They are the same events either way.
+
+    >>> t = transition(1, [("spoke", {"seat": 0}, None)])
+    >>> t.events == (Event("spoke", {"seat": 0}),), t == Transition(1, t.events)
+    (True, True)
+    """
+
+    __slots__ = ("_raw", "events", "state")
     state: S
-    events: tuple[Event, ...] = ()
+    events: tuple[Event, ...]
+
+    def __init__(self, state: S, events: tuple[Event, ...] = ()) -> None:
+        _set_state(self, state)
+        _set_events(self, events)
+
+    def __getstate__(self) -> list[Any]:  # copy and pickle, as for a slots dataclass
+        return [self.state, self.events]
+
+    def __setstate__(self, fields: list[Any]) -> None:
+        _set_state(self, fields[0])
+        _set_events(self, fields[1])
+
+
+def _events_on_first_read(self: Transition[Any], name: str) -> Any:
+    """``Transition.__getattr__``: only reached while the ``events`` slot is still empty."""
+    if name != "events":
+        raise AttributeError(name)
+    raw: list[RawEvent] = _get_raw(self, Transition)
+    events = tuple([Event(kind, data, to) for kind, data, to in raw])
+    _set_events(self, events)
+    return events
+
+
+_TRANSITION_SLOTS: dict[str, Any] = dict(Transition.__dict__)
+_set_state = _TRANSITION_SLOTS["state"].__set__
+_set_events = _TRANSITION_SLOTS["events"].__set__
+_set_raw = _TRANSITION_SLOTS["_raw"].__set__
+_get_raw = _TRANSITION_SLOTS["_raw"].__get__
+setattr(Transition, "__getattr__", _events_on_first_read)  # noqa: B010 - hidden from type checks
+_new = object.__new__
+
+
+def transition(state: S, raw: list[RawEvent]) -> Transition[S]:
+    """The :class:`Transition` to ``state`` whose events are built from ``raw`` when first read.
+
+    ``raw`` must not change afterwards (the engines hand over a list they no longer touch; the
+    data in it are plain values that nobody changes).
+    """
+    t: Transition[S] = _new(Transition)
+    _set_state(t, state)
+    _set_raw(t, raw)
+    return t
 
 
 _CANONICAL_KINDS = (
@@ -245,7 +334,17 @@ def check_action(action: object) -> None:
     ...
     engine.core.IllegalAction: bad_amount(text=0)
     """
-    if isinstance(action, str):
+    if type(action) is Action:  # the usual case, decided without the generic checks below
+        amount = action.amount
+        cards = action.cards
+        if (
+            type(action.kind) is str
+            and (amount is None or (type(amount) is int and 1 <= amount <= MAX_AMOUNT))
+            and type(cards) is tuple
+            and (not cards or all(type(c) is Card for c in cards))
+        ):
+            return
+    elif isinstance(action, str):
         return
     if not isinstance(action, Action) or not isinstance(action.kind, str):
         raise IllegalAction("unknown_action", text=str(getattr(action, "kind", action))[:40])

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.cards import DECK, SUIT_NAMES, Card, parse_cards
+from engine.cards import DECK, SUIT_NAMES, Card, parse_cards, shuffled
 from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
 from engine.envite import senas_play
 from engine.envite.options import Options
@@ -77,28 +77,15 @@ def _draw_dealer(
     raise AssertionError("unreachable: the draw always separates within 1000 attempts")
 
 
-_SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
-
-
 def shuffled_deck(seed: str) -> list[Card]:
-    """The deck as ``random.Random(seed).shuffle`` leaves it, computed without its per-card calls.
-
-    The same Fisher-Yates steps and the same draws of ``getrandbits`` as CPython's ``shuffle``
-    (a test checks it against ``random.shuffle``), inlined because the deal is a hot path.
+    """The deck as ``random.Random(seed).shuffle`` leaves it (:func:`engine.cards.shuffled`).
 
     >>> deck = list(DECK)
     >>> random.Random("7/1").shuffle(deck)
     >>> shuffled_deck("7/1") == deck
     True
     """
-    deck = list(DECK)
-    getrandbits = random.Random(seed).getrandbits
-    for i, n, bits in _SWAPS:
-        j = getrandbits(bits)
-        while j >= n:
-            j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return shuffled(seed, DECK)
 
 
 def _deal(

@@ -17,16 +17,33 @@ engine.core.IllegalAction: not_your_turn(seat=1)
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
+from dataclasses import MISSING, dataclass, fields
+from functools import cache
 from itertools import combinations
 from typing import Any
 
-from engine.cards import DECK, Card, parse_cards
-from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
+from engine.cards import DECK, Card, parse_cards, shuffled
+from engine.core import (
+    Action,
+    IllegalAction,
+    RawEvent,
+    Transition,
+    check_action,
+    check_seat,
+    is_seat,
+    transition,
+)
 from engine.mus import senas_play
 from engine.mus.actions import parse_action
-from engine.mus.evaluation import LANCES, HandValue, hand_value, lance_winners
+from engine.mus.evaluation import (
+    LANCES,
+    HandValue,
+    card_weights,
+    hand_classes,
+    hand_value,
+    lance_winners,
+)
 from engine.mus.options import Options
 from engine.mus.state import Hand, LanceResult, MusState
 from engine.senas_play import SENA
@@ -55,6 +72,8 @@ _A_NO_QUIERO = Action("no_quiero")
 _OPEN_ACTIONS = (_A_PASO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
 _ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
 _ORDAGO_ANSWERS = (_A_QUIERO, _A_NO_QUIERO)
+_TEXTS = {id(a): str(a) for a in _ANSWER_ACTIONS}
+"""The texts of the module's own actions, by identity (they live as long as the module)."""
 
 
 _ORDERS = tuple(tuple((mano + i) % PLAYERS for i in range(PLAYERS)) for mano in range(PLAYERS))
@@ -65,29 +84,19 @@ def _order(mano: int) -> tuple[int, ...]:
     return _ORDERS[mano]
 
 
-def _card_texts(cards: Iterable[Card]) -> list[str]:
+def _card_texts(cards: Sequence[Card]) -> list[str]:
+    """The cards' texts (a Mus hand has four: spelt out, it is the hot path)."""
+    if len(cards) == 4:
+        a, b, c, d = cards
+        return [a._text, b._text, c._text, d._text]
     return [c._text for c in cards]
 
 
+# Events are built as ``(kind, data, to)`` (engine.core.RawEvent) and become Event objects when
+# the transition's events are first read (engine.core.transition).
+
+
 # --------------------------------------------------------------------------- deal (M1, M2)
-
-
-def _shuffle(rng: random.Random, cards: list[Card]) -> None:
-    """Exactly ``rng.shuffle(cards)`` (same draws, same order), without a method call per card.
-
-    >>> a, b = list(range(40)), list(range(40))
-    >>> random.Random("7/1/deal").shuffle(a); _shuffle(random.Random("7/1/deal"), b)
-    >>> a == b
-    True
-    """
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _deal(
@@ -100,14 +109,14 @@ def _deal(
     hands: Sequence[Iterable[str | Card] | str] | None = None,
     stock: Iterable[str | Card] | str | None = None,
 ) -> MusState:
+    held: tuple[Hand, ...]
     if hands is None:
-        deck = list(DECK)
-        _shuffle(random.Random(f"{seed}/{hand_number}/deal"), deck)
-        dealt: list[list[Card]] = [[], [], [], []]
-        for i in range(4 * PLAYERS):  # one at a time, starting with the mano (M2)
-            dealt[(mano + i) % PLAYERS].append(deck[i])
-        held = tuple(tuple(h) for h in dealt)
-        rest = tuple(deck[4 * PLAYERS :])
+        deck = tuple(shuffled(f"{seed}/{hand_number}/deal", DECK))
+        # One card at a time, starting with the mano (M2): seat s gets every fourth card from
+        # its place after the mano.
+        a, b, c, d = _DEAL_STARTS[mano]
+        held = (deck[a:16:4], deck[b:16:4], deck[c:16:4], deck[d:16:4])
+        rest = deck[16:]
     else:
         held = tuple(parse_cards(h) for h in hands)
         if len(held) != PLAYERS or any(len(h) != 4 for h in held):
@@ -116,22 +125,33 @@ def _deal(
         used = [c for h in held for c in h] + list(given)
         if len(set(used)) != len(used):
             raise ValueError("a card appears twice in the explicit deal")
-        others = [c for c in DECK if c not in set(used)]
-        _shuffle(random.Random(f"{seed}/{hand_number}/deal"), others)
+        others = shuffled(f"{seed}/{hand_number}/deal", [c for c in DECK if c not in set(used)])
         rest = tuple(given) + tuple(others)
-    return MusState(
-        options=options,
-        seed=seed,
-        hand_number=hand_number,
-        mano=mano,
-        score=score,
-        juegos=juegos,
-        phase="mus",
-        to_act=(mano,),
-        hands=held,
-        stock=rest,
-        pile=(),
+    # MusState(...) without its frozen __init__ (one object.__setattr__ per field): the fields'
+    # defaults, then the deal.
+    return _made(
+        {
+            **_DEFAULTS,
+            "options": options,
+            "seed": seed,
+            "hand_number": hand_number,
+            "mano": mano,
+            "score": score,
+            "juegos": juegos,
+            "phase": "mus",
+            "to_act": (mano,),
+            "hands": held,
+            "stock": rest,
+            "pile": (),
+        }
     )
+
+
+_DEAL_STARTS = tuple(tuple((s - mano) % PLAYERS for s in range(PLAYERS)) for mano in range(PLAYERS))
+"""Per mano, where each seat's cards start in the shuffled deck (every fourth card after)."""
+
+
+_DEFAULT_OPTIONS = Options()
 
 
 def new_game(
@@ -152,31 +172,25 @@ def new_game(
     """
     if players != PLAYERS:
         raise ValueError("classic Mus is played by four players")
-    return _deal(options or Options(), seed, 1, 0, (0, 0), (0, 0), hands, stock)
+    return _deal(options or _DEFAULT_OPTIONS, seed, 1, 0, (0, 0), (0, 0), hands, stock)
 
 
-def _hand_events(st: MusState) -> list[Event]:
-    events = [
-        Event(
-            "hand_started",
-            {
-                "hand": st.hand_number,
-                "mano": st.mano,
-                "postre": st.postre,
-                "score": list(st.score),
-                "juegos": list(st.juegos),
-            },
-        )
-    ]
-    events.extend(_dealt_events(st))
-    return events
+def _hand_events(st: MusState, events: list[RawEvent]) -> None:
+    mano = st.mano
+    data = {
+        "hand": st.hand_number,
+        "mano": mano,
+        "postre": (mano - 1) % PLAYERS,
+        "score": list(st.score),
+        "juegos": list(st.juegos),
+    }
+    events.append(("hand_started", data, None))
+    _dealt_events(st, events)
 
 
-def _dealt_events(st: MusState) -> list[Event]:
-    return [
-        Event("dealt", {"seat": s, "cards": _card_texts(st.hands[s])}, _ONLY[s])
-        for s in range(PLAYERS)
-    ]
+def _dealt_events(st: MusState, events: list[RawEvent]) -> None:
+    for s, hand in enumerate(st.hands):
+        events.append(("dealt", {"seat": s, "cards": _card_texts(hand)}, _ONLY[s]))
 
 
 # --------------------------------------------------------------------------- public API
@@ -193,11 +207,15 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 0)], legal_actions(s, 1)
     (['mus', 'corto'], [])
     """
-    if not is_seat(seat, PLAYERS):
+    if not (type(seat) is int and 0 <= seat < PLAYERS) and not is_seat(seat, PLAYERS):
         return []
     if seat not in state.to_act:
         return []
     phase = state.phase
+    if phase == "lance":
+        if state.bet_pair is None:
+            return list(_OPEN_ACTIONS)
+        return list(_ORDAGO_ANSWERS if state.ordago else _ANSWER_ACTIONS)
     if phase == "mus":
         return [_A_MUS, _A_CORTO]
     if phase == "discard":
@@ -207,10 +225,6 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
             for size in range(1, len(hand) + 1)
             for combo in combinations(hand, size)
         ]
-    if phase == "lance":
-        if state.bet_pair is None:
-            return list(_OPEN_ACTIONS)
-        return list(_ORDAGO_ANSWERS if state.ordago else _ANSWER_ACTIONS)
     return []
 
 
@@ -246,78 +260,133 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     >>> t.state.to_act, t.events[0].data
     ((1,), {'seat': 0, 'action': 'mus', 'bet': None})
     """
-    check_seat(seat, PLAYERS, reason="not_your_turn")
-    check_action(action)
-    act = parse_action(action) if isinstance(action, str) else action
+    if not (type(seat) is int and 0 <= seat < PLAYERS):
+        check_seat(seat, PLAYERS, reason="not_your_turn")
+    if type(action) is Action and action.amount is None and not action.cards:
+        act = action  # a word without amount or cards (check_action's fast path, inlined)
+        if type(act.kind) is not str or type(act.cards) is not tuple:
+            check_action(act)
+    else:
+        check_action(action)
+        act = parse_action(action) if isinstance(action, str) else action
     phase = state.phase
     if phase == "over":
         raise IllegalAction("game_over")
     kind = act.kind
     if kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
         return senas_play.send(state, seat, act)
-    events: list[Event] = []
-    if phase == "mus":
+    events: list[RawEvent] = []
+    if phase == "lance":
+        if kind not in _LANCE_KINDS:
+            raise IllegalAction("wrong_phase", phase=phase, action=kind)
+        new = _bet(state, seat, act, events)
+    elif phase == "mus":
         if kind not in _MUS_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
         new = _mus(state, seat, kind, events)
-    elif phase == "discard":
+    else:
         if kind != "descarto":
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
         new = _discard(state, seat, act.cards, events)
-    else:
-        if kind not in _LANCE_KINDS:
-            raise IllegalAction("wrong_phase", phase=phase, action=kind)
-        new = _bet(state, seat, act, events)
-    if new.hand_number == state.hand_number:
-        first = events[0].data
-        if phase == "lance":
-            said = (state.lance or "", seat, first["action"], first["bet"])
-        elif phase == "mus":
-            said = ("mus", seat, first["action"], None)
-        else:
-            said = ("mus", seat, "descarto", first["count"])
-        # ``new`` was built by this call and has not escaped: finish it in place (no copy).
-        object.__setattr__(new, "history", (*state.history, said))
-    return Transition(new, tuple(events))
+    return transition(new, events)
+
+
+# --------------------------------------------------------------------------- the draft
+#
+# A legal action copies the state's fields once (``_said``, ``_draft``), and the steps of the
+# transition change that copy in place (``_set``) until it is returned: nobody else has seen it
+# yet, so it is still immutable for everyone else, and a refused action leaves the given state
+# untouched. The copy is made with the word in the hand's history: if the hand ends and the next
+# one is dealt, the copy is dropped, and so is the word (a new hand starts a new history).
+
+_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(MusState) if f.default is not MISSING
+}
+"""The fields' defaults (all immutable values: no field has a default factory)."""
+_new = object.__new__
+_set_dict = vars(MusState)["__dict__"].__set__
+
+
+def _made(fields: dict[str, Any]) -> MusState:
+    """The state with these fields (without the frozen ``__init__``: they are the dict)."""
+    new = _new(MusState)
+    _set_dict(new, fields)
+    return new
+
+
+def _draft(st: MusState) -> MusState:
+    """A copy of ``st`` that this transition may change with :func:`_set` before returning it
+    (``dataclasses.replace`` without re-running the frozen ``__init__``: one dict copy)."""
+    new = _new(MusState)
+    _set_dict(new, st.__dict__.copy())
+    return new
+
+
+def _said(
+    state: MusState,
+    stage: str,
+    seat: int,
+    text: str,
+    amount: int | None,
+    events: list[RawEvent],
+) -> dict[str, Any]:
+    """A copy of the fields of ``state`` (to change, then :func:`_made`) with ``seat``'s word
+    in the history, and the ``spoke`` event (``amount``: its ``bet``)."""
+    events.append(("spoke", {"seat": seat, "action": text, "bet": amount}, None))
+    fields = state.__dict__.copy()
+    fields["history"] = (*state.history, (stage, seat, text, amount))
+    return fields
+
+
+def _set(st: MusState, **changes: Any) -> MusState:
+    """Change the draft ``st`` (made by :func:`_draft` in this transition) in place."""
+    st.__dict__.update(changes)
+    return st
 
 
 # --------------------------------------------------------------------------- mus and discards (M2)
 
 
-def _spoke(seat: int, text: str, bet: int | None = None) -> Event:
-    return Event("spoke", {"seat": seat, "action": text, "bet": bet})
-
-
-def _mus(st: MusState, seat: int, kind: str, events: list[Event]) -> MusState:
-    events.append(_spoke(seat, kind))
+def _mus(state: MusState, seat: int, kind: str, events: list[RawEvent]) -> MusState:
+    fields = _said(state, "mus", seat, kind, None, events)
     if kind == "corto":
-        return _next_lance(st, events)
-    if (seat - st.mano) % PLAYERS == PLAYERS - 1:
-        return _replace(st, phase="discard", to_act=_order(st.mano), discarding=_NO_CARDS)
-    return _replace(st, to_act=((seat + 1) % PLAYERS,))
+        return _next_lance(_made(fields), events)
+    mano = state.mano
+    if (seat - mano) % PLAYERS == PLAYERS - 1:
+        fields["phase"] = "discard"
+        fields["to_act"] = _ORDERS[mano]
+        fields["discarding"] = _NO_CARDS
+    else:
+        fields["to_act"] = ((seat + 1) % PLAYERS,)
+    return _made(fields)
 
 
-def _discard(st: MusState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> MusState:
+def _discard(
+    state: MusState, seat: int, cards: tuple[Card, ...], events: list[RawEvent]
+) -> MusState:
     if not 1 <= len(cards) <= 4 or len(set(cards)) != len(cards):
         raise IllegalAction("bad_discard", count=len(cards))
-    hand = st.hands[seat]
+    hand = state.hands[seat]
     for c in cards:
         if c not in hand:
             raise IllegalAction("card_not_in_hand", card=str(c))
-    events.append(Event("discarded", {"seat": seat, "count": len(cards)}))
+    count = len(cards)
+    events.append(("discarded", {"seat": seat, "count": count}, None))
+    st = _draft(state)
+    st.__dict__["history"] = (*state.history, ("mus", seat, "descarto", count))
     discarding = list(st.discarding)
     discarding[seat] = cards
     waiting = tuple(s for s in st.to_act if s != seat)
     if waiting:
-        return _replace(st, to_act=waiting, discarding=tuple(discarding))
+        return _set(st, to_act=waiting, discarding=tuple(discarding))
     return _draw(st, tuple(discarding), events)
 
 
-def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[Event]) -> MusState:
+def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[RawEvent]) -> MusState:
     """Everybody has discarded: serve each player from the stock, starting with the mano."""
     order = _order(st.mano)
     hands = list(st.hands)
@@ -337,14 +406,14 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[Event]
                 waiting = {c for w in order[i:] for c in discarding[w] or ()}
                 others = [c for c in pile if c not in waiting] or pile
                 reshuffles += 1
-                _shuffle(random.Random(f"{st.seed}/{st.hand_number}/r{reshuffles}"), others)
+                others = shuffled(f"{st.seed}/{st.hand_number}/r{reshuffles}", others)
                 taken = set(others)
                 pile = [c for c in pile if c not in taken]
                 stock = others
-                events.append(Event("stock_reshuffled", {}))
+                events.append(("stock_reshuffled", {}, None))
             got.append(stock.pop())
         hands[s] = hands[s] + tuple(got)
-    new = _replace(
+    _set(
         st,
         phase="mus",
         to_act=(st.mano,),
@@ -355,8 +424,8 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[Event]
         mus_round=st.mus_round + 1,
         discarding=_NO_CARDS,
     )
-    events.extend(_dealt_events(new))
-    return new
+    _dealt_events(st, events)
+    return st
 
 
 # --------------------------------------------------------------------------- lances (M3, M4)
@@ -365,14 +434,38 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[Event]
 def values(state: MusState) -> tuple[HandValue, ...]:
     """The evaluation of every seat's current hand (M3), in seat order."""
     opts = state.options
-    return tuple(hand_value(h, opts) for h in state.hands)
+    hands = state.hands
+    try:
+        (a, b, c, d), (e, f, g, h), (i, j, k, m), (n, o, p, q) = hands
+    except ValueError:  # not four hands of four cards: hand_value says what is wrong
+        return tuple(hand_value(h, opts) for h in hands)
+    # hand_value of each hand, spelt out: a hand class is the sum of its cards' weights.
+    weights, table = _card_tables(opts.reyes, opts.real)
+    return (
+        table[weights[a.index] + weights[b.index] + weights[c.index] + weights[d.index]],
+        table[weights[e.index] + weights[f.index] + weights[g.index] + weights[h.index]],
+        table[weights[i.index] + weights[j.index] + weights[k.index] + weights[m.index]],
+        table[weights[n.index] + weights[o.index] + weights[p.index] + weights[q.index]],
+    )
 
 
-def _next_lance(st: MusState, events: list[Event]) -> MusState:
+@cache
+def _card_tables(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
+    """:func:`card_weights` and :func:`hand_classes` under these card rules."""
+    return card_weights(reyes), hand_classes(_CardRules(reyes, real))
+
+
+@dataclass(frozen=True)
+class _CardRules:
+    reyes: int
+    real: bool
+
+
+def _next_lance(st: MusState, events: list[RawEvent]) -> MusState:
     """Open the next lance that is played, recording the skipped ones; end the hand after
     juego/punto."""
-    done = {r.lance for r in st.results}
     results = st.results
+    done = {r.lance for r in results}
     vals: tuple[HandValue, ...] | None = None
     order = _order(st.mano)
     for lance in ("grande", "chica", "pares", "juego"):
@@ -385,28 +478,28 @@ def _next_lance(st: MusState, events: list[Event]) -> MusState:
         has = (
             tuple(bool(v.pares) for v in vals) if lance == "pares" else tuple(v.juego for v in vals)
         )
-        events.append(Event("declared", {"lance": lance, "has": list(has)}))
-        st = _replace(st, **{f"{lance}_has": has})
+        events.append(("declared", {"lance": lance, "has": list(has)}, None))
+        st.__dict__[f"{lance}_has"] = has
         pairs = {s % 2 for s in range(PLAYERS) if has[s]}
         if not pairs:
             events.append(
-                Event("lance_skipped", {"lance": lance, "reason": "nobody", "pair": None})
+                ("lance_skipped", {"lance": lance, "reason": "nobody", "pair": None}, None)
             )
             if lance == "juego":
                 return _open(st, "punto", order, results, events)
             results = (*results, LanceResult(lance, "nobody"))
-            st = _replace(st, results=results)
+            _set(st, results=results)
             continue
         if len(pairs) == 1:
             pair = pairs.pop()
             events.append(
-                Event("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair})
+                ("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair}, None)
             )
             results = (*results, LanceResult(lance, "one_pair", None, pair))
-            st = _replace(st, results=results)
+            _set(st, results=results)
             continue
         return _open(st, lance, tuple(s for s in order if has[s]), results, events)
-    return _end_hand(st, events)
+    return _end_hand(st, events, vals)
 
 
 def _open(
@@ -414,10 +507,10 @@ def _open(
     lance: str,
     players: tuple[int, ...],
     results: tuple[LanceResult, ...],
-    events: list[Event],
+    events: list[RawEvent],
 ) -> MusState:
-    events.append(Event("lance_started", {"lance": lance, "players": list(players)}))
-    return _replace(
+    events.append(("lance_started", {"lance": lance, "players": list(players)}, None))
+    return _set(
         st,
         phase="lance",
         lance=lance,
@@ -438,85 +531,104 @@ def _open(
 def _answerers(st: MusState, bettor: int, refused: tuple[int, ...]) -> tuple[int, ...]:
     """Entitled opponents of ``bettor`` who may still answer, in playing order after him."""
     players = st.players
-    return tuple(
-        s
-        for s in ((bettor + i) % PLAYERS for i in range(1, PLAYERS))
-        if (s - bettor) % 2 and s in players and s not in refused
-    )
+    first, second = _OPPONENTS[bettor]
+    if first in players and first not in refused:
+        if second in players and second not in refused:
+            return (first, second)
+        return (first,)
+    if second in players and second not in refused:
+        return (second,)
+    return ()
 
 
-def _bet(st: MusState, seat: int, act: Action, events: list[Event]) -> MusState:
+_OPPONENTS = tuple(((s + 1) % PLAYERS, (s + 3) % PLAYERS) for s in range(PLAYERS))
+"""Each seat's opponents in playing order after him."""
+
+
+def _bet(state: MusState, seat: int, act: Action, events: list[RawEvent]) -> MusState:
+    """A word in a lance (M4). ``state`` is the given state: it is copied once the word is
+    known to be legal."""
     kind = act.kind
-    facing = st.bet_pair is not None
-    if seat not in st.to_act:
-        if seat not in st.players:
-            raise IllegalAction("not_in_lance", seat=seat, lance=st.lance)
-        if facing and seat % 2 == st.bet_pair and kind in ("envido", "ordago"):
+    facing = state.bet_pair is not None
+    if seat not in state.to_act:
+        if seat not in state.players:
+            raise IllegalAction("not_in_lance", seat=seat, lance=state.lance)
+        if facing and seat % 2 == state.bet_pair and kind in ("envido", "ordago"):
             raise IllegalAction("cannot_raise_own_bet", seat=seat)
         if not facing and kind in ("quiero", "no_quiero"):
             raise IllegalAction("no_bet_to_answer")
         raise IllegalAction("not_your_turn", seat=seat)
+    lance = state.lance or ""
     if not facing:
         if kind == "paso":
-            events.append(_spoke(seat, "paso"))
-            passes = st.passes + 1
-            if passes == len(st.players):
-                return _close(st, "en_paso", None, None, events)
-            return _replace(st, passes=passes, to_act=(st.players[passes],))
+            fields = _said(state, lance, seat, "paso", None, events)
+            passes = state.passes + 1
+            if passes == len(state.players):
+                return _close(_made(fields), "en_paso", None, None, events)
+            fields["passes"] = passes
+            fields["to_act"] = (state.players[passes],)
+            return _made(fields)
         if kind in ("quiero", "no_quiero"):
             raise IllegalAction("no_bet_to_answer")
         if kind == "envido":
             amount = MIN_BET if act.amount is None else act.amount
             if amount < MIN_BET:
                 raise IllegalAction("bet_too_small", minimum=MIN_BET)
-            return _raise(st, seat, amount, 0, False, str(act), events)
-        return _raise(st, seat, None, 0, True, "ordago", events)
+            return _raise(state, seat, amount, 0, False, _text(act), events)
+        return _raise(state, seat, None, 0, True, "ordago", events)
     if kind == "quiero":
-        if st.ordago:
-            return _ordago_accepted(st, seat, events)
-        events.append(_spoke(seat, "quiero", st.bet))
-        return _close(st, "querido", st.bet, None, events)
+        if state.ordago:
+            fields = _said(state, lance, seat, "quiero", None, events)
+            return _ordago_accepted(_made(fields), events)
+        fields = _said(state, lance, seat, "quiero", state.bet, events)
+        return _close(_made(fields), "querido", state.bet, None, events)
     if kind in ("no_quiero", "paso"):  # "paso" facing a bet is a refusal
-        events.append(_spoke(seat, "no quiero"))
-        refused = (*st.refused, seat)
-        bettor = st.bettor if st.bettor is not None else seat
-        left = _answerers(st, bettor, refused)
+        fields = _said(state, lance, seat, "no quiero", None, events)
+        refused = (*state.refused, seat)
+        bettor = state.bettor if state.bettor is not None else seat
+        left = _answerers(state, bettor, refused)
         if left:  # M4: "no quiero" stands only when every entitled opponent has refused
-            return _replace(st, refused=refused, to_act=left)
+            fields["refused"] = refused
+            fields["to_act"] = left
+            return _made(fields)
         # M5: a first bet refused pays 1, a raise refused the amount accepted before it.
-        return _close(st, "no_querido", st.accepted or 1, st.bet_pair, events)
-    if st.ordago:
+        return _close(_made(fields), "no_querido", state.accepted or 1, state.bet_pair, events)
+    if state.ordago:
         raise IllegalAction("cannot_raise_ordago")
-    current = st.bet or 0
+    current = state.bet or 0
     if kind == "envido":
         amount = MIN_BET if act.amount is None else act.amount
         if amount < MIN_BET:
             raise IllegalAction("bet_too_small", minimum=MIN_BET)
-        return _raise(st, seat, current + amount, current, False, str(act), events)
-    return _raise(st, seat, None, current, True, "ordago", events)
+        return _raise(state, seat, current + amount, current, False, _text(act), events)
+    return _raise(state, seat, None, current, True, "ordago", events)
+
+
+def _text(act: Action) -> str:
+    """``str(act)``, looked up for the actions :func:`legal_actions` offers."""
+    text = _TEXTS.get(id(act))
+    return str(act) if text is None else text
 
 
 def _raise(
-    st: MusState,
+    state: MusState,
     seat: int,
     bet: int | None,
     accepted: int,
     ordago: bool,
     text: str,
-    events: list[Event],
+    events: list[RawEvent],
 ) -> MusState:
-    events.append(_spoke(seat, text, bet))
-    left = _answerers(st, seat, ())
-    return _replace(
-        st,
-        bet=bet,
-        accepted=accepted,
-        ordago=ordago,
-        bet_pair=seat % 2,
-        bettor=seat,
-        refused=(),
-        to_act=left,  # M4: either entitled opponent may answer; a quiero or raise stands at once
-    )
+    fields = _said(state, state.lance or "", seat, text, bet, events)
+    fields["bet"] = bet
+    fields["accepted"] = accepted
+    fields["ordago"] = ordago
+    fields["bet_pair"] = seat % 2
+    fields["bettor"] = seat
+    fields["refused"] = ()
+    # M4: either entitled opponent may answer; a quiero or raise stands at once.
+    fields["to_act"] = _answerers(state, seat, ())
+    return _made(fields)
 
 
 def _close(
@@ -524,42 +636,41 @@ def _close(
     outcome: str,
     bet: int | None,
     pair: int | None,
-    events: list[Event],
+    events: list[RawEvent],
 ) -> MusState:
     lance = st.lance or ""
     result = LanceResult(lance, outcome, bet, pair)
     events.append(
-        Event("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair})
+        ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
     )
-    st = _replace(st, results=(*st.results, result), to_act=(), phase="lance")
+    _set(st, results=(*st.results, result), to_act=(), phase="lance")
     if outcome == "no_querido" and pair is not None and bet is not None:
         score = _add(st.score, pair, bet)
         events.append(
-            Event("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"})
+            ("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"}, None)
         )
-        st = _replace(st, score=score)
+        _set(st, score=score)
         if score[pair] >= st.options.target:
             return _win_juego(st, pair, events)
     return _next_lance(st, events)
 
 
-def _ordago_accepted(st: MusState, seat: int, events: list[Event]) -> MusState:
+def _ordago_accepted(st: MusState, events: list[RawEvent]) -> MusState:
     """M5: cards are shown at once and the winner of the lance wins the juego."""
-    events.append(_spoke(seat, "quiero"))
     lance = st.lance or ""
     # Non-holders have key 0 in pares and juego, so the best of all four is the best player.
-    winner = lance_winners(values(st), st.mano)[LANCES.index(lance)]
+    vals = values(st)
+    winner = lance_winners(vals, st.mano)[LANCES.index(lance)]
     pair = (winner if winner is not None else st.mano) % 2
     events.append(
-        Event("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair})
+        ("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair}, None)
     )
-    events.append(_showdown(st))
+    events.append(_showdown(st, vals))
     points = max(0, st.options.target - st.score[pair])
-    data = {"pair": pair, "points": points, "lance": lance, "why": "ordago"}
-    events.append(
-        Event("scored", {**data, "parts": [[winner, points]] if winner is not None else []})
-    )
-    st = _replace(
+    parts = [[winner, points]] if winner is not None else []
+    data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
+    events.append(("scored", data, None))
+    _set(
         st,
         results=(*st.results, LanceResult(lance, "ordago", None, pair)),
         score=_add(st.score, pair, points),
@@ -580,7 +691,10 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
 
     Refusals are not listed (they were collected at once).
     """
-    vals = values(state)
+    return _hand_scores(state, values(state))
+
+
+def _hand_scores(state: MusState, vals: tuple[HandValue, ...]) -> list[tuple[int, int, str, str]]:
     mano = state.mano
     winners = lance_winners(vals, mano)
     items: list[tuple[int, int, str, str]] = []
@@ -623,76 +737,64 @@ def score_parts(state: MusState, pair: int, points: int, lance: str, why: str) -
     """Whose hands make an end-of-hand score, as ``[[seat, points], ...]`` (the ``parts`` of
     a ``scored`` event): each holder of pares or juego of ``pair`` with what he brings, else the
     seat whose hand won the lance (with the whole ``points``)."""
-    vals = values(state)
+    return _score_parts(state, values(state), pair, points, lance, why)
+
+
+def _score_parts(
+    state: MusState,
+    vals: tuple[HandValue, ...],
+    pair: int,
+    points: int,
+    lance: str,
+    why: str,
+) -> list[list[int]]:
     if why in ("pares", "juego"):
         return [[s, p] for s, p in _pair_parts(vals, pair, lance)]
     winner = lance_winners(vals, state.mano)[LANCES.index(lance)]
     return [[winner, points]] if winner is not None else []
 
 
-def _showdown(st: MusState) -> Event:
+def _showdown(st: MusState, vals: tuple[HandValue, ...]) -> RawEvent:
     """Every hand shown, with what each is worth (pares kind and juego/punto total)."""
-    vals = values(st)
-    return Event(
-        "showdown",
-        {
-            "hands": [_card_texts(h) for h in st.hands],
-            "pares": [v.pares for v in vals],
-            "points": [v.points for v in vals],
-        },
-    )
+    data = {
+        "hands": [_card_texts(h) for h in st.hands],
+        "pares": [v.pares for v in vals],
+        "points": [v.points for v in vals],
+    }
+    return ("showdown", data, None)
 
 
-def _end_hand(st: MusState, events: list[Event]) -> MusState:
-    events.append(_showdown(st))
+def _end_hand(st: MusState, events: list[RawEvent], vals: tuple[HandValue, ...] | None) -> MusState:
+    if vals is None:
+        vals = values(st)
+    events.append(_showdown(st, vals))
     score = st.score
     target = st.options.target
-    for pair, points, lance, why in hand_scores(st):
+    for pair, points, lance, why in _hand_scores(st, vals):
         score = _add(score, pair, points)
-        parts = score_parts(st, pair, points, lance, why)
+        parts = _score_parts(st, vals, pair, points, lance, why)
         data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
-        events.append(Event("scored", data))
+        events.append(("scored", data, None))
         if score[pair] >= target:  # M5: nothing more is counted
-            return _win_juego(_replace(st, score=score, shown=True), pair, events)
-    st = _replace(st, score=score, shown=True)
-    events.append(
-        Event(
-            "hand_over",
-            {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)},
-        )
-    )
+            return _win_juego(_set(st, score=score, shown=True), pair, events)
+    _set(st, score=score, shown=True)
+    data = {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)}
+    events.append(("hand_over", data, None))
     return _next_hand(st, st.score, events)
 
 
-def _win_juego(st: MusState, pair: int, events: list[Event]) -> MusState:
+def _win_juego(st: MusState, pair: int, events: list[RawEvent]) -> MusState:
     juegos = _add(st.juegos, pair, 1)
-    events.append(
-        Event(
-            "hand_over",
-            {"hand": st.hand_number, "score": list(st.score), "juegos": list(juegos)},
-        )
-    )
-    events.append(Event("juego_won", {"pair": pair, "juegos": list(juegos)}))
+    data = {"hand": st.hand_number, "score": list(st.score), "juegos": list(juegos)}
+    events.append(("hand_over", data, None))
+    events.append(("juego_won", {"pair": pair, "juegos": list(juegos)}, None))
     if juegos[pair] >= st.options.juegos:
-        events.append(Event("vaca_won", {"pair": pair}))
-        return _replace(st, juegos=juegos, phase="over", to_act=(), winner=pair, lance=None)
-    return _next_hand(_replace(st, juegos=juegos), (0, 0), events)
+        events.append(("vaca_won", {"pair": pair}, None))
+        return _set(st, juegos=juegos, phase="over", to_act=(), winner=pair, lance=None)
+    return _next_hand(_set(st, juegos=juegos), (0, 0), events)
 
 
-def _next_hand(st: MusState, score: tuple[int, int], events: list[Event]) -> MusState:
+def _next_hand(st: MusState, score: tuple[int, int], events: list[RawEvent]) -> MusState:
     new = _deal(st.options, st.seed, st.hand_number + 1, (st.mano + 1) % PLAYERS, score, st.juegos)
-    events.extend(_hand_events(new))
+    _hand_events(new, events)
     return new
-
-
-def _replace(st: MusState, **changes: Any) -> MusState:
-    """A copy of ``st`` with ``changes`` (like ``dataclasses.replace``, without re-running the
-    frozen ``__init__``: the state has a plain ``__dict__``, copied in one step)."""
-    new = _new(MusState)
-    d = new.__dict__
-    d.update(st.__dict__)
-    d.update(changes)
-    return new
-
-
-_new = object.__new__

@@ -31,7 +31,7 @@ raise or quiero (as in the ``spoke`` event), the number of cards for ``"descarto
 PHASES = ("mus", "discard", "lance", "over")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class LanceResult:
     """How one lance of the current hand ended (M4, M5).
 
@@ -45,8 +45,24 @@ class LanceResult:
     bet: int | None = None
     pair: int | None = None
 
+    def __init__(
+        self, lance: str, outcome: str, bet: int | None = None, pair: int | None = None
+    ) -> None:
+        # The frozen dataclass's __init__ without a generic object.__setattr__ per field.
+        _set_lance(self, lance)
+        _set_outcome(self, outcome)
+        _set_bet(self, bet)
+        _set_pair(self, pair)
+
     def to_dict(self) -> dict[str, Any]:
         return {"lance": self.lance, "outcome": self.outcome, "bet": self.bet, "pair": self.pair}
+
+
+_SLOTS: dict[str, Any] = dict(LanceResult.__dict__)
+_set_lance = _SLOTS["lance"].__set__
+_set_outcome = _SLOTS["outcome"].__set__
+_set_bet = _SLOTS["bet"].__set__
+_set_pair = _SLOTS["pair"].__set__
 
 
 @dataclass(frozen=True)
