@@ -55,17 +55,9 @@ async def store_pending(svc: Services, table: Table) -> Loaded | None:
         return None
     from bot.handlers.common import change_table
 
-    records = records_of(svc)
-    try:
-        for item in table.rec_out:
-            if item.hand > 0:
-                await records.add_hand(table.chat_id, table.tid, item.hand, dumps(item.doc))
-            else:
-                await records.add_game(GameRecord.model_validate(item.doc))
-    except Exception:
-        log.exception("records of table %s not stored yet", table.chat_id)
+    stored = await store_records(svc, table)
+    if not stored:  # something was pending, so storing failed
         return None
-    stored = {item.hand for item in table.rec_out}
     tid = table.tid
 
     def clear(current: Table | None) -> tuple[Table | None, None]:
