@@ -396,9 +396,7 @@ def hand_text(table: Table, seat: int) -> str:
     lines.append(
         t(lang, "envite.hand.vira", vira=card_name(lang, vira), suit=t(lang, f"suit.{vira[-1]}"))
     )
-    playing = table.status == "playing" and view.get("phase") == "play"
-    if playing and seat in view["to_act"] and table.adapter.hand_buttons(table, seat):
-        # His card to play (not a bet to answer: his hand shows no change for that).
+    if table.status == "playing" and view.get("phase") == "play" and seat in view["to_act"]:
         mine = view.get("turn") != view.get("mocho")
         lines.append(t(lang, "envite.hand.your_turn" if mine else "envite.hand.mocho_turn"))
     return "\n".join(lines)
