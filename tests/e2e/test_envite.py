@@ -37,7 +37,9 @@ async def _chico(tg: Any, apps: Any, redis_factory: Any, players: int) -> None:
         state = await play_round(
             table, rng, vias=("button", "command"), check=no_held_card_in_group
         )
-        await tg.settle(quiet=0.05)
+        # Publishing runs after the answer (in the background): let the round's result land
+        # before the next round is counted, even on a loaded machine.
+        await tg.settle(quiet=0.3)
         rounds += 1
         # At most the round result and the next round's table message.
         assert group_sends(table) - before <= 2

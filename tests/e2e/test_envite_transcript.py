@@ -16,10 +16,10 @@ async def test_transcript(tg: Any, apps: Any, redis_factory: Any, lang: str) -> 
     redis = redis_factory.client()
     await apps.start(redis=redis)
     table = await open_envite(tg, redis, players=4, lang=lang)
-    await tg.settle(quiet=0.05)
+    await tg.settle(quiet=0.3)  # the lobby and first table message published (background)
     start = len(table.group.bot_messages())
     await play_round(table, random.Random(4), vias=("button", "command"))
-    await tg.settle(quiet=0.1)
+    await tg.settle(quiet=0.3)
     msgs = table.group.bot_messages()
     print(f"\n===== {lang}: {len(msgs) - start} new group messages in the round")
     assert len(msgs) - start <= 2  # the round's result and the next round's table message
