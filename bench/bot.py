@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bot.py [--game mus|envite|piedras] [--players N] [--tables 24]
         [--concurrency 6] [--hands 2] [--seconds 60] [--latency MS] [--processes N]
-        [--think SECONDS] [--no-ordago]
+        [--think SECONDS] [--no-ordago] [--policy random|ai]
 
 Each table is a group of simulated users who open a table, join with buttons, start and play
 ``--hands`` hands (envite: rounds) of random legal actions. Mus: four players, half by command
@@ -14,7 +14,9 @@ one at a time. ``--latency`` holds every Bot API answer back that many milliseco
 network). Redis is ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); the run uses fresh
 random chat ids and deletes its keys at the end. All traffic stays on 127.0.0.1. ``--think``
 makes each player think that long (0.5-1.5 times it, at random) before each move, as people do:
-several moves in a second become one edit, moves at a human pace do not.
+several moves in a second become one edit, moves at a human pace do not. ``--policy ai``
+(Mus): the players choose their moves as the computer player does, so a hand has as many moves
+as people make (random players bet, raise and go to mus far more often).
 
 ``--open`` measures throughput instead (``bench/open_loop.py``): real ``python -m bot``
 processes, ``--tables`` Mus tables each pressing the moment its last press was answered, for
@@ -63,6 +65,7 @@ from open_loop import run as run_open_loop  # noqa: E402
 from piedras_driver import open_piedras_table, play_hand_by_buttons  # noqa: E402
 
 import engine.mus as mus  # noqa: E402
+from engine.mus import ai as mus_ai  # noqa: E402
 
 TARGET_GROUP_MSGS = {"mus": 3, "envite": 2, "piedras": 3}
 TARGET_ROUND_TRIPS = 3
@@ -296,7 +299,10 @@ class Bench:
                     actions = [a for a in actions if len(a.cards) <= 2]
                 if self.args.no_ordago:  # a vaca of many hands, as people play it
                     actions = [a for a in actions if a.kind != "ordago"] or actions
-                action = rng.choice(actions)
+                if self.args.policy == "ai":  # as people play: the moves a sensible player makes
+                    action = mus_ai.choose(mus.view(state, seat), actions, rng)
+                else:
+                    action = rng.choice(actions)
                 via = rng.choice(["button", "command"])
                 await tg.wait_for(lambda: self._has_table_msg(group.id), timeout=10, what="msg")
                 await self.think()
@@ -493,6 +499,12 @@ def main() -> int:
     add_open_loop_arguments(parser)
     parser.add_argument(
         "--no-ordago", action="store_true", help="Mus: no órdagos (vacas of many hands)"
+    )
+    parser.add_argument(
+        "--policy",
+        choices=["random", "ai"],
+        default="random",
+        help="Mus: uniformly random legal moves, or those of the computer player (as people play)",
     )
     parser.add_argument(
         "--think", type=float, default=0.0, help="seconds a player thinks before a move (about)"
