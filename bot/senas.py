@@ -45,10 +45,11 @@ def label(lang: str, game: str, name: str) -> str:
 
 
 def offered(table: Table, seat: int) -> list[Action]:
-    """The señas ``seat`` may send now (empty when the game has none, or they are off)."""
+    """The señas ``seat``'s hand message offers (empty when the game has none, or they are
+    off): those he may send now, and those his cards will allow once their window opens."""
     if table.status != "playing" or table.state is None:
         return []
-    return table.adapter.legal_senas(table.engine_state(), seat)
+    return table.adapter.coming_senas(table.engine_state(), seat)
 
 
 def enabled(table: Table) -> bool:
@@ -105,7 +106,8 @@ def inline_choices(table: Table, seat: int) -> list[InlineChoice]:
             description=t(table.lang, to),
             text=t(table.lang, "senas.inline.text"),
         )
-        for a in offered(table, seat)
+        for a in table.adapter.legal_senas(table.engine_state(), seat)
+        if table.status == "playing" and table.state is not None
     ]
 
 

@@ -216,6 +216,11 @@ class Game(Protocol):
         """The señas ``seat`` may send now (any seat, in turn or not; empty without señas)."""
         ...
 
+    def coming_senas(self, state: Any, seat: int) -> list[Action]:
+        """The señas ``seat``'s hand message offers: those it may send now and, before their
+        window opens, those its cards will allow (so the message needs no edit when it opens)."""
+        ...
+
     # ---- records (bot/records) -----------------------------------------------------------------
 
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
@@ -333,6 +338,12 @@ class EngineGame:
         if not self.has_senas:
             return []
         return list(self.engine.legal_senas(state, seat))
+
+    def coming_senas(self, state: Any, seat: int) -> list[Action]:
+        coming = getattr(self.engine, "coming_senas", None)
+        if coming is None:
+            return self.legal_senas(state, seat)
+        return list(coming(state, seat))
 
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return {}

@@ -26,7 +26,7 @@ from engine.mus.events import EVENT_KINDS
 from engine.mus.game import apply, default_action, hand_scores, legal_actions, new_game, values
 from engine.mus.options import Options
 from engine.mus.senas import senas as senas
-from engine.mus.senas_play import legal_senas
+from engine.mus.senas_play import coming_senas, legal_senas
 from engine.mus.state import LanceResult, MusState, from_json, to_json
 from engine.mus.view import MusView, amarracos, view
 
@@ -45,6 +45,7 @@ __all__ = [
     "apply",
     "best_seat",
     "card_weights",
+    "coming_senas",
     "default_action",
     "evaluate",
     "from_json",

@@ -52,6 +52,29 @@ def legal_senas(state: MusState, seat: int) -> list[Action]:
     return senas_play.offered(mine, MUS_SENAS, senas_play.sent_by(state.senas_sent, seat))
 
 
+def coming_senas(state: MusState, seat: int) -> list[Action]:
+    """The señas ``seat``'s cards allow this hand, not yet sent, also before the window opens
+    (for showing them ahead: a hand message dealt with them needs no change at the cut; sent
+    before the cut they are refused with ``sena_not_yet``). None once the hand is over or with
+    ``sinsenas``.
+
+    >>> from engine.mus.game import new_game
+    >>> s = new_game(seed=1, hands=["12o 12c 1e 4b", "7o 6c 5e 4o", "12e 11c 7e 5o", "10o 7c 6e"
+    ...     " 5b"])
+    >>> [str(a) for a in coming_senas(s, 0)], legal_senas(s, 0)
+    (['seña dos reyes'], [])
+    """
+    if state.options.sinsenas or state.phase not in _BEFORE_OR_IN_WINDOW or state.is_over:
+        return []
+    if not 0 <= seat < PLAYERS:
+        return []
+    mine = senas(state.hands[seat], state.options)
+    return senas_play.offered(mine, MUS_SENAS, senas_play.sent_by(state.senas_sent, seat))
+
+
+_BEFORE_OR_IN_WINDOW = frozenset({"mus", "discard", "lance"})
+
+
 def send(state: MusState, seat: int, action: Action) -> Transition[MusState]:
     """Apply a seña: recorded in the state, events to the partner (and catchers)."""
     if not 0 <= seat < PLAYERS:
@@ -59,7 +82,8 @@ def send(state: MusState, seat: int, action: Action) -> Transition[MusState]:
     if state.options.sinsenas:
         raise IllegalAction("senas_off")
     if not in_window(state):
-        raise IllegalAction("sena_closed")
+        before_cut = state.phase in ("mus", "discard") and not state.is_over
+        raise IllegalAction("sena_not_yet" if before_cut else "sena_closed")
     mine = senas(state.hands[seat], state.options)
     name = senas_play.check(action, mine, senas_play.sent_by(state.senas_sent, seat))
     opts = state.options

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import engine.mus as mus
 from bot import senas
 from bot.games import get_game
 from bot.games.base import OptionError
@@ -108,10 +109,17 @@ def test_hand_buttons_and_table_button() -> None:
     assert "seña" not in table.adapter.table_text(table).lower()
 
 
-def test_no_buttons_before_the_cut_or_with_sinsenas() -> None:
+def test_s1_buttons_from_the_deal_but_the_table_offers_none_before_the_cut_nor_sinsenas() -> None:
+    """The private hand carries its señas from the deal (no edit when the window opens at the
+    cut); the table message's inline "Señas" and the inline results only once it is open."""
     table = seated_table()
     table.start(7, 1000.0, 60)
-    assert senas.rows(table, 0) == [] and senas.table_row(table) == []
+    state = table.engine_state()
+    for seat in range(4):
+        names = [b.callback_data.split(":", 4)[4] for row in senas.rows(table, seat) for b in row]
+        assert names == [a.name for a in mus.coming_senas(state, seat)]
+    assert any(senas.rows(table, s) for s in range(4))
+    assert senas.table_row(table) == [] and senas.inline_choices(table, 0) == []
     table = cut_table({"sinsenas": True})
     assert all(senas.rows(table, s) == [] for s in range(4))
     assert senas.table_row(table) == []
@@ -121,7 +129,7 @@ def test_inline_choices_post_nothing_revealing() -> None:
     table = cut_table()
     choices = senas.inline_choices(table, 2)
     assert choices and all(c.text == "🤫" for c in choices)
-    assert [c.action for c in choices] == [str(a) for a in senas.offered(table, 2)]
+    assert [c.action for c in choices] == [str(a) for a in mus.legal_senas(table.engine_state(), 2)]
 
 
 def test_envite_sena_reaches_the_whole_team_mandador_included() -> None:

@@ -27,7 +27,9 @@ NOTICE = st("senas.notice", name="", sena="").split("<b>")[0].strip()  # "te hac
 CAUGHT = st("senas.caught", name="", to="", sena="").split(" ")[1]  # "Pillas"
 
 
-async def open_mus(tg: FakeTelegram, redis: Any, options: str) -> tuple[MusTable, list[User], Chat]:
+async def open_mus(
+    tg: FakeTelegram, redis: Any, options: str, *, cut: bool = True
+) -> tuple[MusTable, list[User], Chat]:
     users = [tg.user(n, n.lower()) for n in ("Ana", "Bea", "Cris", "Dani")]
     group = tg.group("Señas", members=users, creator=users[0])
     for user in users:
@@ -48,6 +50,8 @@ async def open_mus(tg: FakeTelegram, redis: Any, options: str) -> tuple[MusTable
     found = await read_doc(redis, group.id)
     assert found is not None and found[1]["status"] == "playing"
     table = MusTable(tg, group, users, redis)
+    if not cut:
+        return table, users, group
     state = await table.state()
     doc = await table.doc()
     table.seat_user(doc, state.to_act[0]).send(group, "/corto")
@@ -141,6 +145,46 @@ async def test_sena_reaches_the_partner_only(
     await tg.settle()
     assert notices(sender, NOTICE) == []
     assert_group_silent(group, label)
+
+
+async def test_s1_senas_are_dealt_with_the_hand_refused_before_the_cut_and_no_edit_at_it(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """The private hand comes with its señas (S2) from the deal, so the cut (S1: the window
+    opens) costs no edit of the four hand messages; pressed before the cut, a seña is refused
+    to the presser alone and nothing is sent."""
+    redis = redis_factory.client()
+    await apps.start()
+    table, users, group = await open_mus(tg, redis, "", cut=False)
+    await tg.settle()
+    state = await table.state()
+    assert state.phase == "mus"
+    doc = await table.doc()
+    for seat, user in enumerate(table.seat_user(doc, s) for s in range(4)):
+        msg = table.hand_message(user)
+        shown = [str(b["callback_data"]).split(":", 4)[4] for b in msg.buttons()]
+        assert shown == [a.name for a in mus.coming_senas(state, seat)]
+        assert len(msg.history) == 1, "the hand was edited before any move"
+    sender = next(u for u in users if table.hand_message(u).buttons())
+    seat = next(s for s in range(4) if table.seat_user(doc, s) is sender)
+    msg = table.hand_message(sender)
+    data = str(msg.buttons()[0]["callback_data"])
+    refused = await tg.wait_answer(sender.press_data(msg, data))
+    assert refused.get("text") == st("error.sena_not_yet") and refused.get("show_alert")
+    await tg.settle()
+    assert all(notices(u, NOTICE) == [] for u in users)
+    assert (await table.state()).senas_sent == ()
+    edits = {u.id: len(table.hand_message(u).history) for u in users}
+    table.seat_user(doc, state.to_act[0]).send(group, "/corto")
+    await tg.settle()
+    assert (await table.state()).phase == "lance"
+    assert {u.id: len(table.hand_message(u).history) for u in users} == edits  # no edit
+    assert table.hand_message(sender).buttons()[0]["callback_data"] == data  # and it works now
+    answer = await tg.wait_answer(sender.press_data(msg, data))
+    name = data.split(":", 4)[4]
+    assert answer.get("text") == st("senas.sent", sena=st(f"senas.mus.{name.replace(' ', '_')}"))
+    partner = table.seat_user(doc, (seat + 2) % 4)
+    await tg.wait_for(lambda: notices(partner, NOTICE), what="the partner's notice")
 
 
 async def test_sena_from_the_table_message_through_inline_mode(

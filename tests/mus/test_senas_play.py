@@ -9,6 +9,7 @@ from engine.core import Action, IllegalAction
 from engine.mus import (
     Options,
     apply,
+    coming_senas,
     default_action,
     from_json,
     legal_actions,
@@ -49,7 +50,7 @@ def test_s1_window_opens_at_the_mus_cut() -> None:
     assert all(legal_senas(s, seat) == [] for seat in range(4))
     with pytest.raises(IllegalAction) as exc:
         apply(s, 0, "seña dos reyes")
-    assert exc.value.reason == "sena_closed"
+    assert exc.value.reason == "sena_not_yet"  # before the cut: not yet (not "closed")
     s = apply(s, 0, "mus").state  # mus: still before the cut
     assert legal_senas(s, 0) == []
     s = cut()
@@ -64,6 +65,23 @@ def test_s1_window_closes_when_the_hand_ends() -> None:
         s = apply(s, seat, default_action(s, seat)).state
     assert s.phase == "mus" and s.senas_sent == ()
     assert all(legal_senas(s, seat) == [] for seat in range(4))
+
+
+def test_s1_s2_coming_senas_are_those_the_cards_will_allow_once_the_window_opens() -> None:
+    s = new_game(seed=1, hands=HANDS)
+    for seat in range(4):  # before the cut: what the cards allow; after it, the same and legal
+        ahead = coming_senas(s, seat)
+        assert ahead == legal_senas(cut(), seat)
+    assert names(coming_senas(s, 0)) == ["dos reyes"] and legal_senas(s, 0) == []
+    sent = apply(cut(), 0, "seña dos reyes").state
+    assert coming_senas(sent, 0) == []  # once sent, no longer offered
+    over = cut()
+    while over.hand_number == 1:
+        seat = over.to_act[0]
+        over = apply(over, seat, default_action(over, seat)).state
+    cut_again = apply(over, over.to_act[0], "corto").state  # the next hand's own cards
+    assert all(coming_senas(over, seat) == legal_senas(cut_again, seat) for seat in range(4))
+    assert coming_senas(new_game(seed=1, hands=HANDS, options=Options(sinsenas=True)), 0) == []
 
 
 def test_s1_out_of_turn_and_turn_unchanged() -> None:
