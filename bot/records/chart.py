@@ -1,5 +1,6 @@
 """Pictures on request: a group's ranking, or a player's rating over his games (PNG, made with
-matplotlib's Agg backend: no display, safe in any thread).
+matplotlib's Agg backend: no display, safe in any thread). matplotlib is imported by the first
+picture, not at start: it is most of a process's start-up time and most never draw one.
 
 >>> png = ranking_png("Mus", [("Ana", 1084), ("Bea", 990)])
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -8,14 +9,13 @@ True
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 SIZE = (8.0, 4.5)
 DPI = 100
@@ -32,6 +32,20 @@ def _plain(text: str) -> str:
     return text.replace("$", r"\$")
 
 
+@functools.cache
+def _figure_class() -> type[Figure]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return Figure
+
+
+def _new_figure() -> Figure:
+    return _figure_class()(figsize=SIZE, dpi=DPI, layout="constrained")
+
+
 def _png(figure: Figure) -> bytes:
     out = io.BytesIO()
     figure.savefig(out, format="png", dpi=DPI)
@@ -40,7 +54,7 @@ def _png(figure: Figure) -> bytes:
 
 def ranking_png(title: str, rows: Sequence[tuple[str, int]]) -> bytes:
     """Horizontal bars of each player's rating, the best on top."""
-    figure = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
+    figure = _new_figure()
     axes = figure.subplots()
     names = [_plain(name) for name, _ in rows][::-1]
     values = [value for _, value in rows][::-1]
@@ -55,7 +69,7 @@ def ranking_png(title: str, rows: Sequence[tuple[str, int]]) -> bytes:
 
 def timeline_png(title: str, points: Sequence[tuple[int, int, bool]]) -> bytes:
     """A player's rating after each of his games (``(game number, rating, won)``), wins marked."""
-    figure = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
+    figure = _new_figure()
     axes = figure.subplots()
     xs = [x for x, _, _ in points]
     ys = [y for _, y, _ in points]
