@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from driver import LANG, MusTable, open_table, play_hand, read_doc, t
-from fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram, Message, User
 
 import engine.mus as mus
 from locales import t as catalog_t
@@ -101,6 +101,14 @@ async def test_same_updates_to_two_processes_apply_once(
     assert tokens <= {tg.tokens[0], SECOND}
 
 
+def _toggle(table: MusTable, user: User, card: str) -> tuple[Message, str] | None:
+    """The private hand's discard toggle for ``card``, once the discard is shown (the hand
+    carries its señas' buttons before that)."""
+    msg = table.hand_message(user)
+    label = next((b["text"] for b in msg.buttons() if b["text"].endswith(_name(card))), None)
+    return None if label is None else (msg, label)
+
+
 async def test_burst_of_discards_across_two_processes(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
@@ -115,13 +123,11 @@ async def test_burst_of_discards_across_two_processes(
     chosen = []
     for seat in range(4):
         user = table.seat_user(doc, seat)
-        msg = await tg.wait_for(
-            lambda u=user: table.hand_message(u).buttons() and table.hand_message(u),
-            what="discard toggles",
-        )
         card = before[seat][seat % 4]
         chosen.append(card)
-        label = next(b["text"] for b in msg.buttons() if b["text"].endswith(_name(card)))
+        msg, label = await tg.wait_for(
+            lambda u=user, c=card: _toggle(table, u, c), what="discard toggles"
+        )
         user.press(msg, label, deliver_to="round_robin")
     await tg.settle()
     doc = await table.doc()
@@ -366,11 +372,10 @@ async def test_a_slow_edit_does_not_leave_an_old_table_message(
     doc = await table.doc()
     for seat in (0, 1):
         user = table.seat_user(doc, seat)
-        msg = await tg.wait_for(
-            lambda u=user: table.hand_message(u).buttons() and table.hand_message(u)
-        )
         card = hands_of(state)[seat][0]
-        label = next(b["text"] for b in msg.buttons() if b["text"].endswith(_name(card)))
+        msg, label = await tg.wait_for(
+            lambda u=user, c=card: _toggle(table, u, c), what="discard toggles"
+        )
         user.press(msg, label)
     await tg.settle()
     tg.delay[(tg.tokens[0], "editmessagetext")] = 0.5
