@@ -16,13 +16,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import DECK, Card
-from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
+from engine.core import (
+    Action,
+    IllegalAction,
+    RawEvent,
+    Transition,
+    check_action,
+    check_seat,
+    is_seat,
+    transition,
+)
 from engine.piedras.actions import parse_action
 from engine.piedras.betting import act, advance, legal
 from engine.piedras.deal import start_hand, start_juego
 from engine.piedras.options import Options
 from engine.piedras.state import Betting, PiedrasState, betting_with, state_with
-from engine.piedras.table import Table
+from engine.piedras.table import _ONLY, Table
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 _DESCARTO = {str(c): Action("descarto", cards=(c,)) for c in DECK}
@@ -159,7 +168,7 @@ def apply(state: PiedrasState, seat: int, action: Action | str) -> Transition[Pi
         return quick
     t = Table(state)
     act(t, seat, action)
-    return Transition(t.freeze(), tuple(t.events))
+    return transition(t.freeze(), t.raw)
 
 
 def _quiet_word(
@@ -171,7 +180,7 @@ def _quiet_word(
     if len(b.queue) < 2:
         return None
     kind, stage = action.kind, b.stage
-    events: list[Event] = []
+    events: list[RawEvent] = []
     if stage == "open" and kind == "paso":
         text = "paso"
         nb = betting_with(b, queue=b.queue[1:])
@@ -193,9 +202,10 @@ def _quiet_word(
             deposits[slot] += count
             changes = {"piles": tuple(piles), "deposits": tuple(deposits)}
             events.append(
-                Event(
+                (
                     "deposited",
                     {"seat": seat, "lance": b.lance, "count": count, "deposit": deposits[slot]},
+                    None,
                 )
             )
         put = list(b.put)
@@ -210,7 +220,7 @@ def _quiet_word(
     else:
         return None
     events.append(
-        Event(
+        (
             "spoke",
             {
                 "seat": seat,
@@ -219,12 +229,13 @@ def _quiet_word(
                 "level": nb.level,
                 "ordago": nb.ordago is not None,
             },
+            None,
         )
     )
     if kind == "no_quiero":
-        events.append(Event("left_lance", {"seat": seat, "lance": b.lance}))
+        events.append(("left_lance", {"seat": seat, "lance": b.lance}, None))
     new = state_with(state, betting=nb, spoken=(*state.spoken, (seat, b.lance, text)), **changes)
-    return Transition(new, tuple(events))
+    return transition(new, events)
 
 
 def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[PiedrasState]:
@@ -244,20 +255,20 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
     except ValueError:
         raise IllegalAction("card_not_in_hand", card=str(card)) from None
     kept = hand[:i] + hand[i + 1 :]
-    events = (
-        Event("discarded", {"seat": seat}),
-        Event("dealt", {"seat": seat, "cards": [c._text for c in kept]}, frozenset((seat,))),
-    )
+    events: list[RawEvent] = [
+        ("discarded", {"seat": seat}, None),
+        ("dealt", {"seat": seat, "cards": [c._text for c in kept]}, _ONLY[seat]),
+    ]
     hands = state.hands
     if [s for s in state.in_hand if len(hands[s]) == 5 and s != seat]:
         # Others still to discard: only this hand changes (no lance opens yet).
         new_hands = list(hands)
         new_hands[seat] = kept
-        return Transition(state_with(state, hands=tuple(new_hands)), events)
+        return transition(state_with(state, hands=tuple(new_hands)), events)
     t = Table(state)
     t.hands[seat] = kept
-    t.events.extend(events)
+    t.raw = events
     if all(len(t.hands[s]) == 4 for s in t.in_hand):
         t.phase = "lance"
         advance(t)
-    return Transition(t.freeze(), tuple(t.events))
+    return transition(t.freeze(), t.raw)

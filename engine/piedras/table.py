@@ -6,12 +6,12 @@ stones handed out in the juego) is kept in one place and every movement emits it
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from engine.cards import Card
-from engine.core import Event
-from engine.mus.evaluation import HandValue, Lance, hand_value
+from engine.core import Event, RawEvent
+from engine.mus.evaluation import HandValue, Lance, card_weights, hand_classes
 from engine.piedras.options import Options
 from engine.piedras.state import (
     Betting,
@@ -25,13 +25,12 @@ _ONLY = tuple(frozenset((seat,)) for seat in range(8))
 """Shared (immutable) event audiences of one seat."""
 
 
-@lru_cache(maxsize=8192)
-def _hand_value(hand: tuple[Card, ...], reyes: int, real: bool) -> HandValue:
-    """``hand_value`` remembered by hand: a hand is valued again at every transition."""
-    return hand_value(hand, _RULES[(reyes, real)])
-
-
-_RULES = {(r, real): Options(reyes=r, real=real) for r in (8, 4) for real in (False, True)}
+@cache
+def _valuer(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
+    """The card weights and hand classes of ``engine.mus.evaluation.hand_value`` for these card
+    rules, looked up once per transition instead of once per hand."""
+    rules = Options(reyes=reyes, real=real)  # type: ignore[arg-type]
+    return card_weights(reyes), hand_classes(rules)
 
 
 class Table:
@@ -58,7 +57,8 @@ class Table:
         self.revealed = list(s.revealed)
         self.winner = s.winner
         self.spoken = s.spoken
-        self.events: list[Event] = []
+        self.raw: list[RawEvent] = []
+        """The events of the transition, built as :class:`Event` only when read (``events``)."""
         self._values: dict[int, HandValue] = {}
         self._keys: dict[str, list[int]] = {}
         """Keys by lance, remembered while the hands stay the same (read only)."""
@@ -93,8 +93,12 @@ class Table:
 
     # -- events -------------------------------------------------------------------------------
 
+    @property
+    def events(self) -> list[Event]:
+        return [Event(kind, data, to) for kind, data, to in self.raw]
+
     def emit(self, kind: str, to: int | None = None, /, **data: Any) -> None:
-        self.events.append(Event(kind, data, None if to is None else _ONLY[to]))
+        self.raw.append((kind, data, None if to is None else _ONLY[to]))
 
     # -- seats --------------------------------------------------------------------------------
 
@@ -108,7 +112,10 @@ class Table:
     def value(self, seat: int) -> HandValue:
         v = self._values.get(seat)
         if v is None:
-            v = _hand_value(self.hands[seat], self.options.reyes, self.options.real)
+            options = self.options
+            weights, classes = _valuer(options.reyes, options.real)
+            a, b, c, d = self.hands[seat]
+            v = classes[weights[a.index] + weights[b.index] + weights[c.index] + weights[d.index]]
             self._values[seat] = v
         return v
 
