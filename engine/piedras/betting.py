@@ -84,7 +84,7 @@ def advance(t: Table) -> None:
 
 
 def _close(t: Table, lance: str, outcome: Outcome, players: list[int], winner: int | None) -> None:
-    t.lances.append(LanceRecord(lance, outcome, tuple(players), winner))
+    t.lances = (*t.lances, LanceRecord(lance, outcome, tuple(players), winner))
     t.betting = None
     slot = len(t.lances) - 1
     t.emit(

@@ -11,11 +11,10 @@ from typing import Any
 
 from engine.cards import Card
 from engine.core import Event, RawEvent
-from engine.mus.evaluation import HandValue, Lance, card_weights, hand_classes
+from engine.mus.evaluation import HandValue, card_weights, hand_classes
 from engine.piedras.options import Options
 from engine.piedras.state import (
     Betting,
-    LanceRecord,
     Phase,
     PiedrasState,
     betting_with,
@@ -33,8 +32,19 @@ def _valuer(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValu
     return card_weights(reyes), hand_classes(rules)
 
 
+_ORDERS = tuple(
+    tuple(tuple((mano + i) % n for i in range(n)) for mano in range(n)) for n in range(9)
+)
+"""``_ORDERS[players][mano]``: every seat in playing order from the mano."""
+
+
 class Table:
-    """Mutable mirror of :class:`PiedrasState` plus the events of the transition in progress."""
+    """Mutable mirror of :class:`PiedrasState` plus the events of the transition in progress.
+
+    Only ``piles``, ``deposits`` and ``hands`` are lists edited in place; the other sequences
+    stay tuples and are replaced when they change (most transitions change none of them, so
+    neither copying them in nor freezing them out costs anything).
+    """
 
     def __init__(self, s: PiedrasState) -> None:
         self.players = s.players
@@ -47,26 +57,25 @@ class Table:
         self.piles = list(s.piles)
         self.plate = s.plate
         self.deposits = list(s.deposits)
-        self.losses = list(s.losses)
-        self.seated = list(s.seated)
-        self.free = list(s.free)
-        self.in_hand = list(s.in_hand)
+        self.losses = s.losses
+        self.seated = s.seated
+        self.free = s.free
+        """Kept sorted, as stored."""
+        self.in_hand = s.in_hand
         self.hands: list[tuple[Card, ...]] = list(s.hands)
-        self.lances: list[LanceRecord] = list(s.lances)
+        self.lances = s.lances
         self.betting: Betting | None = s.betting
-        self.revealed = list(s.revealed)
+        self.revealed = s.revealed
+        """Kept sorted, as stored."""
         self.winner = s.winner
         self.spoken = s.spoken
         self.raw: list[RawEvent] = []
         """The events of the transition, built as :class:`Event` only when read (``events``)."""
         self._values: dict[int, HandValue] = {}
-        self._keys: dict[str, list[int]] = {}
-        """Keys by lance, remembered while the hands stay the same (read only)."""
 
     def freeze(self) -> PiedrasState:
         new = object.__new__(PiedrasState)
         d = self.deposits
-        free, revealed = self.free, self.revealed
         new.__dict__.update(
             players=self.players,
             options=self.options,
@@ -78,14 +87,14 @@ class Table:
             piles=tuple(self.piles),
             plate=self.plate,
             deposits=(d[0], d[1], d[2], d[3]),
-            losses=tuple(self.losses),
-            seated=tuple(self.seated),
-            free=tuple(sorted(free)) if len(free) > 1 else tuple(free),
-            in_hand=tuple(self.in_hand),
+            losses=self.losses,
+            seated=self.seated,
+            free=self.free,
+            in_hand=self.in_hand,
             hands=tuple(self.hands),
-            lances=tuple(self.lances),
+            lances=self.lances,
             betting=self.betting,
-            revealed=tuple(sorted(revealed)) if len(revealed) > 1 else tuple(revealed),
+            revealed=self.revealed,
             winner=self.winner,
             spoken=self.spoken,
         )
@@ -104,10 +113,9 @@ class Table:
 
     def from_mano(self, seats: list[int] | tuple[int, ...]) -> list[int]:
         """``seats`` in playing order starting at the mano."""
-        n, mano = self.players, self.mano
         if len(seats) <= 1:
             return list(seats)
-        return [s for i in range(n) if (s := (mano + i) % n) in seats]
+        return [s for s in _ORDERS[self.players][self.mano] if s in seats]
 
     def value(self, seat: int) -> HandValue:
         v = self._values.get(seat)
@@ -119,16 +127,10 @@ class Table:
             self._values[seat] = v
         return v
 
-    def keys(self, lance: Lance) -> list[int]:
-        """Comparison keys indexed by seat for ``lance`` (0 for seats not in the hand)."""
-        found = self._keys.get(lance)
-        if found is None:
-            found = [
-                self.value(s).key(lance) if len(self.hands[s]) == 4 else 0
-                for s in range(self.players)
-            ]
-            self._keys[lance] = found
-        return found
+    def key_of(self, seat: int, lance: int) -> int:
+        """``seat``'s comparison key for the lance at place ``lance`` of ``HandValue.keys``
+        (0 for a seat not in the hand)."""
+        return self.value(seat).keys[lance] if len(self.hands[seat]) == 4 else 0
 
     # -- stones -------------------------------------------------------------------------------
 
