@@ -39,7 +39,7 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
     t.spoken = ()
     assert not any(t.deposits), "every deposit is settled before a new hand"
     t.phase = "discard"
-    t._values = {}
+    t._values = None
     if hands is None:
         deck = shuffled_deck(f"{t.seed}/{t.hand_number}")
         k = len(t.in_hand)

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from engine.cards import DECK, Card
 from engine.core import (
@@ -27,15 +28,18 @@ from engine.core import (
     transition,
 )
 from engine.piedras.actions import parse_action
-from engine.piedras.betting import act, advance, legal
+from engine.piedras.betting import BETTING_ACTIONS, act, advance, legal
 from engine.piedras.deal import start_hand, start_juego
 from engine.piedras.options import Options
 from engine.piedras.state import Betting, PiedrasState, betting_with, state_with
 from engine.piedras.table import _ONLY, Table
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
-_DESCARTO = {str(c): Action("descarto", cards=(c,)) for c in DECK}
-"""One shared (immutable) discard action per card."""
+_DESCARTO = [Action("descarto", cards=(c,)) for c in DECK]
+"""One shared (immutable) discard action per card, by ``Card.index``."""
+_CHECKED = frozenset(map(id, [*_DESCARTO, *BETTING_ACTIONS]))
+"""The ids of the shared actions ``legal_actions`` hands out: valid actions, so ``apply`` skips
+``check_action`` for them (they live as long as the module, so their ids stay theirs)."""
 
 
 def new_game(
@@ -99,16 +103,19 @@ def legal_actions(state: PiedrasState, seat: int) -> list[Action]:
     >>> len(legal_actions(s, 1)), legal_actions(s, 1)[0].kind
     (5, 'descarto')
     """
-    if not is_seat(seat, state.players):
-        return []
     phase = state.phase
-    if phase == "discard":
-        hand = state.hands[seat] if 0 <= seat < state.players else ()
+    if phase == "lance":
+        b = state.betting
+        if b is None or not b.queue or b.queue[0] != seat:
+            return []  # not the one who speaks
+        if type(seat) is not int and not is_seat(seat, state.players):
+            return []
+        return legal(state, seat)
+    if phase == "discard" and is_seat(seat, state.players):
+        hand = state.hands[seat]
         if len(hand) != 5 or seat not in state.in_hand:
             return []
-        return [_DESCARTO[c._text] for c in hand]
-    if phase == "lance":
-        return legal(state, seat)  # [] unless ``seat`` is the one who speaks
+        return [_DESCARTO[c.index] for c in hand]
     return []
 
 
@@ -146,29 +153,35 @@ def apply(state: PiedrasState, seat: int, action: Action | str) -> Transition[Pi
     ...
     engine.core.IllegalAction: wrong_phase(action=paso)
     """
-    check_seat(seat, state.players, reason="not_in_game")
-    check_action(action)
-    if isinstance(action, str):
-        action = parse_action(action)
-    if state.phase == "over":
-        raise IllegalAction("game_over")
-    if state.phase == "discard":
-        return _discard(state, seat, action)
-    b = state.betting
-    assert b is not None
-    if action.kind == "descarto":
-        raise IllegalAction("wrong_phase", action=str(action))
-    if not b.queue or b.queue[0] != seat:  # not the one who speaks (``to_act``)
-        playing = b.entitled if b.stage == "open" else (*b.in_lance, *b.queue)
-        if seat not in playing:
-            raise IllegalAction("not_in_lance", seat=seat, lance=b.lance)
-        raise IllegalAction("not_your_turn", seat=seat)
-    quick = _quiet_word(state, b, seat, action)
-    if quick is not None:
-        return quick
-    t = Table(state)
-    act(t, seat, action)
-    return transition(t.freeze(), t.raw)
+    if type(seat) is not int or not 0 <= seat < state.players:  # check_seat's quick answer
+        check_seat(seat, state.players, reason="not_in_game")
+    if id(action) in _CHECKED:
+        move = cast(Action, action)
+    else:
+        check_action(action)
+        move = parse_action(action) if isinstance(action, str) else action
+    phase = state.phase
+    if phase == "lance":
+        b = state.betting
+        assert b is not None
+        if move.kind == "descarto":
+            raise IllegalAction("wrong_phase", action=str(move))
+        queue = b.queue
+        if not queue or queue[0] != seat:  # not the one who speaks (``to_act``)
+            playing = b.entitled if b.stage == "open" else (*b.in_lance, *queue)
+            if seat not in playing:
+                raise IllegalAction("not_in_lance", seat=seat, lance=b.lance)
+            raise IllegalAction("not_your_turn", seat=seat)
+        if len(queue) > 1:
+            quick = _quiet_word(state, b, seat, move)
+            if quick is not None:
+                return quick
+        t = Table(state)
+        act(t, seat, move)
+        return transition(t.freeze(), t.raw)
+    if phase == "discard":
+        return _discard(state, seat, move)
+    raise IllegalAction("game_over")
 
 
 def _quiet_word(
@@ -176,9 +189,8 @@ def _quiet_word(
 ) -> Transition[PiedrasState] | None:
     """The common words that close nothing, applied without the working table: a ``paso`` at
     the opening, a ``no quiero`` or a numbered ``quiero`` in the first envite, when others are
-    still to speak. The same new state and events as :func:`~engine.piedras.betting.act`."""
-    if len(b.queue) < 2:
-        return None
+    still to speak (the caller checked that). The same new state and events as
+    :func:`~engine.piedras.betting.act`."""
     kind, stage = action.kind, b.stage
     events: list[RawEvent] = []
     if stage == "open" and kind == "paso":
@@ -250,11 +262,13 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
     if len(action.cards) != 1:
         raise IllegalAction("bad_discard", count=len(action.cards))
     card = action.cards[0]
-    try:
-        i = hand.index(card)
-    except ValueError:
-        raise IllegalAction("card_not_in_hand", card=str(card)) from None
-    kept = hand[:i] + hand[i + 1 :]
+    kept = tuple([c for c in hand if c is not card])  # cards are interned: found by identity
+    if len(kept) != 4:  # not the deck's own object: compare by value (``Card.__eq__``)
+        try:
+            i = hand.index(card)
+        except ValueError:
+            raise IllegalAction("card_not_in_hand", card=str(card)) from None
+        kept = hand[:i] + hand[i + 1 :]
     events: list[RawEvent] = [
         ("discarded", {"seat": seat}, None),
         ("dealt", {"seat": seat, "cards": [c._text for c in kept]}, _ONLY[seat]),

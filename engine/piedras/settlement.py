@@ -22,9 +22,11 @@ def worst_of(t: Table, lance: str, seats: list[int]) -> int:
     """The seat that loses ``lance`` to every other of ``seats`` (ties: farthest from the mano),
     as ``engine.mus.evaluation.worst_seat`` decides it."""
     i = _KEY_INDEX[lance]
+    values = t.values()
     worst, worst_key = -1, 0
     for s in t.from_mano(seats):
-        key = t.key_of(s, i)
+        v = values[s]
+        key = v.keys[i] if v is not None else 0
         if worst < 0 or key <= worst_key:
             worst, worst_key = s, key
     assert worst >= 0
@@ -35,10 +37,12 @@ def best_of(t: Table, lance: str, seats: list[int]) -> int:
     """The seat that wins ``lance`` among ``seats`` (ties: nearest the mano), as
     ``engine.mus.evaluation.best_seat`` decides it."""
     i = _KEY_INDEX[lance]
+    values = t.values()
     order = t.from_mano(seats)
     best, best_key = order[0], 0  # every key 0 cannot happen among holders; the mano's order
     for s in order:
-        key = t.key_of(s, i)
+        v = values[s]
+        key = v.keys[i] if v is not None else 0
         if key > best_key:
             best, best_key = s, key
     return best

@@ -189,6 +189,30 @@ def make_betting(**fields: Any) -> Betting:
     return new
 
 
+_RECORD_SLOTS: dict[str, Any] = dict(LanceRecord.__dict__)
+_set_lance = _RECORD_SLOTS["lance"].__set__
+_set_outcome = _RECORD_SLOTS["outcome"].__set__
+_set_players = _RECORD_SLOTS["players"].__set__
+_set_winner = _RECORD_SLOTS["winner"].__set__
+
+
+def make_record(
+    lance: str, outcome: Outcome, players: tuple[int, ...], winner: int | None
+) -> LanceRecord:
+    """``LanceRecord(lance, outcome, players, winner)`` without the frozen dataclass's
+    ``object.__setattr__`` per field (several lances close in every hand).
+
+    >>> make_record("grande", "en_paso", (0, 1), None) == LanceRecord("grande", "en_paso", (0, 1))
+    True
+    """
+    new: LanceRecord = object.__new__(LanceRecord)
+    _set_lance(new, lance)
+    _set_outcome(new, outcome)
+    _set_players(new, players)
+    _set_winner(new, winner)
+    return new
+
+
 _ADAPTER = TypeAdapter(PiedrasState)
 
 

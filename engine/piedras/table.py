@@ -71,7 +71,8 @@ class Table:
         self.spoken = s.spoken
         self.raw: list[RawEvent] = []
         """The events of the transition, built as :class:`Event` only when read (``events``)."""
-        self._values: dict[int, HandValue] = {}
+        self._values: list[HandValue | None] | None = None
+        """Cache of :meth:`values`; reset when new hands are dealt."""
 
     def freeze(self) -> PiedrasState:
         new = object.__new__(PiedrasState)
@@ -117,20 +118,24 @@ class Table:
             return list(seats)
         return [s for s in _ORDERS[self.players][self.mano] if s in seats]
 
-    def value(self, seat: int) -> HandValue:
-        v = self._values.get(seat)
-        if v is None:
+    def values(self) -> list[HandValue | None]:
+        """Each seat's hand value (``None`` unless he holds four cards), computed once."""
+        found = self._values
+        if found is None:
             options = self.options
-            weights, classes = _valuer(options.reyes, options.real)
-            a, b, c, d = self.hands[seat]
-            v = classes[weights[a.index] + weights[b.index] + weights[c.index] + weights[d.index]]
-            self._values[seat] = v
-        return v
+            w, classes = _valuer(options.reyes, options.real)
+            found = self._values = [
+                classes[w[h[0].index] + w[h[1].index] + w[h[2].index] + w[h[3].index]]
+                if len(h) == 4
+                else None
+                for h in self.hands
+            ]
+        return found
 
-    def key_of(self, seat: int, lance: int) -> int:
-        """``seat``'s comparison key for the lance at place ``lance`` of ``HandValue.keys``
-        (0 for a seat not in the hand)."""
-        return self.value(seat).keys[lance] if len(self.hands[seat]) == 4 else 0
+    def value(self, seat: int) -> HandValue:
+        v = self.values()[seat]
+        assert v is not None
+        return v
 
     # -- stones -------------------------------------------------------------------------------
 
@@ -140,7 +145,9 @@ class Table:
         if moved > 0:
             self.piles[seat] -= moved
             self.plate += moved
-            self.emit("to_plate", seat=seat, count=moved, lance=lance, why=why)
+            self.raw.append(
+                ("to_plate", {"seat": seat, "count": moved, "lance": lance, "why": why}, None)
+            )
         return moved
 
     def to_deposit(self, seat: int, slot: int, count: int, lance: str) -> None:
@@ -148,13 +155,15 @@ class Table:
         if count:
             self.piles[seat] -= count
             self.deposits[slot] += count
-            self.emit("deposited", seat=seat, lance=lance, count=count, deposit=self.deposits[slot])
+            data = {"seat": seat, "lance": lance, "count": count, "deposit": self.deposits[slot]}
+            self.raw.append(("deposited", data, None))
 
     def take_deposit(self, seat: int, slot: int, lance: str, why: str) -> int:
         count = self.deposits[slot]
         self.deposits[slot] = 0
         self.piles[seat] += count
-        self.emit("deposit_taken", seat=seat, lance=lance, count=count, why=why)
+        data = {"seat": seat, "lance": lance, "count": count, "why": why}
+        self.raw.append(("deposit_taken", data, None))
         return count
 
     def take_pile(self, taker: int, seat: int, lance: str) -> int:
