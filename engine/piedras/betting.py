@@ -197,10 +197,12 @@ def _slot(t: Table) -> int:
 
 def _act_open(t: Table, seat: int, action: Action, b: Betting) -> None:
     if action.kind == "paso":
+        if len(b.queue) == 1:  # the last one passes: the lance closes (no new betting needed)
+            _spoke(t, seat, "paso")
+            _close(t, b.lance, "en_paso", list(b.entitled), None)
+            return
         t.with_betting(queue=b.queue[1:])
         _spoke(t, seat, "paso")
-        if len(b.queue) == 1:
-            _close(t, b.lance, "en_paso", list(b.entitled), None)
         return
     if action.kind == "envido":
         amount = MIN_ENVIDO if action.amount is None else action.amount

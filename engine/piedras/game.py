@@ -31,7 +31,7 @@ from engine.piedras.actions import parse_action
 from engine.piedras.betting import BETTING_ACTIONS, act, advance, legal
 from engine.piedras.deal import start_hand, start_juego
 from engine.piedras.options import Options
-from engine.piedras.state import Betting, PiedrasState, betting_with, state_with
+from engine.piedras.state import Betting, PiedrasState
 from engine.piedras.table import _ONLY, Table
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
@@ -192,19 +192,31 @@ def _quiet_word(
     still to speak (the caller checked that). The same new state and events as
     :func:`~engine.piedras.betting.act`."""
     kind, stage = action.kind, b.stage
-    events: list[RawEvent] = []
-    if stage == "open" and kind == "paso":
+    if stage == "open":
+        if kind != "paso":
+            return None
         text = "paso"
-        nb = betting_with(b, queue=b.queue[1:])
-        changes: dict[str, object] = {}
     elif stage == "envite" and kind == "no_quiero":
         text = "no quiero"
-        nb = betting_with(b, queue=b.queue[1:])
-        changes = {}
     elif stage == "envite" and kind == "quiero" and b.ordago is None:
         text = "quiero"
-        count = b.level - b.put[seat]
-        changes = {}
+    else:
+        return None
+    lance = b.lance
+    events: list[RawEvent] = []
+    # The new betting and state are copies whose field dictionaries are filled in place (a
+    # C-level copy plus item stores: cheaper than ``dataclasses.replace`` or keywords).
+    nb = object.__new__(Betting)
+    bet = nb.__dict__
+    bet.update(b.__dict__)
+    bet["queue"] = b.queue[1:]
+    new = object.__new__(PiedrasState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields["betting"] = nb
+    if kind == "quiero":
+        level = b.level
+        count = level - b.put[seat]
         if count:
             assert 0 < count <= state.piles[seat]
             slot = len(state.lances)
@@ -212,41 +224,26 @@ def _quiet_word(
             piles[seat] -= count
             deposits = list(state.deposits)
             deposits[slot] += count
-            changes = {"piles": tuple(piles), "deposits": tuple(deposits)}
-            events.append(
-                (
-                    "deposited",
-                    {"seat": seat, "lance": b.lance, "count": count, "deposit": deposits[slot]},
-                    None,
-                )
-            )
+            fields["piles"] = tuple(piles)
+            fields["deposits"] = tuple(deposits)
+            data = {"seat": seat, "lance": lance, "count": count, "deposit": deposits[slot]}
+            events.append(("deposited", data, None))
         put = list(b.put)
-        put[seat] = b.level
-        nb = betting_with(
-            b,
-            in_lance=tuple(sorted((*b.in_lance, seat))),
-            put=tuple(put),
-            queue=b.queue[1:],
-            accepted=(),
-        )
-    else:
-        return None
-    events.append(
-        (
-            "spoke",
-            {
-                "seat": seat,
-                "lance": b.lance,
-                "action": text,
-                "level": nb.level,
-                "ordago": nb.ordago is not None,
-            },
-            None,
-        )
-    )
+        put[seat] = level
+        bet["in_lance"] = tuple(sorted((*b.in_lance, seat)))
+        bet["put"] = tuple(put)
+        bet["accepted"] = ()
+    data = {
+        "seat": seat,
+        "lance": lance,
+        "action": text,
+        "level": b.level,
+        "ordago": b.ordago is not None,
+    }
+    events.append(("spoke", data, None))
     if kind == "no_quiero":
-        events.append(("left_lance", {"seat": seat, "lance": b.lance}, None))
-    new = state_with(state, betting=nb, spoken=(*state.spoken, (seat, b.lance, text)), **changes)
+        events.append(("left_lance", {"seat": seat, "lance": lance}, None))
+    fields["spoken"] = (*state.spoken, (seat, lance, text))
     return transition(new, events)
 
 
@@ -274,11 +271,16 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
         ("dealt", {"seat": seat, "cards": [c._text for c in kept]}, _ONLY[seat]),
     ]
     hands = state.hands
-    if [s for s in state.in_hand if len(hands[s]) == 5 and s != seat]:
-        # Others still to discard: only this hand changes (no lance opens yet).
-        new_hands = list(hands)
-        new_hands[seat] = kept
-        return transition(state_with(state, hands=tuple(new_hands)), events)
+    for s in state.in_hand:
+        if len(hands[s]) == 5 and s != seat:
+            # Others still to discard: only this hand changes (no lance opens yet).
+            new_hands = list(hands)
+            new_hands[seat] = kept
+            new = object.__new__(PiedrasState)
+            fields = new.__dict__
+            fields.update(state.__dict__)  # as in ``_quiet_word``
+            fields["hands"] = tuple(new_hands)
+            return transition(new, events)
     t = Table(state)
     t.hands[seat] = kept
     t.raw = events

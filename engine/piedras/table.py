@@ -17,7 +17,6 @@ from engine.piedras.state import (
     Betting,
     Phase,
     PiedrasState,
-    betting_with,
 )
 
 _ONLY = tuple(frozenset((seat,)) for seat in range(8))
@@ -175,5 +174,11 @@ class Table:
         return count
 
     def with_betting(self, **changes: Any) -> None:
-        assert self.betting is not None
-        self.betting = betting_with(self.betting, **changes)
+        """Replace the betting by a copy with some fields changed (``betting_with``, inlined)."""
+        b = self.betting
+        assert b is not None
+        new = object.__new__(Betting)
+        attrs = new.__dict__
+        attrs.update(b.__dict__)
+        attrs.update(changes)
+        self.betting = new
