@@ -62,7 +62,12 @@ class Seen(Protocol):
 def cap(t: Seen, b: Betting, seats: tuple[int, ...] | list[int]) -> int:
     """P4: the highest level anyone may bet to: the smallest stake the players in can reach."""
     put, piles = b.put, t.piles
-    return min([put[s] + piles[s] for s in seats])
+    top = -1
+    for s in seats:  # a plain loop: no comprehension frame for these few seats
+        stake = put[s] + piles[s]
+        if stake < top or top < 0:
+            top = stake
+    return top
 
 
 def all_in(t: Seen, b: Betting) -> bool:
@@ -122,7 +127,7 @@ def _open_lance(t: Table, slot: int) -> None:
             lance = "punto"
         else:
             entitled = holders
-    t.emit("lance_started", lance=lance, players=entitled)
+    t.raw.append(("lance_started", {"lance": lance, "players": entitled}, None))
     if len(entitled) == 1:
         _close(t, lance, "en_paso", entitled, entitled[0])
         return

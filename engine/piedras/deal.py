@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.cards import Card
 from engine.envite.game import shuffled_deck
-from engine.piedras.table import Table
+from engine.piedras.table import _ONLY, Table
 
 
 def next_mano(t: Table, after: int) -> int:
@@ -48,15 +48,19 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
             dealt[seat] = tuple(deck[j : 5 * k : k])
         hands = dealt
     t.hands = list(hands)
+    in_hand = t.in_hand
     t.emit(
         "hand_started",
         hand=t.hand_number,
         juego=t.juego,
         mano=mano,
-        dealer=t.in_hand[-1],
-        players=list(t.in_hand),
+        dealer=in_hand[-1],
+        players=list(in_hand),
         piles=list(t.piles),
         plate=t.plate,
     )
-    for s in t.in_hand:
-        t.emit("dealt", s, seat=s, cards=[c._text for c in t.hands[s]])
+    raw = t.raw
+    for s in in_hand:
+        a, b, c, d, e = hands[s]
+        data = {"seat": s, "cards": [a._text, b._text, c._text, d._text, e._text]}
+        raw.append(("dealt", data, _ONLY[s]))
