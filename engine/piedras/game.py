@@ -32,7 +32,7 @@ from engine.piedras.betting import BETTING_ACTIONS, act, advance, legal
 from engine.piedras.deal import start_hand, start_juego
 from engine.piedras.options import Options
 from engine.piedras.state import Betting, PiedrasState
-from engine.piedras.table import _ONLY, Table
+from engine.piedras.table import _ONLY, Table, card_text
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 _DESCARTO = [Action("descarto", cards=(c,)) for c in DECK]
@@ -268,7 +268,7 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
         kept = hand[:i] + hand[i + 1 :]
     events: list[RawEvent] = [
         ("discarded", {"seat": seat}, None),
-        ("dealt", {"seat": seat, "cards": [c._text for c in kept]}, _ONLY[seat]),
+        ("dealt", {"seat": seat, "cards": list(map(card_text, kept))}, _ONLY[seat]),
     ]
     hands = state.hands
     for s in state.in_hand:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.mus.evaluation import LANCES
 from engine.piedras.deal import next_mano, start_hand, start_juego
 from engine.piedras.state import LAST_LANCES, SLOTS, LanceRecord
-from engine.piedras.table import Table
+from engine.piedras.table import Table, card_text
 from engine.piedras.values import lance_value
 
 _KEY_INDEX: dict[str, int] = {lance: i for i, lance in enumerate(LANCES)}
@@ -52,7 +52,7 @@ def show(t: Table, seats: list[int]) -> None:
     """Reveal the hands of ``seats`` to everyone."""
     hands: list[list[str] | None] = [None] * t.players
     for s in seats:
-        hands[s] = [c._text for c in t.hands[s]]
+        hands[s] = list(map(card_text, t.hands[s]))
     if seats:
         t.revealed = tuple(sorted({*t.revealed, *seats}))
     t.emit("showdown", hands=hands)

@@ -116,8 +116,11 @@ class PiedrasState:
             b = self.betting
             return b.queue[:1] if b is not None else ()
         if phase == "discard":
-            hands = self.hands
-            return tuple([s for s in self.in_hand if len(hands[s]) == 5])
+            hands, in_hand = self.hands, self.in_hand
+            for s in in_hand:  # usually nobody has discarded yet: the hand's players as they are
+                if len(hands[s]) != 5:
+                    return tuple([s for s in in_hand if len(hands[s]) == 5])
+            return in_hand
         return ()
 
     @property

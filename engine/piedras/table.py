@@ -7,6 +7,7 @@ stones handed out in the juego) is kept in one place and every movement emits it
 from __future__ import annotations
 
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from engine.cards import Card
@@ -21,6 +22,8 @@ from engine.piedras.state import (
 
 _ONLY = tuple(frozenset((seat,)) for seat in range(8))
 """Shared (immutable) event audiences of one seat."""
+card_text = attrgetter("_text")
+"""A card's text, for ``list(map(card_text, cards))`` (C-level, no comprehension frame)."""
 
 
 @cache
@@ -31,10 +34,12 @@ def _valuer(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValu
     return card_weights(reyes), hand_classes(rules)
 
 
-_ORDERS = tuple(
-    tuple(tuple((mano + i) % n for i in range(n)) for mano in range(n)) for n in range(9)
+_PLACE = tuple(
+    tuple(tuple((seat - mano) % n for seat in range(n)).__getitem__ for mano in range(n))
+    for n in range(9)
 )
-"""``_ORDERS[players][mano]``: every seat in playing order from the mano."""
+"""``_PLACE[players][mano](seat)``: the seat's place in playing order from the mano (0 for the
+mano), a C-level sort key."""
 
 
 class Table:
@@ -113,9 +118,7 @@ class Table:
 
     def from_mano(self, seats: list[int] | tuple[int, ...]) -> list[int]:
         """``seats`` in playing order starting at the mano."""
-        if len(seats) <= 1:
-            return list(seats)
-        return [s for s in _ORDERS[self.players][self.mano] if s in seats]
+        return sorted(seats, key=_PLACE[self.players][self.mano])
 
     def values(self) -> list[HandValue | None]:
         """Each seat's hand value (``None`` unless he holds four cards), computed once."""
