@@ -41,12 +41,18 @@ def ordered(t: Table, start: int, direction: int, members: Collection[int]) -> l
     >>> ordered(T(), 2, -1, {0, 2, 3, 4})  # type: ignore[arg-type]
     [0, 4, 3, 2]
     """
-    n = t.players
-    return [
-        (start + direction * i) % n
-        for i in range(1, n + 1)
-        if (start + direction * i) % n in members
-    ]
+    return sorted(members, key=_TURN[t.players][start][direction])
+
+
+_TURN = tuple(
+    tuple(
+        {d: tuple((d * (seat - start) - 1) % n for seat in range(n)).__getitem__ for d in (1, -1)}
+        for start in range(n)
+    )
+    for n in range(9)
+)
+"""``_TURN[players][start][direction](seat)``: the seat's place in speaking order from the seat
+after ``start`` in ``direction`` (``start`` itself last), a C-level sort key."""
 
 
 class Seen(Protocol):

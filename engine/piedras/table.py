@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 from operator import attrgetter
-from typing import Any
+from typing import Any, Literal
 
 from engine.cards import Card
 from engine.core import Event, RawEvent
@@ -27,11 +27,10 @@ card_text = attrgetter("_text")
 
 
 @cache
-def _valuer(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
+def _valuer(reyes: Literal[8, 4], real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
     """The card weights and hand classes of ``engine.mus.evaluation.hand_value`` for these card
     rules, looked up once per transition instead of once per hand."""
-    rules = Options(reyes=reyes, real=real)  # type: ignore[arg-type]
-    return card_weights(reyes), hand_classes(rules)
+    return card_weights(reyes), hand_classes(Options(reyes=reyes, real=real))
 
 
 _PLACE = tuple(
