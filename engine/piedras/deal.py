@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.cards import Card
 from engine.envite.game import shuffled_deck
-from engine.piedras.table import _ONLY, Table
+from engine.piedras.table import _ONLY, Table, card_text
 
 
 def next_mano(t: Table, after: int) -> int:
@@ -61,6 +61,4 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
     )
     raw = t.raw
     for s in in_hand:
-        a, b, c, d, e = hands[s]
-        data = {"seat": s, "cards": [a._text, b._text, c._text, d._text, e._text]}
-        raw.append(("dealt", data, _ONLY[s]))
+        raw.append(("dealt", {"seat": s, "cards": list(map(card_text, hands[s]))}, _ONLY[s]))
