@@ -19,7 +19,7 @@ from typing import Protocol
 
 from engine.core import Action, IllegalAction
 from engine.piedras.settlement import end_hand, settle_ordago, settle_ordago_everyone, show
-from engine.piedras.state import LAST_LANCES, SLOTS, Betting, LanceRecord, Outcome, make_betting
+from engine.piedras.state import LAST_LANCES, SLOTS, Betting, Outcome, make_betting, make_record
 from engine.piedras.table import Table
 
 MIN_ENVIDO = 2
@@ -28,6 +28,10 @@ MIN_ENVIDO = 2
 _PASO, _QUIERO, _NO_QUIERO, _ORDAGO = (Action(k) for k in ("paso", "quiero", "no_quiero", "ordago"))
 _ENVIDOS: list[Action] = [Action("envido", n) for n in range(10 * 8 + 1)]
 """Shared (immutable) bet actions by amount; no bet can pass the stones of 8 players x 10."""
+BETTING_ACTIONS = (_PASO, _QUIERO, _NO_QUIERO, _ORDAGO, *_ENVIDOS[1:])
+"""Every shared action :func:`legal` hands out."""
+_OPENINGS = [(_PASO, *_ENVIDOS[MIN_ENVIDO : top + 1], _ORDAGO) for top in range(len(_ENVIDOS))]
+"""The legal actions when a lance opens, by the cap."""
 
 
 def ordered(t: Table, start: int, direction: int, members: Collection[int]) -> list[int]:
@@ -37,12 +41,18 @@ def ordered(t: Table, start: int, direction: int, members: Collection[int]) -> l
     >>> ordered(T(), 2, -1, {0, 2, 3, 4})  # type: ignore[arg-type]
     [0, 4, 3, 2]
     """
-    n = t.players
-    return [
-        (start + direction * i) % n
-        for i in range(1, n + 1)
-        if (start + direction * i) % n in members
-    ]
+    return sorted(members, key=_TURN[t.players][start][direction])
+
+
+_TURN = tuple(
+    tuple(
+        {d: tuple((d * (seat - start) - 1) % n for seat in range(n)).__getitem__ for d in (1, -1)}
+        for start in range(n)
+    )
+    for n in range(9)
+)
+"""``_TURN[players][start][direction](seat)``: the seat's place in speaking order from the seat
+after ``start`` in ``direction`` (``start`` itself last), a C-level sort key."""
 
 
 class Seen(Protocol):
@@ -57,7 +67,13 @@ class Seen(Protocol):
 
 def cap(t: Seen, b: Betting, seats: tuple[int, ...] | list[int]) -> int:
     """P4: the highest level anyone may bet to: the smallest stake the players in can reach."""
-    return min(b.put[s] + t.piles[s] for s in seats)
+    put, piles = b.put, t.piles
+    top = -1
+    for s in seats:  # a plain loop: no comprehension frame for these few seats
+        stake = put[s] + piles[s]
+        if stake < top or top < 0:
+            top = stake
+    return top
 
 
 def all_in(t: Seen, b: Betting) -> bool:
@@ -84,17 +100,17 @@ def advance(t: Table) -> None:
 
 
 def _close(t: Table, lance: str, outcome: Outcome, players: list[int], winner: int | None) -> None:
-    t.lances.append(LanceRecord(lance, outcome, tuple(players), winner))
+    slot = len(t.lances)
+    t.lances = (*t.lances, make_record(lance, outcome, tuple(players), winner))
     t.betting = None
-    slot = len(t.lances) - 1
-    t.emit(
-        "lance_closed",
-        lance=lance,
-        outcome=outcome,
-        players=list(players),
-        winner=winner,
-        deposit=t.deposits[slot],
-    )
+    data = {
+        "lance": lance,
+        "outcome": outcome,
+        "players": list(players),
+        "winner": winner,
+        "deposit": t.deposits[slot],
+    }
+    t.raw.append(("lance_closed", data, None))
 
 
 def _open_lance(t: Table, slot: int) -> None:
@@ -102,7 +118,12 @@ def _open_lance(t: Table, slot: int) -> None:
     lance = SLOTS[slot]
     entitled = seats
     if slot >= 2:
-        holders = [s for s in seats if (t.value(s).pares if slot == 2 else t.value(s).juego)]
+        values = t.values()
+        # (every seat in the hand holds four cards: its value is not None)
+        if slot == 2:
+            holders = [s for s in seats if values[s].pares]  # type: ignore[union-attr]
+        else:
+            holders = [s for s in seats if values[s].juego]  # type: ignore[union-attr]
         t.emit("declared", lance=lance, holders=holders, players=seats)
         if slot == 2 and not holders:
             t.emit("lance_skipped", lance=lance, reason="nobody")
@@ -112,11 +133,12 @@ def _open_lance(t: Table, slot: int) -> None:
             lance = "punto"
         else:
             entitled = holders
-    t.emit("lance_started", lance=lance, players=entitled)
+    t.raw.append(("lance_started", {"lance": lance, "players": entitled}, None))
     if len(entitled) == 1:
         _close(t, lance, "en_paso", entitled, entitled[0])
         return
-    if min(t.piles[s] for s in entitled) < 1:  # all in: nobody may bet, the lance is en paso (P4)
+    piles = t.piles
+    if min([piles[s] for s in entitled]) < 1:  # all in: nobody may bet, the lance is en paso (P4)
         _close(t, lance, "en_paso", entitled, None)
         return
     t.betting = make_betting(
@@ -137,10 +159,10 @@ def legal(t: Seen, seat: int) -> list[Action]:
     b = t.betting
     if b is None or not b.queue or b.queue[0] != seat:
         return []
-    if b.stage == "open":
-        top = cap(t, b, b.entitled)
-        return [_PASO, *_ENVIDOS[MIN_ENVIDO : top + 1], _ORDAGO]
-    if b.stage == "envite" or b.ordago is not None:
+    stage = b.stage
+    if stage == "open":
+        return list(_OPENINGS[cap(t, b, b.entitled)])
+    if stage == "envite" or b.ordago is not None:
         return [_QUIERO, _NO_QUIERO]
     facing = b.level - b.put[seat]
     top = cap(t, b, b.in_lance)
@@ -168,15 +190,16 @@ def act(t: Table, seat: int, action: Action) -> None:
 def _spoke(t: Table, seat: int, text: str) -> None:
     b = t.betting
     assert b is not None
-    t.spoken = (*t.spoken, (seat, b.lance, text))
-    t.emit(
-        "spoke",
-        seat=seat,
-        lance=b.lance,
-        action=text,
-        level=b.level,
-        ordago=b.ordago is not None,
-    )
+    lance = b.lance
+    t.spoken = (*t.spoken, (seat, lance, text))
+    data = {
+        "seat": seat,
+        "lance": lance,
+        "action": text,
+        "level": b.level,
+        "ordago": b.ordago is not None,
+    }
+    t.raw.append(("spoke", data, None))
 
 
 def _slot(t: Table) -> int:
@@ -185,10 +208,12 @@ def _slot(t: Table) -> int:
 
 def _act_open(t: Table, seat: int, action: Action, b: Betting) -> None:
     if action.kind == "paso":
+        if len(b.queue) == 1:  # the last one passes: the lance closes (no new betting needed)
+            _spoke(t, seat, "paso")
+            _close(t, b.lance, "en_paso", list(b.entitled), None)
+            return
         t.with_betting(queue=b.queue[1:])
         _spoke(t, seat, "paso")
-        if len(b.queue) == 1:
-            _close(t, b.lance, "en_paso", list(b.entitled), None)
         return
     if action.kind == "envido":
         amount = MIN_ENVIDO if action.amount is None else action.amount

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.cards import Card
 from engine.envite.game import shuffled_deck
-from engine.piedras.table import Table
+from engine.piedras.table import _ONLY, Table, card_text
 
 
 def next_mano(t: Table, after: int) -> int:
@@ -20,11 +20,11 @@ def next_mano(t: Table, after: int) -> int:
 def start_juego(t: Table) -> None:
     """Everyone still in the match gets the starting stones again (P1)."""
     t.juego += 1
-    t.seated = [s for s in range(t.players) if t.losses[s] < t.options.losses]
+    t.seated = tuple([s for s in range(t.players) if t.losses[s] < t.options.losses])
     t.piles = [t.options.stones if s in t.seated else 0 for s in range(t.players)]
     t.plate = 0
     t.deposits = [0, 0, 0, 0]
-    t.free = []
+    t.free = ()
     t.emit("juego_started", juego=t.juego, stones=t.options.stones, players=list(t.seated))
 
 
@@ -32,15 +32,14 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
     """Deal five cards each, one at a time from the mano (P2); ``hands`` forces the deal."""
     t.hand_number += 1
     t.mano = mano
-    t.in_hand = t.from_mano([s for s in t.seated if s not in t.free])
-    t.lances = []
+    t.in_hand = tuple(t.from_mano([s for s in t.seated if s not in t.free]))
+    t.lances = ()
     t.betting = None
-    t.revealed = []
+    t.revealed = ()
     t.spoken = ()
     assert not any(t.deposits), "every deposit is settled before a new hand"
     t.phase = "discard"
-    t._values = {}
-    t._keys = {}
+    t._values = None
     if hands is None:
         deck = shuffled_deck(f"{t.seed}/{t.hand_number}")
         k = len(t.in_hand)
@@ -49,15 +48,17 @@ def start_hand(t: Table, mano: int, hands: list[tuple[Card, ...]] | None = None)
             dealt[seat] = tuple(deck[j : 5 * k : k])
         hands = dealt
     t.hands = list(hands)
+    in_hand = t.in_hand
     t.emit(
         "hand_started",
         hand=t.hand_number,
         juego=t.juego,
         mano=mano,
-        dealer=t.in_hand[-1],
-        players=list(t.in_hand),
+        dealer=in_hand[-1],
+        players=list(in_hand),
         piles=list(t.piles),
         plate=t.plate,
     )
-    for s in t.in_hand:
-        t.emit("dealt", s, seat=s, cards=[c._text for c in t.hands[s]])
+    raw = t.raw
+    for s in in_hand:
+        raw.append(("dealt", {"seat": s, "cards": list(map(card_text, hands[s]))}, _ONLY[s]))

@@ -14,19 +14,32 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from engine.cards import DECK, Card
-from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
+from engine.core import (
+    Action,
+    IllegalAction,
+    RawEvent,
+    Transition,
+    check_action,
+    check_seat,
+    is_seat,
+    transition,
+)
 from engine.piedras.actions import parse_action
-from engine.piedras.betting import act, advance, legal
+from engine.piedras.betting import BETTING_ACTIONS, act, advance, legal
 from engine.piedras.deal import start_hand, start_juego
 from engine.piedras.options import Options
-from engine.piedras.state import Betting, PiedrasState, betting_with, state_with
-from engine.piedras.table import Table
+from engine.piedras.state import Betting, PiedrasState
+from engine.piedras.table import _ONLY, Table, card_text
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
-_DESCARTO = {str(c): Action("descarto", cards=(c,)) for c in DECK}
-"""One shared (immutable) discard action per card."""
+_DESCARTO = [Action("descarto", cards=(c,)) for c in DECK]
+"""One shared (immutable) discard action per card, by ``Card.index``."""
+_CHECKED = frozenset(map(id, [*_DESCARTO, *BETTING_ACTIONS]))
+"""The ids of the shared actions ``legal_actions`` hands out: valid actions, so ``apply`` skips
+``check_action`` for them (they live as long as the module, so their ids stay theirs)."""
 
 
 def new_game(
@@ -90,16 +103,19 @@ def legal_actions(state: PiedrasState, seat: int) -> list[Action]:
     >>> len(legal_actions(s, 1)), legal_actions(s, 1)[0].kind
     (5, 'descarto')
     """
-    if not is_seat(seat, state.players):
-        return []
     phase = state.phase
-    if phase == "discard":
-        hand = state.hands[seat] if 0 <= seat < state.players else ()
+    if phase == "lance":
+        b = state.betting
+        if b is None or not b.queue or b.queue[0] != seat:
+            return []  # not the one who speaks
+        if type(seat) is not int and not is_seat(seat, state.players):
+            return []
+        return legal(state, seat)
+    if phase == "discard" and is_seat(seat, state.players):
+        hand = state.hands[seat]
         if len(hand) != 5 or seat not in state.in_hand:
             return []
-        return [_DESCARTO[c._text] for c in hand]
-    if phase == "lance":
-        return legal(state, seat)  # [] unless ``seat`` is the one who speaks
+        return [_DESCARTO[c.index] for c in hand]
     return []
 
 
@@ -137,29 +153,35 @@ def apply(state: PiedrasState, seat: int, action: Action | str) -> Transition[Pi
     ...
     engine.core.IllegalAction: wrong_phase(action=paso)
     """
-    check_seat(seat, state.players, reason="not_in_game")
-    check_action(action)
-    if isinstance(action, str):
-        action = parse_action(action)
-    if state.phase == "over":
-        raise IllegalAction("game_over")
-    if state.phase == "discard":
-        return _discard(state, seat, action)
-    b = state.betting
-    assert b is not None
-    if action.kind == "descarto":
-        raise IllegalAction("wrong_phase", action=str(action))
-    if not b.queue or b.queue[0] != seat:  # not the one who speaks (``to_act``)
-        playing = b.entitled if b.stage == "open" else (*b.in_lance, *b.queue)
-        if seat not in playing:
-            raise IllegalAction("not_in_lance", seat=seat, lance=b.lance)
-        raise IllegalAction("not_your_turn", seat=seat)
-    quick = _quiet_word(state, b, seat, action)
-    if quick is not None:
-        return quick
-    t = Table(state)
-    act(t, seat, action)
-    return Transition(t.freeze(), tuple(t.events))
+    if type(seat) is not int or not 0 <= seat < state.players:  # check_seat's quick answer
+        check_seat(seat, state.players, reason="not_in_game")
+    if id(action) in _CHECKED:
+        move = cast(Action, action)
+    else:
+        check_action(action)
+        move = parse_action(action) if isinstance(action, str) else action
+    phase = state.phase
+    if phase == "lance":
+        b = state.betting
+        assert b is not None
+        if move.kind == "descarto":
+            raise IllegalAction("wrong_phase", action=str(move))
+        queue = b.queue
+        if not queue or queue[0] != seat:  # not the one who speaks (``to_act``)
+            playing = b.entitled if b.stage == "open" else (*b.in_lance, *queue)
+            if seat not in playing:
+                raise IllegalAction("not_in_lance", seat=seat, lance=b.lance)
+            raise IllegalAction("not_your_turn", seat=seat)
+        if len(queue) > 1:
+            quick = _quiet_word(state, b, seat, move)
+            if quick is not None:
+                return quick
+        t = Table(state)
+        act(t, seat, move)
+        return transition(t.freeze(), t.raw)
+    if phase == "discard":
+        return _discard(state, seat, move)
+    raise IllegalAction("game_over")
 
 
 def _quiet_word(
@@ -167,23 +189,34 @@ def _quiet_word(
 ) -> Transition[PiedrasState] | None:
     """The common words that close nothing, applied without the working table: a ``paso`` at
     the opening, a ``no quiero`` or a numbered ``quiero`` in the first envite, when others are
-    still to speak. The same new state and events as :func:`~engine.piedras.betting.act`."""
-    if len(b.queue) < 2:
-        return None
+    still to speak (the caller checked that). The same new state and events as
+    :func:`~engine.piedras.betting.act`."""
     kind, stage = action.kind, b.stage
-    events: list[Event] = []
-    if stage == "open" and kind == "paso":
+    if stage == "open":
+        if kind != "paso":
+            return None
         text = "paso"
-        nb = betting_with(b, queue=b.queue[1:])
-        changes: dict[str, object] = {}
     elif stage == "envite" and kind == "no_quiero":
         text = "no quiero"
-        nb = betting_with(b, queue=b.queue[1:])
-        changes = {}
     elif stage == "envite" and kind == "quiero" and b.ordago is None:
         text = "quiero"
-        count = b.level - b.put[seat]
-        changes = {}
+    else:
+        return None
+    lance = b.lance
+    events: list[RawEvent] = []
+    # The new betting and state are copies whose field dictionaries are filled in place (a
+    # C-level copy plus item stores: cheaper than ``dataclasses.replace`` or keywords).
+    nb = object.__new__(Betting)
+    bet = nb.__dict__
+    bet.update(b.__dict__)
+    bet["queue"] = b.queue[1:]
+    new = object.__new__(PiedrasState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields["betting"] = nb
+    if kind == "quiero":
+        level = b.level
+        count = level - b.put[seat]
         if count:
             assert 0 < count <= state.piles[seat]
             slot = len(state.lances)
@@ -191,40 +224,27 @@ def _quiet_word(
             piles[seat] -= count
             deposits = list(state.deposits)
             deposits[slot] += count
-            changes = {"piles": tuple(piles), "deposits": tuple(deposits)}
-            events.append(
-                Event(
-                    "deposited",
-                    {"seat": seat, "lance": b.lance, "count": count, "deposit": deposits[slot]},
-                )
-            )
+            fields["piles"] = tuple(piles)
+            fields["deposits"] = tuple(deposits)
+            data = {"seat": seat, "lance": lance, "count": count, "deposit": deposits[slot]}
+            events.append(("deposited", data, None))
         put = list(b.put)
-        put[seat] = b.level
-        nb = betting_with(
-            b,
-            in_lance=tuple(sorted((*b.in_lance, seat))),
-            put=tuple(put),
-            queue=b.queue[1:],
-            accepted=(),
-        )
-    else:
-        return None
-    events.append(
-        Event(
-            "spoke",
-            {
-                "seat": seat,
-                "lance": b.lance,
-                "action": text,
-                "level": nb.level,
-                "ordago": nb.ordago is not None,
-            },
-        )
-    )
+        put[seat] = level
+        bet["in_lance"] = tuple(sorted((*b.in_lance, seat)))
+        bet["put"] = tuple(put)
+        bet["accepted"] = ()
+    data = {
+        "seat": seat,
+        "lance": lance,
+        "action": text,
+        "level": b.level,
+        "ordago": b.ordago is not None,
+    }
+    events.append(("spoke", data, None))
     if kind == "no_quiero":
-        events.append(Event("left_lance", {"seat": seat, "lance": b.lance}))
-    new = state_with(state, betting=nb, spoken=(*state.spoken, (seat, b.lance, text)), **changes)
-    return Transition(new, tuple(events))
+        events.append(("left_lance", {"seat": seat, "lance": lance}, None))
+    fields["spoken"] = (*state.spoken, (seat, lance, text))
+    return transition(new, events)
 
 
 def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[PiedrasState]:
@@ -239,25 +259,32 @@ def _discard(state: PiedrasState, seat: int, action: Action) -> Transition[Piedr
     if len(action.cards) != 1:
         raise IllegalAction("bad_discard", count=len(action.cards))
     card = action.cards[0]
-    try:
-        i = hand.index(card)
-    except ValueError:
-        raise IllegalAction("card_not_in_hand", card=str(card)) from None
-    kept = hand[:i] + hand[i + 1 :]
-    events = (
-        Event("discarded", {"seat": seat}),
-        Event("dealt", {"seat": seat, "cards": [c._text for c in kept]}, frozenset((seat,))),
-    )
+    kept = tuple([c for c in hand if c is not card])  # cards are interned: found by identity
+    if len(kept) != 4:  # not the deck's own object: compare by value (``Card.__eq__``)
+        try:
+            i = hand.index(card)
+        except ValueError:
+            raise IllegalAction("card_not_in_hand", card=str(card)) from None
+        kept = hand[:i] + hand[i + 1 :]
+    events: list[RawEvent] = [
+        ("discarded", {"seat": seat}, None),
+        ("dealt", {"seat": seat, "cards": list(map(card_text, kept))}, _ONLY[seat]),
+    ]
     hands = state.hands
-    if [s for s in state.in_hand if len(hands[s]) == 5 and s != seat]:
-        # Others still to discard: only this hand changes (no lance opens yet).
-        new_hands = list(hands)
-        new_hands[seat] = kept
-        return Transition(state_with(state, hands=tuple(new_hands)), events)
+    for s in state.in_hand:
+        if len(hands[s]) == 5 and s != seat:
+            # Others still to discard: only this hand changes (no lance opens yet).
+            new_hands = list(hands)
+            new_hands[seat] = kept
+            new = object.__new__(PiedrasState)
+            fields = new.__dict__
+            fields.update(state.__dict__)  # as in ``_quiet_word``
+            fields["hands"] = tuple(new_hands)
+            return transition(new, events)
     t = Table(state)
     t.hands[seat] = kept
-    t.events.extend(events)
+    t.raw = events
     if all(len(t.hands[s]) == 4 for s in t.in_hand):
         t.phase = "lance"
         advance(t)
-    return Transition(t.freeze(), tuple(t.events))
+    return transition(t.freeze(), t.raw)

@@ -8,47 +8,61 @@ since that deposit may still come to him.
 
 from __future__ import annotations
 
-from engine.mus.evaluation import Lance, best_seat, worst_seat
+from engine.mus.evaluation import LANCES
 from engine.piedras.deal import next_mano, start_hand, start_juego
 from engine.piedras.state import LAST_LANCES, SLOTS, LanceRecord
-from engine.piedras.table import Table
+from engine.piedras.table import Table, card_text
 from engine.piedras.values import lance_value
 
-
-def _lance(name: str) -> Lance:
-    assert name in ("grande", "chica", "pares", "juego", "punto")
-    return name  # type: ignore[return-value]
+_KEY_INDEX: dict[str, int] = {lance: i for i, lance in enumerate(LANCES)}
+"""Place of each lance's key in ``HandValue.keys``."""
 
 
 def worst_of(t: Table, lance: str, seats: list[int]) -> int:
-    w = worst_seat(t.keys(_lance(lance)), t.mano, seats)
-    assert w is not None
-    return w
+    """The seat that loses ``lance`` to every other of ``seats`` (ties: farthest from the mano),
+    as ``engine.mus.evaluation.worst_seat`` decides it."""
+    i = _KEY_INDEX[lance]
+    values = t.values()
+    worst, worst_key = -1, 0
+    for s in t.from_mano(seats):
+        v = values[s]
+        key = v.keys[i] if v is not None else 0
+        if worst < 0 or key <= worst_key:
+            worst, worst_key = s, key
+    assert worst >= 0
+    return worst
 
 
 def best_of(t: Table, lance: str, seats: list[int]) -> int:
-    keys = t.keys(_lance(lance))
-    b = best_seat(keys, t.mano, seats)
-    if b is None:  # every key 0 cannot happen among holders; keep the mano's order anyway
-        b = t.from_mano(seats)[0]
-    return b
+    """The seat that wins ``lance`` among ``seats`` (ties: nearest the mano), as
+    ``engine.mus.evaluation.best_seat`` decides it."""
+    i = _KEY_INDEX[lance]
+    values = t.values()
+    order = t.from_mano(seats)
+    best, best_key = order[0], 0  # every key 0 cannot happen among holders; the mano's order
+    for s in order:
+        v = values[s]
+        key = v.keys[i] if v is not None else 0
+        if key > best_key:
+            best, best_key = s, key
+    return best
 
 
 def show(t: Table, seats: list[int]) -> None:
     """Reveal the hands of ``seats`` to everyone."""
     hands: list[list[str] | None] = [None] * t.players
     for s in seats:
-        hands[s] = [c._text for c in t.hands[s]]
-        if s not in t.revealed:
-            t.revealed.append(s)
+        hands[s] = list(map(card_text, t.hands[s]))
+    if seats:
+        t.revealed = tuple(sorted({*t.revealed, *seats}))
     t.emit("showdown", hands=hands)
 
 
 def free_seat(t: Table, seat: int) -> None:
     if seat not in t.free:
-        t.free.append(seat)
+        t.free = tuple(sorted((*t.free, seat)))
     if seat in t.in_hand:
-        t.in_hand.remove(seat)
+        t.in_hand = tuple([s for s in t.in_hand if s != seat])
     t.emit("freed", seat=seat)
 
 
@@ -97,6 +111,12 @@ def _still_has_stones(t: Table, seat: int, pending: list[int]) -> bool:
 
 def _juego_decided(t: Table, pending: list[int]) -> bool:
     """P5: end the juego as soon as only one player still has stones."""
+    piles, free, piled = t.piles, t.free, 0
+    for s in t.seated:  # quick answer: two players with stones in their piles
+        if piles[s] > 0 and s not in free:
+            piled += 1
+            if piled > 1:
+                return False
     holders = [s for s in t.seated if s not in t.free and _still_has_stones(t, s, pending)]
     if len(holders) > 1:
         return False
@@ -167,7 +187,9 @@ def _settle_lance(t: Table, slot: int, rec: LanceRecord, pending: list[int]) -> 
 def end_juego(t: Table, loser: int) -> None:
     """The last player with stones loses the juego (P1); maybe the match is over."""
     t.emit("hand_over", hand=t.hand_number, piles=list(t.piles), plate=t.plate)
-    t.losses[loser] += 1
+    losses = list(t.losses)
+    losses[loser] += 1
+    t.losses = tuple(losses)
     t.emit("juego_lost", seat=loser, juego=t.juego, losses=t.losses[loser])
     if t.losses[loser] >= t.options.losses:
         t.emit("player_out", seat=loser)

@@ -116,8 +116,11 @@ class PiedrasState:
             b = self.betting
             return b.queue[:1] if b is not None else ()
         if phase == "discard":
-            hands = self.hands
-            return tuple([s for s in self.in_hand if len(hands[s]) == 5])
+            hands, in_hand = self.hands, self.in_hand
+            for s in in_hand:  # usually nobody has discarded yet: the hand's players as they are
+                if len(hands[s]) != 5:
+                    return tuple([s for s in in_hand if len(hands[s]) == 5])
+            return in_hand
         return ()
 
     @property
@@ -155,15 +158,6 @@ def betting_with(b: Betting, **changes: Any) -> Betting:
     return new
 
 
-def state_with(state: PiedrasState, **changes: Any) -> PiedrasState:
-    """A copy of ``state`` with some fields changed (a faster ``dataclasses.replace``)."""
-    new = object.__new__(PiedrasState)
-    attrs = new.__dict__
-    attrs.update(state.__dict__)
-    attrs.update(changes)
-    return new
-
-
 _BETTING_DEFAULTS: dict[str, Any] = {
     "level": 0,
     "bettor": None,
@@ -186,6 +180,30 @@ def make_betting(**fields: Any) -> Betting:
     attrs = new.__dict__
     attrs.update(_BETTING_DEFAULTS)
     attrs.update(fields)
+    return new
+
+
+_RECORD_SLOTS: dict[str, Any] = dict(LanceRecord.__dict__)
+_set_lance = _RECORD_SLOTS["lance"].__set__
+_set_outcome = _RECORD_SLOTS["outcome"].__set__
+_set_players = _RECORD_SLOTS["players"].__set__
+_set_winner = _RECORD_SLOTS["winner"].__set__
+
+
+def make_record(
+    lance: str, outcome: Outcome, players: tuple[int, ...], winner: int | None
+) -> LanceRecord:
+    """``LanceRecord(lance, outcome, players, winner)`` without the frozen dataclass's
+    ``object.__setattr__`` per field (several lances close in every hand).
+
+    >>> make_record("grande", "en_paso", (0, 1), None) == LanceRecord("grande", "en_paso", (0, 1))
+    True
+    """
+    new: LanceRecord = object.__new__(LanceRecord)
+    _set_lance(new, lance)
+    _set_outcome(new, outcome)
+    _set_players(new, players)
+    _set_winner(new, winner)
     return new
 
 

@@ -6,36 +6,48 @@ stones handed out in the juego) is kept in one place and every movement emits it
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from functools import cache
+from operator import attrgetter
+from typing import Any, Literal
 
 from engine.cards import Card
-from engine.core import Event
-from engine.mus.evaluation import HandValue, Lance, hand_value
+from engine.core import Event, RawEvent
+from engine.mus.evaluation import HandValue, card_weights, hand_classes
 from engine.piedras.options import Options
 from engine.piedras.state import (
     Betting,
-    LanceRecord,
     Phase,
     PiedrasState,
-    betting_with,
 )
 
 _ONLY = tuple(frozenset((seat,)) for seat in range(8))
 """Shared (immutable) event audiences of one seat."""
+card_text = attrgetter("_text")
+"""A card's text, for ``list(map(card_text, cards))`` (C-level, no comprehension frame)."""
 
 
-@lru_cache(maxsize=8192)
-def _hand_value(hand: tuple[Card, ...], reyes: int, real: bool) -> HandValue:
-    """``hand_value`` remembered by hand: a hand is valued again at every transition."""
-    return hand_value(hand, _RULES[(reyes, real)])
+@cache
+def _valuer(reyes: Literal[8, 4], real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
+    """The card weights and hand classes of ``engine.mus.evaluation.hand_value`` for these card
+    rules, looked up once per transition instead of once per hand."""
+    return card_weights(reyes), hand_classes(Options(reyes=reyes, real=real))
 
 
-_RULES = {(r, real): Options(reyes=r, real=real) for r in (8, 4) for real in (False, True)}
+_PLACE = tuple(
+    tuple(tuple((seat - mano) % n for seat in range(n)).__getitem__ for mano in range(n))
+    for n in range(9)
+)
+"""``_PLACE[players][mano](seat)``: the seat's place in playing order from the mano (0 for the
+mano), a C-level sort key."""
 
 
 class Table:
-    """Mutable mirror of :class:`PiedrasState` plus the events of the transition in progress."""
+    """Mutable mirror of :class:`PiedrasState` plus the events of the transition in progress.
+
+    Only ``piles``, ``deposits`` and ``hands`` are lists edited in place; the other sequences
+    stay tuples and are replaced when they change (most transitions change none of them, so
+    neither copying them in nor freezing them out costs anything).
+    """
 
     def __init__(self, s: PiedrasState) -> None:
         self.players = s.players
@@ -48,25 +60,26 @@ class Table:
         self.piles = list(s.piles)
         self.plate = s.plate
         self.deposits = list(s.deposits)
-        self.losses = list(s.losses)
-        self.seated = list(s.seated)
-        self.free = list(s.free)
-        self.in_hand = list(s.in_hand)
+        self.losses = s.losses
+        self.seated = s.seated
+        self.free = s.free
+        """Kept sorted, as stored."""
+        self.in_hand = s.in_hand
         self.hands: list[tuple[Card, ...]] = list(s.hands)
-        self.lances: list[LanceRecord] = list(s.lances)
+        self.lances = s.lances
         self.betting: Betting | None = s.betting
-        self.revealed = list(s.revealed)
+        self.revealed = s.revealed
+        """Kept sorted, as stored."""
         self.winner = s.winner
         self.spoken = s.spoken
-        self.events: list[Event] = []
-        self._values: dict[int, HandValue] = {}
-        self._keys: dict[str, list[int]] = {}
-        """Keys by lance, remembered while the hands stay the same (read only)."""
+        self.raw: list[RawEvent] = []
+        """The events of the transition, built as :class:`Event` only when read (``events``)."""
+        self._values: list[HandValue | None] | None = None
+        """Cache of :meth:`values`; reset when new hands are dealt."""
 
     def freeze(self) -> PiedrasState:
         new = object.__new__(PiedrasState)
         d = self.deposits
-        free, revealed = self.free, self.revealed
         new.__dict__.update(
             players=self.players,
             options=self.options,
@@ -78,14 +91,14 @@ class Table:
             piles=tuple(self.piles),
             plate=self.plate,
             deposits=(d[0], d[1], d[2], d[3]),
-            losses=tuple(self.losses),
-            seated=tuple(self.seated),
-            free=tuple(sorted(free)) if len(free) > 1 else tuple(free),
-            in_hand=tuple(self.in_hand),
+            losses=self.losses,
+            seated=self.seated,
+            free=self.free,
+            in_hand=self.in_hand,
             hands=tuple(self.hands),
-            lances=tuple(self.lances),
+            lances=self.lances,
             betting=self.betting,
-            revealed=tuple(sorted(revealed)) if len(revealed) > 1 else tuple(revealed),
+            revealed=self.revealed,
             winner=self.winner,
             spoken=self.spoken,
         )
@@ -93,35 +106,37 @@ class Table:
 
     # -- events -------------------------------------------------------------------------------
 
+    @property
+    def events(self) -> list[Event]:
+        return [Event(kind, data, to) for kind, data, to in self.raw]
+
     def emit(self, kind: str, to: int | None = None, /, **data: Any) -> None:
-        self.events.append(Event(kind, data, None if to is None else _ONLY[to]))
+        self.raw.append((kind, data, None if to is None else _ONLY[to]))
 
     # -- seats --------------------------------------------------------------------------------
 
     def from_mano(self, seats: list[int] | tuple[int, ...]) -> list[int]:
         """``seats`` in playing order starting at the mano."""
-        n, mano = self.players, self.mano
-        if len(seats) <= 1:
-            return list(seats)
-        return [s for i in range(n) if (s := (mano + i) % n) in seats]
+        return sorted(seats, key=_PLACE[self.players][self.mano])
+
+    def values(self) -> list[HandValue | None]:
+        """Each seat's hand value (``None`` unless he holds four cards), computed once."""
+        found = self._values
+        if found is None:
+            options = self.options
+            w, classes = _valuer(options.reyes, options.real)
+            found = self._values = [
+                classes[w[h[0].index] + w[h[1].index] + w[h[2].index] + w[h[3].index]]
+                if len(h) == 4
+                else None
+                for h in self.hands
+            ]
+        return found
 
     def value(self, seat: int) -> HandValue:
-        v = self._values.get(seat)
-        if v is None:
-            v = _hand_value(self.hands[seat], self.options.reyes, self.options.real)
-            self._values[seat] = v
+        v = self.values()[seat]
+        assert v is not None
         return v
-
-    def keys(self, lance: Lance) -> list[int]:
-        """Comparison keys indexed by seat for ``lance`` (0 for seats not in the hand)."""
-        found = self._keys.get(lance)
-        if found is None:
-            found = [
-                self.value(s).key(lance) if len(self.hands[s]) == 4 else 0
-                for s in range(self.players)
-            ]
-            self._keys[lance] = found
-        return found
 
     # -- stones -------------------------------------------------------------------------------
 
@@ -131,7 +146,9 @@ class Table:
         if moved > 0:
             self.piles[seat] -= moved
             self.plate += moved
-            self.emit("to_plate", seat=seat, count=moved, lance=lance, why=why)
+            self.raw.append(
+                ("to_plate", {"seat": seat, "count": moved, "lance": lance, "why": why}, None)
+            )
         return moved
 
     def to_deposit(self, seat: int, slot: int, count: int, lance: str) -> None:
@@ -139,13 +156,15 @@ class Table:
         if count:
             self.piles[seat] -= count
             self.deposits[slot] += count
-            self.emit("deposited", seat=seat, lance=lance, count=count, deposit=self.deposits[slot])
+            data = {"seat": seat, "lance": lance, "count": count, "deposit": self.deposits[slot]}
+            self.raw.append(("deposited", data, None))
 
     def take_deposit(self, seat: int, slot: int, lance: str, why: str) -> int:
         count = self.deposits[slot]
         self.deposits[slot] = 0
         self.piles[seat] += count
-        self.emit("deposit_taken", seat=seat, lance=lance, count=count, why=why)
+        data = {"seat": seat, "lance": lance, "count": count, "why": why}
+        self.raw.append(("deposit_taken", data, None))
         return count
 
     def take_pile(self, taker: int, seat: int, lance: str) -> int:
@@ -157,5 +176,11 @@ class Table:
         return count
 
     def with_betting(self, **changes: Any) -> None:
-        assert self.betting is not None
-        self.betting = betting_with(self.betting, **changes)
+        """Replace the betting by a copy with some fields changed (``betting_with``, inlined)."""
+        b = self.betting
+        assert b is not None
+        new = object.__new__(Betting)
+        attrs = new.__dict__
+        attrs.update(b.__dict__)
+        attrs.update(changes)
+        self.betting = new
