@@ -301,15 +301,18 @@ def playable(state: EnviteState, seat: int) -> list[Card]:
 
 def _follow(r: Ranker, hand: tuple[Card, ...], led_card: Card) -> list[Card]:
     """The cards of ``hand`` that may answer a trick led with ``led_card`` (E4)."""
+    # Plain loops: on the hottest path, and a comprehension is a call of its own in CPython 3.11.
     suits = r.suits
     led = suits[led_card._text]
-    same = [c for c in hand if suits[c._text] == led]
-    if led == TRUMP:
-        top = r.top._text
-        if any(c._text != top for c in same):
-            return same
+    same = []
+    for card in hand:
+        if suits[card._text] == led:
+            same.append(card)
+    if not same:
         return list(hand)
-    return same or list(hand)
+    if led == TRUMP and len(same) == 1 and same[0]._text == r.top._text:
+        return list(hand)  # only the top card: never forced out by an arrastre
+    return same
 
 
 def _play_refusal(state: EnviteState) -> IllegalAction:
@@ -334,15 +337,15 @@ def _seen_not_following(state: EnviteState, team: int) -> bool:
     card of that suit, the top card kept); the table only learns which when someone calls it.
     """
     suits = ranker(state.vira, state.players // 2).suits
-    seen = [(t.leader, t.cards) for t in state.tricks]
-    if state.trick:
-        seen.append((state.leader, state.trick))
+    seen = [(state.leader, state.trick)] if state.trick else []
+    for trick in state.tricks:
+        seen.append((trick.leader, trick.cards))
     for leader, cards in seen:
         led = suits[cards[0]._text]
         # The cards after the lead played by ``team`` (seats alternate teams; players is even).
-        first = 1 if (leader + 1) % 2 == team else 2
-        if any(suits[card._text] != led for card in cards[first::2]):
-            return True
+        for card in cards[1 if (leader + 1) % 2 == team else 2 :: 2]:
+            if suits[card._text] != led:
+                return True
     return False
 
 
@@ -383,7 +386,9 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
             cards: Sequence[Card] = state.hands[turn]
             if trick:
                 cards = _follow(ranker(state.vira, state.players // 2), state.hands[turn], trick[0])
-            plays = [_TIRO[c._text] for c in cards]
+            plays = []
+            for card in cards:  # not a comprehension: see _follow
+                plays.append(_TIRO[card._text])
             score = state.score
             if not state.bet_closed and score[0] < TUMBO_AT and score[1] < TUMBO_AT:
                 plays.append(_ENVIDO)

@@ -158,8 +158,8 @@ _FIELD_SET = frozenset(f.name for f in fields(EnviteState))
 def replace(state: EnviteState, **changes: Any) -> EnviteState:
     """A copy of ``state`` with some fields changed (a faster ``dataclasses.replace``).
 
-    The state keeps its fields in an instance ``__dict__`` (no slots) so that a copy is two
-    C-level dictionary updates instead of one Python call per field.
+    The state keeps its fields in an instance ``__dict__`` (no slots) so that a copy is a
+    C-level dictionary copy and update instead of one Python call per field.
     """
     assert _FIELD_SET.issuperset(changes), f"unknown fields {set(changes) - _FIELD_SET}"
     new, attrs = copy_state(state)
