@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -131,6 +131,9 @@ S = TypeVar("S")
 RawEvent = tuple[str, Mapping[str, Any], "frozenset[int] | None"]
 """An event not yet built: ``(kind, data, to)``, the arguments of :class:`Event`."""
 
+RawEvents = list[RawEvent] | Callable[[], list[RawEvent]]
+"""The events of a :func:`transition`: a list of raw events, or a function that makes it."""
+
 
 @dataclass(frozen=True, init=False)
 class Transition(Generic[S]):
@@ -165,7 +168,9 @@ def _events_on_first_read(self: Transition[Any], name: str) -> Any:
     """``Transition.__getattr__``: only reached while the ``events`` slot is still empty."""
     if name != "events":
         raise AttributeError(name)
-    raw: list[RawEvent] = _get_raw(self, Transition)
+    raw: RawEvents = _get_raw(self, Transition)
+    if callable(raw):
+        raw = raw()
     events = tuple([Event(kind, data, to) for kind, data, to in raw])
     _set_events(self, events)
     return events
@@ -180,11 +185,17 @@ setattr(Transition, "__getattr__", _events_on_first_read)  # noqa: B010 - hidden
 _new = object.__new__
 
 
-def transition(state: S, raw: list[RawEvent]) -> Transition[S]:
+def transition(state: S, raw: RawEvents) -> Transition[S]:
     """The :class:`Transition` to ``state`` whose events are built from ``raw`` when first read.
 
     ``raw`` must not change afterwards (the engines hand over a list they no longer touch; the
-    data in it are plain values that nobody changes).
+    data in it are plain values that nobody changes). It may also be a function of no arguments
+    that returns that list, for events that cost more to describe than the move itself (a new
+    deal's): it is called once, on the first read, and must depend only on immutable values.
+
+    >>> t = transition(2, lambda: [("dealt", {"seat": 1}, frozenset((1,)))])
+    >>> [(e.kind, e.to) for e in t.events]
+    [('dealt', frozenset({1}))]
     """
     t: Transition[S] = _new(Transition)
     _set_state(t, state)
@@ -341,9 +352,12 @@ def check_action(action: object) -> None:
             type(action.kind) is str
             and (amount is None or (type(amount) is int and 1 <= amount <= MAX_AMOUNT))
             and type(cards) is tuple
-            and (not cards or all(type(c) is Card for c in cards))
         ):
-            return
+            for card in cards:  # a plain loop: all(...) would build a generator for one card
+                if type(card) is not Card:
+                    break
+            else:
+                return
     elif isinstance(action, str):
         return
     if not isinstance(action, Action) or not isinstance(action.kind, str):

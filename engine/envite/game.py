@@ -23,12 +23,23 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import DECK, SUIT_NAMES, Card, parse_cards, shuffled
-from engine.core import Action, Event, IllegalAction, Transition, check_action, check_seat, is_seat
+from engine.core import (
+    Action,
+    Event,
+    IllegalAction,
+    RawEvent,
+    Transition,
+    check_action,
+    check_seat,
+    is_seat,
+    transition,
+)
 from engine.envite import senas_play
 from engine.envite.options import Options
 from engine.envite.parse import parse_action
 from engine.envite.ranking import (
     TRUMP,
+    Ranker,
     card_key,
     plain_key,
     ranker,
@@ -43,7 +54,8 @@ from engine.envite.state import (
     TUMBO_AT,
     TUMBO_LOSS,
     EnviteState,
-    Trick,
+    copy_state,
+    make_trick,
     replace,
 )
 from engine.senas_play import SENA
@@ -55,6 +67,18 @@ _TIRO: dict[str, Action] = {str(c): Action("tiro", cards=(c,)) for c in DECK}
 _ENVIDO = Action("envido")
 _ONLY = tuple(frozenset((seat,)) for seat in range(12))
 """Shared (immutable) event audiences of one seat."""
+_ROUND_RESET: dict[str, object] = {
+    "trick": (),
+    "tricks": (),
+    "step": 0,
+    "raised": None,
+    "raised_by": None,
+    "bet_closed": False,
+    "renuncios": (),
+    "spoken": (),
+    "senas_sent": (),
+}
+"""The fields every deal starts afresh (E4, E5; rules/senas.md S1)."""
 
 
 def _step_text(step: int) -> int | str:
@@ -93,10 +117,11 @@ def _deal(
 ) -> tuple[tuple[tuple[Card, ...], ...], Card]:
     """E2: three cards at once to each seat from the dealer's right, then the vira."""
     deck = shuffled_deck(f"{seed}/{number}")
-    hands: list[tuple[Card, ...]] = [() for _ in range(seats)]
-    for i in range(seats):
-        hands[(dealer + 1 + i) % seats] = tuple(deck[3 * i : 3 * i + 3])
-    return tuple(hands), deck[3 * seats]
+    threes = iter(deck)  # the deck in threes, in dealing order (the mano's first); 40 = 13 x 3 + 1
+    dealt = list(zip(threes, threes, threes, strict=False))[:seats]
+    mano = (dealer + 1) % seats
+    # Seat s gets dealt[(s - mano) % seats]: the last ``mano`` hands belong to seats 0..mano-1.
+    return tuple(dealt[seats - mano :] + dealt[: seats - mano]), deck[3 * seats]
 
 
 def new_game(
@@ -188,27 +213,16 @@ def new_game(
 def _open_round(state: EnviteState, **changes: object) -> EnviteState:
     """``state`` with ``changes`` (a new deal, a new score) and the round fields reset for that
     deal, its first phase picked (E6); one copy of the state."""
-    score: tuple[int, int] = changes.get("score", state.score)  # type: ignore[assignment]
-    dealer: int = changes.get("dealer", state.dealer)  # type: ignore[assignment]
-    at_tumbo = (score[0] >= TUMBO_AT, score[1] >= TUMBO_AT)
-    mano = (dealer + 1) % state.players
-    return replace(
-        state,
-        **changes,
-        phase="tumbo" if at_tumbo[0] != at_tumbo[1] else "play",
-        turn=mano,
-        leader=mano,
-        trick=(),
-        tricks=(),
-        step=0,
-        raised=None,
-        raised_by=None,
-        bet_closed=False,
-        tumbo=at_tumbo[0] and at_tumbo[1],
-        renuncios=(),
-        spoken=(),
-        senas_sent=(),
-    )
+    new, attrs = copy_state(state)
+    attrs.update(changes)
+    attrs.update(_ROUND_RESET)
+    score: tuple[int, int] = attrs["score"]
+    at_0, at_1 = score[0] >= TUMBO_AT, score[1] >= TUMBO_AT
+    mano = (attrs["dealer"] + 1) % state.players
+    attrs["phase"] = "tumbo" if at_0 != at_1 else "play"
+    attrs["turn"] = attrs["leader"] = mano
+    attrs["tumbo"] = at_0 and at_1
+    return new
 
 
 def opening_events(state: EnviteState) -> tuple[Event, ...]:
@@ -218,20 +232,26 @@ def opening_events(state: EnviteState) -> tuple[Event, ...]:
     >>> [e.kind for e in opening_events(s)]
     ['dealer_drawn', 'round_started', 'dealt', 'dealt', 'dealt', 'dealt']
     """
-    events: list[Event] = []
+    return tuple([Event(kind, data, to) for kind, data, to in _opening_raw(state)])
+
+
+def _opening_raw(state: EnviteState) -> list[RawEvent]:
+    """:func:`opening_events`, not yet built (engine.core.RawEvent)."""
+    events: list[RawEvent] = []
     if state.round == 1 and state.draws:
         events.append(
-            Event(
+            (
                 "dealer_drawn",
                 {
                     "draws": [[str(a), str(b)] for a, b in state.draws],
                     "mandadores": list(state.mandadores),
                     "dealer": state.dealer,
                 },
+                None,
             )
         )
     events.append(
-        Event(
+        (
             "round_started",
             {
                 "round": state.round,
@@ -243,6 +263,7 @@ def opening_events(state: EnviteState) -> tuple[Event, ...]:
                 "en_tumbo": list(state.en_tumbo),
                 "tumbo": state.tumbo,
             },
+            None,
         )
     )
     n, mano, hands = state.players, state.mano, state.hands
@@ -252,13 +273,13 @@ def opening_events(state: EnviteState) -> tuple[Event, ...]:
         seat = (mano + i) % n
         cards = hands[seat]
         events.append(
-            Event(
+            (
                 "dealt",
                 {"seat": seat, "cards": [c._text for c in cards]},
                 _ONLY[mandador if seat == ghost else seat],
             )
         )
-    return tuple(events)
+    return events
 
 
 # --------------------------------------------------------------------------- card legality
@@ -275,26 +296,23 @@ def playable(state: EnviteState, seat: int) -> list[Card]:
     hand = state.hands[seat]
     if not state.trick:
         return list(hand)
-    r = ranker(state.vira, state.players // 2)
+    return _follow(ranker(state.vira, state.players // 2), hand, state.trick[0])
+
+
+def _follow(r: Ranker, hand: tuple[Card, ...], led_card: Card) -> list[Card]:
+    """The cards of ``hand`` that may answer a trick led with ``led_card`` (E4)."""
+    # Plain loops: on the hottest path, and a comprehension is a call of its own in CPython 3.11.
     suits = r.suits
-    led = suits[state.trick[0]._text]
-    same = [c for c in hand if suits[c._text] == led]
-    if led == TRUMP:
-        top = r.top
-        if any(c is not top and c != top for c in same):
-            return same
+    led = suits[led_card._text]
+    same = []
+    for card in hand:
+        if suits[card._text] == led:
+            same.append(card)
+    if not same:
         return list(hand)
-    return same or list(hand)
-
-
-def _lawful(state: EnviteState, seat: int, card: Card) -> bool:
-    """Whether ``card`` (held by ``seat``) is in :func:`playable`; quick when it follows."""
-    if not state.trick:
-        return True
-    suits = ranker(state.vira, state.players // 2).suits
-    if suits[card._text] == suits[state.trick[0]._text]:
-        return True
-    return card in playable(state, seat)
+    if led == TRUMP and len(same) == 1 and same[0]._text == r.top._text:
+        return list(hand)  # only the top card: never forced out by an arrastre
+    return same
 
 
 def _play_refusal(state: EnviteState) -> IllegalAction:
@@ -311,24 +329,24 @@ def _bets_open(state: EnviteState) -> bool:
     return not state.bet_closed and not any(state.en_tumbo)
 
 
-def _suspects(state: EnviteState, team: int) -> list[int]:
-    """Seats of ``team`` seen not to follow this round (E4): public, whatever their hands were.
+def _seen_not_following(state: EnviteState, team: int) -> bool:
+    """Whether a seat of ``team`` was seen not to follow this round (E4): public, whatever
+    their hands were.
 
     A card not of the suit led (or not a trump at an arrastre) may be a renuncio or lawful (no
     card of that suit, the top card kept); the table only learns which when someone calls it.
     """
-    n, vira, k = state.players, state.vira, state.k
-    seen = [(t.leader, t.cards) for t in state.tricks]
-    if state.trick:
-        seen.append((state.leader, state.trick))
-    suspects: list[int] = []
+    suits = ranker(state.vira, state.players // 2).suits
+    seen = [(state.leader, state.trick)] if state.trick else []
+    for trick in state.tricks:
+        seen.append((trick.leader, trick.cards))
     for leader, cards in seen:
-        led = suit_of(cards[0], vira, k)
-        for i, card in enumerate(cards[1:], 1):
-            seat = (leader + i) % n
-            if seat % 2 == team and suit_of(card, vira, k) != led and seat not in suspects:
-                suspects.append(seat)
-    return suspects
+        led = suits[cards[0]._text]
+        # The cards after the lead played by ``team`` (seats alternate teams; players is even).
+        for card in cards[1 if (leader + 1) % 2 == team else 2 :: 2]:
+            if suits[card._text] != led:
+                return True
+    return False
 
 
 def _may_call_renuncio(state: EnviteState, seat: int) -> bool:
@@ -341,7 +359,7 @@ def _may_call_renuncio(state: EnviteState, seat: int) -> bool:
         state.options.renuncio
         and state.phase in ("play", "bet")
         and seat != state.ghost
-        and bool(_suspects(state, 1 - seat % 2))
+        and _seen_not_following(state, 1 - seat % 2)
     )
 
 
@@ -358,18 +376,24 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 1)], legal_actions(s, 2)
     (['tiro 3c', 'envido'], [])
     """
-    if not is_seat(seat, state.players):
-        return []
     if state.phase == "play" and not state.options.renuncio:  # the common case, kept quick
         turn = state.turn
-        if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
-            return []
-        plays = [_TIRO[c._text] for c in playable(state, turn)]
-        score = state.score
-        if not state.bet_closed and score[0] < TUMBO_AT and score[1] < TUMBO_AT:
-            plays.append(_ENVIDO)
-        return plays
-    if state.phase == "over" or not 0 <= seat < state.players:
+        # type(seat) is int: never a bool, whatever it equals (is_seat below decides the rest).
+        if type(seat) is int and seat == (
+            state.mandadores[turn % 2] if turn == state.ghost else turn
+        ):
+            trick = state.trick
+            cards: Sequence[Card] = state.hands[turn]
+            if trick:
+                cards = _follow(ranker(state.vira, state.players // 2), state.hands[turn], trick[0])
+            plays = []
+            for card in cards:  # not a comprehension: see _follow
+                plays.append(_TIRO[card._text])
+            score = state.score
+            if not state.bet_closed and score[0] < TUMBO_AT and score[1] < TUMBO_AT:
+                plays.append(_ENVIDO)
+            return plays
+    if state.phase == "over" or not is_seat(seat, state.players):
         return []
     actions: list[Action] = []
     if seat in state.to_act:
@@ -386,7 +410,7 @@ def legal_actions(state: EnviteState, seat: int) -> list[Action]:
             )
             actions = [_TIRO[c._text] for c in cards]
             if _bets_open(state):
-                actions.append(Action("envido"))
+                actions.append(_ENVIDO)
     if _may_call_renuncio(state, seat):
         actions.append(Action("renuncio"))
     return actions
@@ -420,6 +444,9 @@ def default_action(state: EnviteState, seat: int) -> Action:
 
 
 # --------------------------------------------------------------------------- apply
+#
+# Events are built as ``(kind, data, to)`` (engine.core.RawEvent) and become Event objects when
+# a caller first reads ``Transition.events`` (a computer player playing rounds out never does).
 
 
 def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransition:
@@ -432,15 +459,29 @@ def apply(state: EnviteState, seat: int, action: Action | str) -> EnviteTransiti
     ...
     engine.core.IllegalAction: not_your_turn(seat=1)
     """
+    if type(action) is Action and action.kind == "tiro" and state.phase == "play":
+        # The common case, kept quick: the checks of check_seat and check_action below, on the
+        # spot, for the seat whose turn it is playing one card.
+        turn = state.turn
+        cards = action.cards
+        if (
+            type(seat) is int
+            and seat == (state.mandadores[turn % 2] if turn == state.ghost else turn)
+            and action.amount is None
+            and type(cards) is tuple
+            and len(cards) == 1
+            and type(cards[0]) is Card
+        ):
+            return _play_card(state, seat, cards[0])
     check_seat(seat, state.players, reason="not_your_turn")
     check_action(action)
     if isinstance(action, str):
         action = parse_action(action)
-    if state.phase == "play" and action.kind == "tiro":  # the common case, kept quick
+    if state.phase == "play" and action.kind == "tiro":
         turn = state.turn
         if seat != (state.mandadores[turn % 2] if turn == state.ghost else turn):
             raise IllegalAction("not_your_turn", seat=seat)
-        return _play_card(state, seat, action)
+        return _play_cards(state, seat, action)
     if state.phase == "over":
         raise IllegalAction("game_over")
     if seat == state.ghost:
@@ -475,10 +516,11 @@ def _apply_tumbo(state: EnviteState, seat: int, action: Action) -> EnviteTransit
     if action.kind not in ("tumbo", "no_tumbo"):
         raise IllegalAction("must_decide_tumbo")
     team = seat % 2
-    decided = Event("tumbo_decided", {"seat": seat, "team": team, "play": action.kind == "tumbo"})
-    if action.kind == "tumbo":
-        return Transition(replace(state, phase="play", tumbo=True), (decided,))
-    return _score_round(state, 1 - team, 1, "no_tumbo", (decided,))
+    play = action.kind == "tumbo"
+    events: list[RawEvent] = [("tumbo_decided", {"seat": seat, "team": team, "play": play}, None)]
+    if play:
+        return transition(replace(state, phase="play", tumbo=True), events)
+    return _score_round(state, 1 - team, 1, "no_tumbo", events)
 
 
 def _bet_step(state: EnviteState, action: Action, expected: int) -> None:
@@ -495,8 +537,9 @@ def _apply_answer(state: EnviteState, seat: int, action: Action) -> EnviteTransi
     raised, by = state.raised, state.raised_by
     assert raised is not None and by is not None
     team = seat % 2
+    events: list[RawEvent]
     if action.kind == "quiero":
-        event = Event("bet_accepted", {"seat": seat, "team": team, "stake": _step_text(raised)})
+        events = [("bet_accepted", {"seat": seat, "team": team, "stake": _step_text(raised)}, None)]
         new = replace(
             state,
             phase="play",
@@ -505,35 +548,33 @@ def _apply_answer(state: EnviteState, seat: int, action: Action) -> EnviteTransi
             bet_closed=True,
             spoken=(*state.spoken, (seat, "quiero")),
         )
-        return Transition(new, (event,))
+        return transition(new, events)
     if action.kind == "no_quiero":
         paid = LADDER[raised - 1]
-        event = Event("bet_refused", {"seat": seat, "team": team, "paid": paid, "to_team": by})
-        return _score_round(state, by, paid, "no_quiero", (event,))
+        data = {"seat": seat, "team": team, "paid": paid, "to_team": by}
+        return _score_round(state, by, paid, "no_quiero", [("bet_refused", data, None)])
     if action.kind in _BET_ACTIONS:
         if raised == CHICO_FUERA:
             raise IllegalAction("no_higher_bet")
         _bet_step(state, action, raised + 1)
-        event = _bet_event(state, seat, raised + 1)
+        events = [_bet_event(state, seat, raised + 1)]
         spoken = (*state.spoken, (seat, BET_KINDS[raised + 1]))
         new = replace(state, raised=raised + 1, raised_by=team, spoken=spoken)
-        return Transition(new, (event,))
+        return transition(new, events)
     if action.kind == "tiro":
         raise IllegalAction("must_answer_bet")
     raise IllegalAction("wrong_phase", phase=state.phase)
 
 
-def _bet_event(state: EnviteState, seat: int, step: int) -> Event:
-    return Event(
-        "bet",
-        {
-            "seat": seat,
-            "team": seat % 2,
-            "action": BET_KINDS[step].replace("_", " "),
-            "step": _step_text(step),
-            "for_seat": state.turn if state.phase == "play" else seat,
-        },
-    )
+def _bet_event(state: EnviteState, seat: int, step: int) -> RawEvent:
+    data = {
+        "seat": seat,
+        "team": seat % 2,
+        "action": BET_KINDS[step].replace("_", " "),
+        "step": _step_text(step),
+        "for_seat": state.turn if state.phase == "play" else seat,
+    }
+    return ("bet", data, None)
 
 
 def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
@@ -550,74 +591,75 @@ def _apply_play(state: EnviteState, seat: int, action: Action) -> EnviteTransiti
             raised_by=state.turn % 2,
             spoken=(*state.spoken, (seat, BET_KINDS[1])),
         )
-        return Transition(new, (_bet_event(state, seat, 1),))
+        return transition(new, [_bet_event(state, seat, 1)])
     if action.kind in ("quiero", "no_quiero"):
         raise IllegalAction("no_bet_to_answer")
     if action.kind != "tiro":
         raise IllegalAction("wrong_phase", phase=state.phase)
-    return _play_card(state, seat, action)
+    return _play_cards(state, seat, action)
 
 
-def _play_card(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
-    """E4: ``seat`` (the player, or the mandador for the mocho) plays a card for ``state.turn``."""
+def _play_cards(state: EnviteState, seat: int, action: Action) -> EnviteTransition:
+    """A ``tiro`` action: exactly one card."""
     if len(action.cards) != 1:
         raise IllegalAction("play_one_card", count=len(action.cards))
-    card = action.cards[0]
+    return _play_card(state, seat, action.cards[0])
+
+
+def _play_card(state: EnviteState, seat: int, card: Card) -> EnviteTransition:
+    """E4: ``seat`` (the player, or the mandador for the mocho) plays ``card`` for
+    ``state.turn``."""
     who = state.turn
     hand = state.hands[who]
     try:
         i = hand.index(card)
     except ValueError:
         raise IllegalAction("card_not_in_hand", card=str(card)) from None
+    players = state.players
+    trick = state.trick
     renuncios = state.renuncios
-    if state.trick and not _lawful(state, who, card):
-        if not state.options.renuncio:
-            raise _play_refusal(state)
-        renuncios = (*renuncios, who)
+    if trick:
+        r = ranker(state.vira, players // 2)
+        suits = r.suits
+        if suits[card._text] != suits[trick[0]._text] and card not in _follow(r, hand, trick[0]):
+            if not state.options.renuncio:
+                raise _play_refusal(state)
+            renuncios = (*renuncios, who)
     hands = list(state.hands)
     hands[who] = hand[:i] + hand[i + 1 :]
-    trick = (*state.trick, card)
+    trick = (*trick, card)
     number = len(state.tricks) + 1
-    played = Event("card_played", {"seat": who, "card": card._text, "trick": number, "by": seat})
-    players = state.players
+    events: list[RawEvent] = [
+        ("card_played", {"seat": who, "card": card._text, "trick": number, "by": seat}, None)
+    ]
+    new, attrs = copy_state(state)
+    attrs["hands"] = tuple(hands)
+    attrs["renuncios"] = renuncios
     if len(trick) < players:
-        new = object.__new__(EnviteState)
-        attrs = new.__dict__
-        attrs.update(state.__dict__)
-        attrs["hands"] = tuple(hands)
         attrs["trick"] = trick
-        attrs["renuncios"] = renuncios
         attrs["turn"] = (who + 1) % players
-        return Transition(new, (played,))
-    events = [played]
-    index = trick_winner(trick, state.vira, state.k)
-    winner = (state.leader + index) % state.players
-    tricks = (*state.tricks, Trick(state.leader, trick, winner))
-    new = replace(
-        state,
-        hands=tuple(hands),
-        renuncios=renuncios,
-        trick=(),
-        tricks=tricks,
-        leader=winner,
-        turn=winner,
-    )
-    won = new.tricks_won
-    events.append(
-        Event(
-            "trick_won",
-            {
-                "trick": number,
-                "seat": winner,
-                "team": winner % 2,
-                "card": str(trick[index]),
-                "tricks": list(won),
-            },
-        )
-    )
-    if max(won) < 2:
-        return Transition(new, tuple(events))
-    return _round_won(new, winner % 2, "tricks", tuple(events))
+        return transition(new, events)
+    index = trick_winner(trick, state.vira, players // 2)
+    leader = state.leader
+    winner = (leader + index) % players
+    tricks = (*state.tricks, make_trick(leader, trick, winner))
+    attrs["trick"] = ()
+    attrs["tricks"] = tricks
+    attrs["leader"] = attrs["turn"] = winner
+    won = [0, 0]
+    for t in tricks:
+        won[t.winner % 2] += 1
+    data = {
+        "trick": number,
+        "seat": winner,
+        "team": winner % 2,
+        "card": trick[index]._text,
+        "tricks": won,
+    }
+    events.append(("trick_won", data, None))
+    if won[0] < 2 and won[1] < 2:
+        return transition(new, events)
+    return _round_won(new, winner % 2, "tricks", events)
 
 
 def _call_renuncio(state: EnviteState, seat: int) -> EnviteTransition:
@@ -634,18 +676,16 @@ def _call_renuncio(state: EnviteState, seat: int) -> EnviteTransition:
     team = seat % 2
     offender = next((s for s in state.renuncios if s % 2 != team), None)
     data = {"seat": seat, "team": team, "offender": offender, "valid": offender is not None}
-    event = Event("renuncio_called", data)
+    events: list[RawEvent] = [("renuncio_called", data, None)]
     if offender is None:
-        return _round_won(state, 1 - team, "false_renuncio", (event,))
-    return _round_won(state, team, "renuncio", (event,))
+        return _round_won(state, 1 - team, "false_renuncio", events)
+    return _round_won(state, team, "renuncio", events)
 
 
 # --------------------------------------------------------------------------- scoring
 
 
-def _round_won(
-    state: EnviteState, team: int, why: str, events: tuple[Event, ...]
-) -> EnviteTransition:
+def _round_won(state: EnviteState, team: int, why: str, events: list[RawEvent]) -> EnviteTransition:
     """``team`` won the round: by its tricks (``why="tricks"``), or by a renuncio call, true
     (``"renuncio"``) or false (``"false_renuncio"``), which adds 2 to the stake (E4, E5, E6)."""
     foul = why != "tricks"
@@ -663,27 +703,23 @@ def _round_won(
 
 
 def _score_round(
-    state: EnviteState, team: int, points: int, why: str, events: tuple[Event, ...]
+    state: EnviteState, team: int, points: int, why: str, events: list[RawEvent]
 ) -> EnviteTransition:
     """``team`` scores ``points`` capped at 11 (E6); then the next deal."""
     score = list(state.score)
     gained = min(TUMBO_AT, score[team] + points) - score[team]
     score[team] += gained
-    scored = Event(
-        "round_scored",
-        {"round": state.round, "team": team, "points": gained, "why": why, "score": score},
-    )
-    return _next_round(state, (*events, scored), score=(score[0], score[1]))
+    data = {"round": state.round, "team": team, "points": gained, "why": why, "score": score}
+    events.append(("round_scored", data, None))
+    return _next_round(state, events, score=(score[0], score[1]))
 
 
-def _win_chico(
-    state: EnviteState, team: int, why: str, events: tuple[Event, ...]
-) -> EnviteTransition:
+def _win_chico(state: EnviteState, team: int, why: str, events: list[RawEvent]) -> EnviteTransition:
     chicos = list(state.chicos)
     chicos[team] += 1
-    out = [*events, Event("chico_won", {"team": team, "chicos": chicos, "why": why})]
+    events.append(("chico_won", {"team": team, "chicos": chicos, "why": why}, None))
     if chicos[team] >= state.options.chicos:
-        out.append(Event("game_won", {"team": team, "chicos": chicos}))
+        events.append(("game_won", {"team": team, "chicos": chicos}, None))
         over = replace(
             state,
             score=(0, 0),
@@ -693,18 +729,17 @@ def _win_chico(
             raised=None,
             turn=state.turn,
         )
-        return Transition(over, tuple(out))
-    return _next_round(state, tuple(out), score=(0, 0), chicos=(chicos[0], chicos[1]))
+        return transition(over, events)
+    return _next_round(state, events, score=(0, 0), chicos=(chicos[0], chicos[1]))
 
 
-def _next_round(
-    state: EnviteState, events: tuple[Event, ...], **changes: object
-) -> EnviteTransition:
+def _next_round(state: EnviteState, events: list[RawEvent], **changes: object) -> EnviteTransition:
     """E1/E2: the deal moves one seat to the right; shuffle from the seed and the round number.
 
-    ``changes`` (the new score or chicos) go into the same copy of the state."""
+    ``changes`` (the new score or chicos) go into the same copy of the state. The new deal's
+    events (one per seat) are described only if someone reads them."""
     number = state.round + 1
     dealer = (state.dealer + 1) % state.players
     hands, vira = _deal(state.seed, number, dealer, state.players)
     new = _open_round(state, **changes, round=number, dealer=dealer, hands=hands, vira=vira)
-    return Transition(new, (*events, *opening_events(new)))
+    return transition(new, lambda: [*events, *_opening_raw(new)])

@@ -79,7 +79,8 @@ class Ranker:
         return _PLAIN_KEY[card.rank] if card.suit == led else 0
 
 
-_RANKERS: dict[tuple[str, int], Ranker] = {}
+_RANKERS: dict[int, Ranker] = {}
+"""Rankers by ``k * 40 + vira.index`` (an int key: no tuple to build and hash on every call)."""
 
 
 def ranker(vira: Card, k: int) -> Ranker:
@@ -89,7 +90,7 @@ def ranker(vira: Card, k: int) -> Ranker:
     >>> r.suits["10o"], r.suits["12o"], str(r.top)
     ('t', 'o', '3b')
     """
-    found = _RANKERS.get((vira._text, k))
+    found = _RANKERS.get(k * 40 + vira.index)
     if found is None:
         keys = _trump_keys(vira, k)
         found = Ranker(
@@ -97,7 +98,7 @@ def ranker(vira: Card, k: int) -> Ranker:
             trumps={str(c): key for c, key in keys.items()},
             top=top_card(vira, k),
         )
-        _RANKERS[(vira._text, k)] = found
+        _RANKERS[k * 40 + vira.index] = found
     return found
 
 
