@@ -303,7 +303,7 @@ class _Cards:
         Leading: the strongest card. Following: the lowest lawful card when a partner holds
         the trick or nothing wins, else the lowest card that wins. ``hands`` is used up.
         """
-        key, suit, throw, lead = self.key, self.suit, self.throw, self.lead
+        key, suit, throw, lead, top = self.key, self.suit, self.throw, self.lead, self.top
         n = len(hands)
         led = best_key = best_seat = 0
         if trick:
@@ -321,7 +321,11 @@ class _Cards:
             while count < n:
                 seat = (leader + count) % n
                 h = hands[seat]
-                lawful = self.lawful(h, led)
+                same = [x for x in h if suit[x] == led]  # E4, as in lawful()
+                if led == _TRUMP_INDEX:
+                    lawful = same if any(x != top for x in same) else h
+                else:
+                    lawful = same or h
                 if seat % 2 == erring and noise and rng.random() < noise:
                     card = lawful[int(rng.random() * len(lawful))]
                 elif (best_seat - seat) % 2 == 0:
@@ -439,21 +443,27 @@ def _sampled_chance(t: _Table, rng: random.Random, samples: int) -> float:
 
 def _sampled_decision(t: _Table, rng: random.Random, decide: Callable[[float], T]) -> T:
     """``decide(p)`` at the chance ``p`` of winning the round, estimated by playouts in
-    batches of :data:`BATCH` (up to :data:`SAMPLES`): it stops as soon as the decision is the
-    same at both ends of the estimate's margin (two standard errors), most decisions being
-    clear long before the last batch."""
+    batches of :data:`BATCH` (up to :data:`SAMPLES`, fewer from 8 players up): it stops as
+    soon as the decision is the same at both ends of the estimate's margin (two standard
+    errors), most decisions being clear long before the last batch."""
+    low = decide(0.0)
+    if low == decide(1.0):  # the same whatever the cards: no playout needed
+        return low
     c = _cards_of(t)
     current, deal = _deals(t, c)
     leader, team = _leader(t), t.seat_team
+    # From 8 players up a playout is longer: fewer and smaller batches.
+    batch = BATCH if t.n <= 6 else BATCH // 2
+    most = SAMPLES if t.n <= 6 else SAMPLES * 4 // t.n
     wins = count = 0
     while True:
-        for _ in range(BATCH):
+        for _ in range(batch):
             won = list(t.won_by_team)
             if c.playout(deal(rng), leader, list(current), won, 1 - team, NOISE, rng) == team:
                 wins += 1
-        count += BATCH
+        count += batch
         p = wins / count
-        if count >= SAMPLES:
+        if count >= most:
             return decide(p)
         margin = 2.0 * math.sqrt(max(p * (1 - p), 0.05) / count)
         low = decide(max(0.0, p - margin))
