@@ -15,19 +15,29 @@ How it plays (level ``"normal"``):
   still play after it, the highest winner when the trick decides the round), else it throws its
   lowest. Leading: a card nobody can beat if it has one, else its highest plain card (trumps
   are kept for later tricks). "Lowest" spends plain cards before trumps.
-- **Strength.** Each card is worth the share of unseen cards it beats (``_Table.power``); from
-  that the chance of the team taking each remaining trick (partners' unknown cards counted as
-  average), and then the round given the tricks already won (``_round_chance``).
-- **Bets** (E5, E6). It bets when the round looks likely won (:data:`BET_AT`), answers a bet by
-  comparing the chance of winning the chico after accepting and after refusing (a rough chance
-  from the score, ``_chico``; a chico fuera is the chico), and raises with a strong hand
-  (:data:`RAISE_AT`). At tumbo it plays when that beats declining, by a small table of what
-  each score at 11 is worth (``_tumbo_values``).
+- **Strength.** For card play, each card is worth the share of unseen cards it beats
+  (``_Table.power``), from which a quick chance of the team taking each remaining trick.
+  For bets and tumbo it estimates the chance of winning the round by playouts
+  (:data:`SAMPLES` of them): the unseen cards are dealt at random to the seats that hold them
+  (none of a suit to a seat seen not to follow it, E4), then every seat plays a quick policy
+  to the end of the round, the trick winner given by the engine's own ranking (E3); the other
+  team plays a random lawful card now and then (:data:`NOISE`).
+- **Bets** (E5, E6) are judged by the chance of winning the *chico*: :func:`chico_table`
+  gives it for every score at the start of a round (a small DP over rounds and tumbo
+  decisions), and each choice is valued by where the round can end: refusing pays the last
+  accepted stake, accepting plays the round for the stake (chico fuera: the round is the
+  chico), raising lets the other team refuse, accept or raise again (:data:`ANSWERS`; their
+  bets and acceptances make the round a little less likely won, :data:`BET_SIGNAL`). It
+  answers with the best of quiero, no quiero and the raise, and bets (envido) when the bet is
+  worth more than playing the round for 2. A strong hand therefore raises, up to chico fuera
+  when the round is likelier won than the chico from this score; a lost cause refuses. At
+  tumbo it plays when winning now, or losing and conceding 3, is worth more than conceding 1.
 - **Renuncio** (modo renuncio): it calls only a proven one (an opponent who did not follow a suit
   and later showed a card of it).
 
 Level ``"facil"`` plays the cheapest winning card or its lowest, overtakes partners, sometimes
-throws a random lawful card, and bets and answers on cruder thresholds.
+throws a random lawful card, and bets, answers and decides tumbo on fixed thresholds of the
+quick estimate (no playouts, no score).
 
 Señas (rules/senas.md): :func:`choose_senas` sends the señas that name a card (malilla, the
 fixed trumps, rey, caballo), "ciego", and "envido" when the round looks won; a partner's
@@ -39,7 +49,7 @@ more trumps, accept with one or more, play the highest lawful card.
 
 >>> import random
 >>> from engine.envite import legal_actions, new_game, view
->>> s = new_game(players=4, dealer=3, hands=[["3b", "4o", "1c"], ["5e", "6e", "7e"],
+>>> s = new_game(players=4, dealer=3, hands=[["2o", "12o", "4b"], ["5e", "6e", "7e"],
 ...     ["10b", "11b", "12b"], ["1e", "2e", "3e"]], vira="7o")
 >>> str(choose(view(s, 0), legal_actions(s, 0), random.Random(1)))
 'envido'
@@ -49,23 +59,29 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from engine.cards import DECK, Card
 from engine.core import Action
 from engine.envite.ranking import TRUMP, Ranker, ranker
 
 LEVELS = ("facil", "normal")
+T = TypeVar("T")
 _ALL_TEXT = tuple(str(c) for c in DECK)
 _BETS = ("envido", "siete", "nueve", "chico_fuera")
-_LADDER = {"envido": 4, "siete": 7, "nueve": 9, "chico_fuera": 11}
-_PAID = {"envido": 2, "siete": 4, "nueve": 7, "chico_fuera": 9}
 _TUMBO = 11
 BET_AT = 0.5
-"""Bet (envido) when the round looks at least this likely won (a few bluffs a bit below)."""
-RAISE_AT = 0.65
-"""Raise a bet when the round looks at least this likely won."""
+"""Señas: signal "envido" when the round looks at least this likely won."""
+SAMPLES = 64
+"""Deals of the unseen cards played out, at most, to judge a bet, an answer or a tumbo."""
+BATCH = 16
+"""Playouts between two looks at whether the decision is already clear."""
+NOISE = 0.3
+"""In those playouts, the share of the other team's cards that are a random lawful card (people
+err; a playout where both teams play alike undervalues a good hand against a weak team)."""
+BET_MARGIN = 0.0
+"""How much a bet must add to the chance of winning the chico before it bets now."""
 ENVIDO_SIGNAL = 0.08
 """How much sooner it bets when a partner signalled "envido"."""
 CARD_SENAS = {
@@ -112,6 +128,7 @@ class _Table:
         self.trick: list[tuple[int, Card]] = [(s, Card.parse(c)) for s, c in v["trick"]]
         self.tricks: list[Mapping[str, Any]] = v["tricks"]
         won = v["tricks_won"]
+        self.won_by_team = (won[0], won[1])
         self.us, self.them = won[self.seat_team], won[1 - self.seat_team]
         seen = {str(self.vira), *(str(c) for c in mine), *(str(c) for c in mocho)}
         for t in self.tricks:
@@ -130,6 +147,10 @@ class _Table:
                     told[who].append(card)
                     seen.add(str(card))
         self.told = list(told.values())
+        self.told_by = told
+        self.mine = mine
+        self.mocho_hand = mocho
+        self.mano: int = v["mano"]
         self.unseen = [Card.parse(t) for t in _ALL_TEXT if t not in seen]
         self._power: dict[Card, float] = {}
 
@@ -233,6 +254,223 @@ def _round_chance(us: int, them: int, chances: Sequence[float]) -> float:
     return t * _round_chance(us + 1, them, rest) + (1 - t) * _round_chance(us, them + 1, rest)
 
 
+# --------------------------------------------------------------------------- playouts
+
+_SUIT_INDEX = {"o": 0, "c": 1, "e": 2, "b": 3, TRUMP: 4}
+_LED_LETTERS = ("o", "c", "e", "b", TRUMP)
+_TRUMP_INDEX = 4
+
+
+class _Cards:
+    """One vira and team size as integer tables (a card is its index in ``DECK``).
+
+    Built from the engine's own :class:`~engine.envite.ranking.Ranker`: ``suit[c]`` is the suit
+    a card counts as (4: trumps, E3), ``key[c][led]`` its strength in a trick led in ``led``
+    (higher wins, E3), ``throw[c]`` the order for throwing away (plain low cards first).
+    """
+
+    def __init__(self, r: Ranker) -> None:
+        self.suit = [_SUIT_INDEX[r.suits[c._text]] for c in DECK]
+        self.key = [[r.key(c, led) for led in _LED_LETTERS] for c in DECK]
+        self.throw = [
+            1000 + k[_TRUMP_INDEX] if s == _TRUMP_INDEX else k[s]
+            for s, k in zip(self.suit, self.key, strict=True)
+        ]
+        self.lead = [k[s] for s, k in zip(self.suit, self.key, strict=True)]
+        self.top = r.top.index
+
+    def lawful(self, hand: list[int], led: int) -> list[int]:
+        """E4: follow the suit led; at an arrastre the top card is never forced out."""
+        suit = self.suit
+        same = [x for x in hand if suit[x] == led]
+        if led == _TRUMP_INDEX:
+            top = self.top
+            return same if any(x != top for x in same) else hand
+        return same or hand
+
+    def playout(
+        self,
+        hands: list[list[int]],
+        leader: int,
+        trick: list[int],
+        won: list[int],
+        erring: int,
+        noise: float,
+        rng: random.Random,
+    ) -> int:
+        """Play the round out with a quick policy for every seat; the team that wins it (E4).
+
+        Leading: the strongest card. Following: the lowest lawful card when a partner holds
+        the trick or nothing wins, else the lowest card that wins. ``hands`` is used up.
+        """
+        key, suit, throw, lead, top = self.key, self.suit, self.throw, self.lead, self.top
+        n = len(hands)
+        led = best_key = best_seat = 0
+        if trick:
+            led = suit[trick[0]]
+            for i, card in enumerate(trick):
+                if key[card][led] > best_key or i == 0:
+                    best_key, best_seat = key[card][led], (leader + i) % n
+        count = len(trick)
+        while True:
+            if count == 0:
+                h = hands[leader]
+                card = max(h, key=lead.__getitem__)
+                h.remove(card)
+                led, best_key, best_seat, count = suit[card], lead[card], leader, 1
+            while count < n:
+                seat = (leader + count) % n
+                h = hands[seat]
+                same = [x for x in h if suit[x] == led]  # E4, as in lawful()
+                if led == _TRUMP_INDEX:
+                    lawful = same if any(x != top for x in same) else h
+                else:
+                    lawful = same or h
+                if seat % 2 == erring and noise and rng.random() < noise:
+                    card = lawful[int(rng.random() * len(lawful))]
+                elif (best_seat - seat) % 2 == 0:
+                    card = min(lawful, key=throw.__getitem__)
+                else:
+                    card = -1
+                    for x in lawful:
+                        kx = key[x][led]
+                        if kx > best_key and (card < 0 or kx < key[card][led]):
+                            card = x
+                    if card < 0:
+                        card = min(lawful, key=throw.__getitem__)
+                h.remove(card)
+                kc = key[card][led]
+                if kc > best_key:
+                    best_key, best_seat = kc, seat
+                count += 1
+            team = best_seat % 2
+            won[team] += 1
+            if won[team] >= 2 or won[0] + won[1] >= 3:
+                return team
+            leader, count = best_seat, 0
+
+
+_CARD_TABLES: dict[tuple[str, int], _Cards] = {}
+
+
+def _cards_of(t: _Table) -> _Cards:
+    found = _CARD_TABLES.get((t.vira._text, t.k))
+    if found is None:
+        found = _CARD_TABLES[(t.vira._text, t.k)] = _Cards(t.r)
+    return found
+
+
+def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
+    """What is known of the round for playouts, and a function dealing one sample of the rest.
+
+    Returns (the current trick's cards, ``deal(rng) -> hands``): the unseen cards dealt at
+    random to the seats that hold them, a seat seen not to follow a suit getting none of it
+    (E4); the seat's own cards, the mocho's for its mandador and cards a partner signalled
+    stay where they are known to be.
+    """
+    n = t.n
+    played = [0] * n
+    void: list[set[int]] = [set() for _ in range(n)]
+    rounds = [(tr["leader"], [Card.parse(x).index for x in tr["cards"]]) for tr in t.tricks]
+    current = [card.index for _, card in t.trick]
+    if t.trick:
+        rounds.append((t.trick[0][0], current))
+    for lead_seat, cards in rounds:
+        led = c.suit[cards[0]]
+        for i, card in enumerate(cards):
+            seat = (lead_seat + i) % n
+            played[seat] += 1
+            if c.suit[card] != led:
+                void[seat].add(led)
+    fixed: dict[int, list[int]] = {t.seat: [x.index for x in t.mine]}
+    if t.mocho is not None and t.mocho_hand:
+        fixed[t.mocho] = [x.index for x in t.mocho_hand]
+    for who, told in t.told_by.items():
+        if who not in fixed:
+            fixed[who] = [x.index for x in told]
+    unseen = [x.index for x in t.unseen]
+    open_seats = sorted(
+        (s for s in range(n) if 3 - played[s] > len(fixed.get(s, ()))),
+        key=lambda s: -len(void[s]),
+    )
+    top, suit = c.top, c.suit
+
+    size = len(unseen)
+
+    def deal(rng: random.Random) -> list[list[int]]:
+        pool = list(unseen)
+        rnd = rng.random
+        for i in range(size - 1):  # a shuffle drawing floats: far quicker than rng.shuffle
+            j = i + int(rnd() * (size - i))
+            pool[i], pool[j] = pool[j], pool[i]
+        hands = [list(fixed.get(s, ())) for s in range(n)]
+        for s in open_seats:
+            need = 3 - played[s] - len(hands[s])
+            banned = void[s]
+            if banned:
+                took = [x for x in pool if suit[x] not in banned or x == top][:need]
+                if len(took) < need:
+                    took += [x for x in pool if x not in took][: need - len(took)]
+                for x in took:
+                    pool.remove(x)
+            else:
+                took, pool = pool[:need], pool[need:]
+            hands[s].extend(took)
+        return hands
+
+    return current, deal
+
+
+def _leader(t: _Table) -> int:
+    if t.trick:
+        return t.trick[0][0]
+    return int(t.tricks[-1]["winner"]) if t.tricks else t.mano
+
+
+def _sampled_chance(t: _Table, rng: random.Random, samples: int) -> float:
+    """Chance of winning the round: the unseen cards dealt at random (:func:`_deals`), then
+    the round played out (:meth:`_Cards.playout`)."""
+    c = _cards_of(t)
+    current, deal = _deals(t, c)
+    leader, team = _leader(t), t.seat_team
+    wins = 0
+    for _ in range(samples):
+        won = list(t.won_by_team)
+        if c.playout(deal(rng), leader, list(current), won, 1 - team, NOISE, rng) == team:
+            wins += 1
+    return wins / samples
+
+
+def _sampled_decision(t: _Table, rng: random.Random, decide: Callable[[float], T]) -> T:
+    """``decide(p)`` at the chance ``p`` of winning the round, estimated by playouts in
+    batches of :data:`BATCH` (up to :data:`SAMPLES`, fewer from 8 players up): it stops as
+    soon as the decision is the same at both ends of the estimate's margin (two standard
+    errors), most decisions being clear long before the last batch."""
+    low = decide(0.0)
+    if low == decide(1.0):  # the same whatever the cards: no playout needed
+        return low
+    c = _cards_of(t)
+    current, deal = _deals(t, c)
+    leader, team = _leader(t), t.seat_team
+    # From 8 players up a playout is longer: fewer and smaller batches.
+    batch = BATCH if t.n <= 6 else BATCH // 2
+    most = SAMPLES if t.n <= 6 else SAMPLES * 4 // t.n
+    wins = count = 0
+    while True:
+        for _ in range(batch):
+            won = list(t.won_by_team)
+            if c.playout(deal(rng), leader, list(current), won, 1 - team, NOISE, rng) == team:
+                wins += 1
+        count += batch
+        p = wins / count
+        if count >= most:
+            return decide(p)
+        margin = 2.0 * math.sqrt(max(p * (1 - p), 0.05) / count)
+        low = decide(max(0.0, p - margin))
+        if low == decide(min(1.0, p + margin)):
+            return low
+
+
 # --------------------------------------------------------------------------- card play
 
 
@@ -319,87 +557,139 @@ def _proven_renuncio(t: _Table, v: Mapping[str, Any]) -> bool:
 # --------------------------------------------------------------------------- bets
 
 
-def _chico(us: int, them: int) -> float:
-    """A rough chance of winning the chico from a score, between equal teams (11: en tumbo).
+_STAKE = {"envido": 4, "siete": 7, "nueve": 9, "chico_fuera": 0}
+"""What a round is worth once each bet is accepted (E5); 0: chico fuera, the round is the chico."""
+_REFUSED = {"envido": 2, "siete": 4, "nueve": 7, "chico_fuera": 9}
+"""What refusing each bet pays the team that made it (E5)."""
+_NEXT = {"envido": "siete", "siete": "nueve", "nueve": "chico_fuera"}
+EDGE = 0.6
+"""The share of ordinary rounds the chico table assumes it wins (its own play being sound)."""
+SPREAD = (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3)
+"""How a round's chance spreads around :data:`EDGE` from one deal to the next."""
+ANSWERS = (1 / 3, 1 / 3, 1 / 3)
+"""The chance it gives the other team of refusing, accepting and raising a bet of ours."""
 
-    >>> _chico(5, 5), round(_chico(11, 3), 2) > 0.8
-    (0.5, True)
+
+def chico_table(edge: float = EDGE) -> dict[tuple[int, int], float]:
+    """Chance of winning the chico at the start of a round from each score ``(us, them)`` (E6).
+
+    Each ordinary round is won with ``edge`` (worth 2); at tumbo the team at 11 sees its hand
+    (a chance spread by :data:`SPREAD`) and plays or declines, whichever is better for it.
+
+    >>> w = chico_table(0.5)
+    >>> w[(11, 11)], w[(5, 5)], w[(11, 0)] > w[(9, 0)] > w[(0, 0)] > w[(0, 9)]
+    (0.5, 0.5, True)
     """
-    return 1.0 / (1.0 + math.exp(-(min(us, _TUMBO) - min(them, _TUMBO)) / 4.0))
+    spread = [min(0.95, max(0.05, edge + d)) for d in SPREAD]
+    w: dict[tuple[int, int], float] = {(_TUMBO, _TUMBO): edge}
+    for total in range(2 * _TUMBO - 1, -1, -1):
+        for us in range(max(0, total - _TUMBO), min(_TUMBO, total) + 1):
+            them = total - us
+            if us == _TUMBO:
+                play = [p + (1 - p) * w[(_TUMBO, min(_TUMBO, them + 3))] for p in spread]
+                wait = w[(_TUMBO, them + 1)]
+                w[(us, them)] = sum(max(x, wait) for x in play) / len(spread)
+            elif them == _TUMBO:
+                play = [p * w[(min(_TUMBO, us + 3), _TUMBO)] for p in spread]
+                wait = w[(us + 1, _TUMBO)]
+                w[(us, them)] = sum(min(x, wait) for x in play) / len(spread)
+            else:
+                win = w[(min(_TUMBO, us + 2), them)]
+                lose = w[(us, min(_TUMBO, them + 2))]
+                w[(us, them)] = edge * win + (1 - edge) * lose
+    return w
+
+
+_CHICO = chico_table()
+
+
+class _Stakes:
+    """Chico chances of the round's outcomes from the current score (E5, E6)."""
+
+    def __init__(self, us: int, them: int, table: Mapping[tuple[int, int], float]) -> None:
+        self.us, self.them, self.w = us, them, table
+
+    def win(self, points: int) -> float:
+        return self.w[(min(_TUMBO, self.us + points), self.them)]
+
+    def lose(self, points: int) -> float:
+        return self.w[(self.us, min(_TUMBO, self.them + points))]
+
+    def play(self, bet: str | None, p: float) -> float:
+        """Play the round out at the stake ``bet`` accepted (None: the round's 2)."""
+        if bet == "chico_fuera":
+            return p
+        stake = 2 if bet is None else _STAKE[bet]
+        return p * self.win(stake) + (1 - p) * self.lose(stake)
+
+    def answer(self, bet: str, p: float, signal: float) -> tuple[str, float]:
+        """Our best answer to their ``bet``: ("quiero" | "no_quiero" | the raise, its value)."""
+        options = [("no_quiero", self.lose(_REFUSED[bet])), ("quiero", self.play(bet, p))]
+        raise_to = _NEXT.get(bet)
+        if raise_to is not None:
+            options.append((raise_to, self.raised(raise_to, p, signal)))
+        return max(options, key=lambda o: o[1])
+
+    def raised(self, bet: str, p: float, signal: float) -> float:
+        """The value of making ``bet``, the other team answering as :data:`ANSWERS` says."""
+        refuse, accept, up = ANSWERS
+        q = max(0.0, p - signal)
+        value = refuse * self.win(_REFUSED[bet]) + accept * self.play(bet, q)
+        raise_to = _NEXT.get(bet)
+        if raise_to is None:
+            return value / (refuse + accept)
+        return value + up * self.answer(raise_to, max(0.0, q - signal), signal)[1]
+
+
+def _stakes(t: _Table, v: Mapping[str, Any]) -> _Stakes:
+    score = v["score"]
+    return _Stakes(score[t.seat_team], score[1 - t.seat_team], _CHICO)
 
 
 def _answer(
     t: _Table, v: Mapping[str, Any], actions: Sequence[Action], level: str, rng: random.Random
 ) -> Action:
-    bet = v["bet"]
     kinds = {a.kind: a for a in actions}
-    raised = {4: "envido", 7: "siete", 9: "nueve"}.get(bet["step"], "chico_fuera")
-    p = t.round_chance()
+    raised = {4: "envido", 7: "siete", 9: "nueve"}.get(v["bet"]["step"], "chico_fuera")
     if level == "facil":
+        p = t.round_chance()
         if p > 0.7 and rng.random() < 0.5:
             for kind in _BETS:
                 if kind in kinds:
                     return kinds[kind]
         return kinds["quiero"] if p >= 0.4 else kinds["no_quiero"]
-    p = max(0.0, p - BET_SIGNAL)  # they bet: they are likely to hold something
-    us, them = v["score"][t.seat_team], v["score"][1 - t.seat_team]
-    if raised == "chico_fuera":
-        accept = p
-    else:
-        stake = _LADDER[raised]
-        accept = p * _chico(us + stake, them) + (1 - p) * _chico(us, them + stake)
-    refuse = _chico(us, them + _PAID[raised])
-    nxt = next((kinds[k] for k in _BETS if k in kinds), None)
-    if nxt is not None and p >= RAISE_AT and us < _TUMBO:
-        return nxt
-    if accept >= refuse:
-        return kinds["quiero"]
-    return kinds["no_quiero"]
+    st = _stakes(t, v)
+
+    def best(p: float) -> str:  # they bet: they may hold something (BET_SIGNAL)
+        return st.answer(raised, max(0.0, p - BET_SIGNAL), BET_SIGNAL)[0]
+
+    return kinds.get(_sampled_decision(t, rng, best)) or kinds["quiero"]
 
 
 def _should_bet(t: _Table, v: Mapping[str, Any], level: str, rng: random.Random) -> bool:
-    p = t.round_chance()
-    us = v["score"][t.seat_team]
-    if us + 2 >= _TUMBO:  # a bet would win us nothing more than the round's 2
-        return False
     if level == "facil":
-        return p >= 0.8
-    at = BET_AT - (ENVIDO_SIGNAL if t.envido_signal else 0.0)
-    return p >= at or (p >= at - 0.1 and rng.random() < 0.15)
+        return t.round_chance() >= 0.8 and v["score"][t.seat_team] + 2 < _TUMBO
+    st = _stakes(t, v)
+    lift = ENVIDO_SIGNAL if t.envido_signal else 0.0
+
+    def bet(p: float) -> bool:
+        p = min(1.0, p + lift)
+        return st.raised("envido", p, BET_SIGNAL) > st.play(None, p) + BET_MARGIN
+
+    return _sampled_decision(t, rng, bet)
 
 
-def _tumbo_values() -> dict[int, float]:
-    """Chance of winning the chico when we are at 11 and they have ``x`` (E6), playing well.
-
-    Each deal we see a hand worth ``p`` (spread evenly over 0.2..0.9, as the estimate is) and
-    choose the better of playing (``p``, else they score 3) and declining (they score 1); at
-    11 each both must play an even round.
-
-    >>> v = _tumbo_values()
-    >>> v[11], v[0] > v[5] > v[10]
-    (0.5, True)
-    """
-    spread = [0.2 + 0.05 * i for i in range(15)]
-    values = {_TUMBO: 0.5}
-    for x in range(_TUMBO - 1, -1, -1):
-        lose, wait = values[min(_TUMBO, x + 3)], values[x + 1]
-        values[x] = sum(max(p + (1 - p) * lose, wait) for p in spread) / len(spread)
-    return values
-
-
-_TUMBO_VALUES = _tumbo_values()
-
-
-def _tumbo(t: _Table, v: Mapping[str, Any], actions: Sequence[Action], level: str) -> Action:
+def _tumbo(
+    t: _Table, v: Mapping[str, Any], actions: Sequence[Action], level: str, rng: random.Random
+) -> Action:
     """E6: play at tumbo (win: the chico; lose: they score 3) or not (they score 1)."""
     kinds = {a.kind: a for a in actions}
-    p = t.round_chance()
     if level == "facil":
-        return kinds["tumbo"] if p >= 0.35 else kinds["no_tumbo"]
+        return kinds["tumbo"] if t.round_chance() >= 0.35 else kinds["no_tumbo"]
     them = min(_TUMBO, v["score"][1 - t.seat_team])
-    play = p + (1 - p) * _TUMBO_VALUES[min(_TUMBO, them + 3)]
-    wait = _TUMBO_VALUES[min(_TUMBO, them + 1)]
-    return kinds["tumbo"] if play >= wait else kinds["no_tumbo"]
+    lose, wait = _CHICO[(_TUMBO, min(_TUMBO, them + 3))], _CHICO[(_TUMBO, them + 1)]
+    play = _sampled_decision(t, rng, lambda p: p + (1 - p) * lose >= wait)
+    return kinds["tumbo"] if play else kinds["no_tumbo"]
 
 
 # --------------------------------------------------------------------------- entry points
@@ -430,7 +720,7 @@ def choose(
     if "renuncio" in kinds and level == "normal" and _proven_renuncio(t, v):
         return next(a for a in legal_actions if a.kind == "renuncio")
     if "tumbo" in kinds:
-        return _tumbo(t, v, legal_actions, level)
+        return _tumbo(t, v, legal_actions, level, rng)
     if "quiero" in kinds:
         return _answer(t, v, legal_actions, level, rng)
     plays = _lawful(t, legal_actions)

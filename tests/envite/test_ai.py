@@ -176,6 +176,55 @@ def test_e5_strong_hand_bets_and_a_lost_cause_refuses() -> None:
     assert _choose(s, 0) == "no quiero"
 
 
+def test_e5_strong_hand_raises_up_to_chico_fuera() -> None:
+    """E5: holding the three best trumps, the mandador answers a bet by raising (siete), and
+    offered nueve it raises to chico fuera: the round is all but won, so it is worth the chico."""
+    s = _deal("4o 6b 5e", "2c 12c 11c", "4e 3o 7o", "1e 6e 7b", dealer=3)
+    assert _choose(play(s, "0 envido"), 1) == "siete"
+    assert _choose(play(s, "0 envido", "1 siete", "0 nueve"), 1) == "chico fuera"
+
+
+def test_e5_lost_cause_refuses_chico_fuera() -> None:
+    """E5: team 0 lost the first trick to the malilla and holds 6b and 5e against the rey de
+    copas led: it refuses chico fuera (paying 9) rather than stake the chico on the round."""
+    s = _deal("4o 6b 5e", "2c 12c 11c", "4e 3o 7o", "1e 6e 7b", dealer=3)
+    s = play(s, "0 tiro 4o", "1 tiro 2c", "2 tiro 3o", "3 tiro 1e", "1 tiro 12c")
+    s = play(s, "2 envido", "1 siete", "0 nueve", "1 chico fuera")
+    assert _choose(s, 0) == "no quiero"
+
+
+def test_e6_chico_table_values_the_score() -> None:
+    """E6: the table the bets are judged by: reaching 11 (en tumbo) is worth more than any
+    lead below it, a lead more than a level score, and both at 11 is one even round."""
+    w = ai.chico_table(0.5)
+    assert w[(11, 11)] == 0.5 and w[(4, 4)] == pytest.approx(0.5)
+    assert w[(11, 0)] > w[(9, 0)] > w[(4, 0)] > w[(0, 0)] > w[(0, 4)] > w[(0, 9)] > w[(0, 11)]
+    assert w[(11, 9)] > 0.5 > w[(9, 11)]
+    assert all(0.0 <= x <= 1.0 for x in ai.chico_table().values())
+
+
+@pytest.mark.parametrize("players", [4, 6, 12])
+def test_e3_e4_playout_cards_follow_the_engine(players: int) -> None:
+    """The playouts the AI judges bets by use the engine's ranking (E3) and must follow E4
+    exactly as the engine does: same lawful cards as ``playable`` for every seat to play."""
+    rng = random.Random(players)
+    checked = 0
+    for game in range(30):
+        s = envite.new_game(players=players, seed=game)
+        while not s.is_over and s.round < 3:
+            seat = s.to_act[0]
+            if s.phase == "play" and s.trick:
+                t = ai._Table(envite.view(s, seat).to_dict())
+                cards = ai._cards_of(t)
+                led = cards.suit[s.trick[0].index]
+                hand = [c.index for c in s.hands[s.turn]]
+                want = sorted(c.index for c in playable(s, s.turn))
+                assert sorted(cards.lawful(hand, led)) == want
+                checked += 1
+            s = envite.apply(s, seat, rng.choice(envite.legal_actions(s, seat))).state
+    assert checked > 100
+
+
 def test_e5_baseline_rules() -> None:
     s = _deal("4o 6b 11e", "2c 12c 4b", "4e 3o 7o", "5e 6e 7b")
     legal = envite.legal_actions(s, 1)
