@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from engine.core import Action, IllegalAction
+from engine.core import Action, IllegalAction, RawEvent
 from engine.piedras.settlement import end_hand, settle_ordago, settle_ordago_everyone, show
 from engine.piedras.state import LAST_LANCES, SLOTS, Betting, Outcome, make_betting, make_record
 from engine.piedras.table import Table
@@ -190,16 +190,21 @@ def act(t: Table, seat: int, action: Action) -> None:
 def _spoke(t: Table, seat: int, text: str) -> None:
     b = t.betting
     assert b is not None
-    lance = b.lance
-    t.spoken = (*t.spoken, (seat, lance, text))
+    t.spoken = (*t.spoken, (seat, b.lance, text))
+    t.raw.append(spoke_event(b, seat, text))
+
+
+def spoke_event(b: Betting, seat: int, text: str) -> RawEvent:
+    """The public ``spoke`` event of ``seat`` saying ``text`` in betting ``b`` (its level and
+    órdago as they stand before the word is applied)."""
     data = {
         "seat": seat,
-        "lance": lance,
+        "lance": b.lance,
         "action": text,
         "level": b.level,
         "ordago": b.ordago is not None,
     }
-    t.raw.append(("spoke", data, None))
+    return ("spoke", data, None)
 
 
 def _slot(t: Table) -> int:

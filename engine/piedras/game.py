@@ -28,7 +28,7 @@ from engine.core import (
     transition,
 )
 from engine.piedras.actions import parse_action
-from engine.piedras.betting import BETTING_ACTIONS, act, advance, legal
+from engine.piedras.betting import BETTING_ACTIONS, act, advance, legal, spoke_event
 from engine.piedras.deal import start_hand, start_juego
 from engine.piedras.options import Options
 from engine.piedras.state import Betting, PiedrasState
@@ -233,14 +233,7 @@ def _quiet_word(
         bet["in_lance"] = tuple(sorted((*b.in_lance, seat)))
         bet["put"] = tuple(put)
         bet["accepted"] = ()
-    data = {
-        "seat": seat,
-        "lance": lance,
-        "action": text,
-        "level": b.level,
-        "ordago": b.ordago is not None,
-    }
-    events.append(("spoke", data, None))
+    events.append(spoke_event(b, seat, text))
     if kind == "no_quiero":
         events.append(("left_lance", {"seat": seat, "lance": lance}, None))
     fields["spoken"] = (*state.spoken, (seat, lance, text))
