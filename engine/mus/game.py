@@ -18,8 +18,7 @@ engine.core.IllegalAction: not_your_turn(seat=1)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import MISSING, dataclass, fields
-from functools import cache
+from dataclasses import MISSING, fields
 from itertools import combinations
 from typing import Any
 
@@ -39,8 +38,7 @@ from engine.mus.actions import parse_action
 from engine.mus.evaluation import (
     LANCES,
     HandValue,
-    card_weights,
-    hand_classes,
+    card_tables,
     hand_value,
     lance_winners,
 )
@@ -440,25 +438,13 @@ def values(state: MusState) -> tuple[HandValue, ...]:
     except ValueError:  # not four hands of four cards: hand_value says what is wrong
         return tuple(hand_value(h, opts) for h in hands)
     # hand_value of each hand, spelt out: a hand class is the sum of its cards' weights.
-    weights, table = _card_tables(opts.reyes, opts.real)
+    weights, table = card_tables(opts.reyes, opts.real)
     return (
         table[weights[a.index] + weights[b.index] + weights[c.index] + weights[d.index]],
         table[weights[e.index] + weights[f.index] + weights[g.index] + weights[h.index]],
         table[weights[i.index] + weights[j.index] + weights[k.index] + weights[m.index]],
         table[weights[n.index] + weights[o.index] + weights[p.index] + weights[q.index]],
     )
-
-
-@cache
-def _card_tables(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
-    """:func:`card_weights` and :func:`hand_classes` under these card rules."""
-    return card_weights(reyes), hand_classes(_CardRules(reyes, real))
-
-
-@dataclass(frozen=True)
-class _CardRules:
-    reyes: int
-    real: bool
 
 
 def _next_lance(st: MusState, events: list[RawEvent]) -> MusState:
