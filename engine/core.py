@@ -165,7 +165,9 @@ def _events_on_first_read(self: Transition[Any], name: str) -> Any:
     """``Transition.__getattr__``: only reached while the ``events`` slot is still empty."""
     if name != "events":
         raise AttributeError(name)
-    raw: list[RawEvent] = _get_raw(self, Transition)
+    raw: list[RawEvent] | tuple[Any, ...] = _get_raw(self, Transition)
+    if type(raw) is tuple:  # (function, *arguments) that makes them (see transition)
+        raw = raw[0](*raw[1:])
     events = tuple([Event(kind, data, to) for kind, data, to in raw])
     _set_events(self, events)
     return events
@@ -180,11 +182,17 @@ setattr(Transition, "__getattr__", _events_on_first_read)  # noqa: B010 - hidden
 _new = object.__new__
 
 
-def transition(state: S, raw: list[RawEvent]) -> Transition[S]:
+def transition(state: S, raw: list[RawEvent] | tuple[Any, ...]) -> Transition[S]:
     """The :class:`Transition` to ``state`` whose events are built from ``raw`` when first read.
 
     ``raw`` must not change afterwards (the engines hand over a list they no longer touch; the
-    data in it are plain values that nobody changes).
+    data in it are plain values that nobody changes). It may also be a tuple ``(function,
+    *arguments)``: the call, made when the events are first read, returns that list (an engine
+    that can make the events again from its inputs need not make them for a caller that never
+    reads them).
+
+    >>> transition(1, (lambda n: [("spoke", {"seat": n}, None)], 2)).events[0].data
+    {'seat': 2}
     """
     t: Transition[S] = _new(Transition)
     _set_state(t, state)

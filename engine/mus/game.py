@@ -93,7 +93,14 @@ def _card_texts(cards: Sequence[Card]) -> list[str]:
 
 
 # Events are built as ``(kind, data, to)`` (engine.core.RawEvent) and become Event objects when
-# the transition's events are first read (engine.core.transition).
+# the transition's events are first read (engine.core.transition). ``apply`` itself makes the new
+# state only (``events`` is None): when the events are first read, the same transition runs
+# again with a list to record them (``_replayed``). Simulations that play hands out never read
+# them, and the bot reads every one of them once: the same events either way, since a transition
+# is a pure function of the state, the seat and the action.
+
+Events = list[RawEvent] | None
+"""Where a transition records its events; None while ``apply`` makes the new state only."""
 
 
 # --------------------------------------------------------------------------- deal (M1, M2)
@@ -284,24 +291,37 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     kind = act.kind
     if kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
         return senas_play.send(state, seat, act)
-    events: list[RawEvent] = []
     if phase == "lance":
         if kind not in _LANCE_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
-        new = _bet(state, seat, act, events)
+        new = _bet(state, seat, act, None)
     elif phase == "mus":
         if kind not in _MUS_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
-        new = _mus(state, seat, kind, events)
+        new = _mus(state, seat, kind, None)
     else:
         if kind != "descarto":
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
-        new = _discard(state, seat, act.cards, events)
-    return transition(new, events)
+        new = _discard(state, seat, act.cards, None)
+    return transition(new, (_replayed, state, seat, act))
+
+
+def _replayed(state: MusState, seat: int, act: Action) -> list[RawEvent]:
+    """The events of the legal action ``act`` of ``seat`` from ``state``: its transition again,
+    recording them."""
+    events: list[RawEvent] = []
+    phase = state.phase
+    if phase == "lance":
+        _bet(state, seat, act, events)
+    elif phase == "mus":
+        _mus(state, seat, act.kind, events)
+    else:
+        _discard(state, seat, act.cards, events)
+    return events
 
 
 # --------------------------------------------------------------------------- the draft
@@ -341,11 +361,12 @@ def _said(
     seat: int,
     text: str,
     amount: int | None,
-    events: list[RawEvent],
+    events: Events,
 ) -> MusState:
     """A draft copy of ``state`` with ``seat``'s word in the history (to change with
     :func:`_set` or its ``__dict__``), and the ``spoke`` event (``amount``: its ``bet``)."""
-    events.append(("spoke", {"seat": seat, "action": text, "bet": amount}, None))
+    if events is not None:
+        events.append(("spoke", {"seat": seat, "action": text, "bet": amount}, None))
     fields = state.__dict__.copy()
     fields["history"] = (*state.history, (stage, seat, text, amount))
     new = _new(MusState)
@@ -362,7 +383,7 @@ def _set(st: MusState, **changes: Any) -> MusState:
 # --------------------------------------------------------------------------- mus and discards (M2)
 
 
-def _mus(state: MusState, seat: int, kind: str, events: list[RawEvent]) -> MusState:
+def _mus(state: MusState, seat: int, kind: str, events: Events) -> MusState:
     new = _said(state, "mus", seat, kind, None, events)
     if kind == "corto":
         return _next_lance(new, events)
@@ -377,9 +398,7 @@ def _mus(state: MusState, seat: int, kind: str, events: list[RawEvent]) -> MusSt
     return new
 
 
-def _discard(
-    state: MusState, seat: int, cards: tuple[Card, ...], events: list[RawEvent]
-) -> MusState:
+def _discard(state: MusState, seat: int, cards: tuple[Card, ...], events: Events) -> MusState:
     count = len(cards)
     # Cards compared by index (the same as by text, without Card.__eq__ and __hash__).
     out = {c.index for c in cards}
@@ -389,7 +408,8 @@ def _discard(
     for c in cards:
         if c.index not in held:
             raise IllegalAction("card_not_in_hand", card=str(c))
-    events.append(("discarded", {"seat": seat, "count": count}, None))
+    if events is not None:
+        events.append(("discarded", {"seat": seat, "count": count}, None))
     st = _draft(state)
     st.__dict__["history"] = (*state.history, ("mus", seat, "descarto", count))
     discarding = list(st.discarding)
@@ -400,7 +420,7 @@ def _discard(
     return _draw(st, tuple(discarding), events)
 
 
-def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[RawEvent]) -> MusState:
+def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: Events) -> MusState:
     """Everybody has discarded: serve each player from the stock, starting with the mano."""
     order = _order(st.mano)
     hands = list(st.hands)
@@ -425,7 +445,8 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[RawEve
                 taken = set(others)
                 pile = [c for c in pile if c not in taken]
                 stock = others
-                events.append(("stock_reshuffled", {}, None))
+                if events is not None:
+                    events.append(("stock_reshuffled", {}, None))
             got.append(stock.pop())
         hands[s] = hands[s] + tuple(got)
     _set(
@@ -439,7 +460,8 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[RawEve
         mus_round=st.mus_round + 1,
         discarding=_NO_CARDS,
     )
-    _dealt_events(st, events)
+    if events is not None:
+        _dealt_events(st, events)
     return st
 
 
@@ -480,7 +502,7 @@ _OPEN_LANCE: dict[str, Any] = {
 """The betting fields of a lance that opens."""
 
 
-def _next_lance(st: MusState, events: list[RawEvent]) -> MusState:
+def _next_lance(st: MusState, events: Events) -> MusState:
     """Open the next lance that is played, recording the skipped ones; end the hand after
     juego/punto."""
     results = st.results
@@ -497,23 +519,26 @@ def _next_lance(st: MusState, events: list[RawEvent]) -> MusState:
         else:
             has = tuple([v.juego for v in vals])
             st.__dict__["juego_has"] = has
-        events.append(("declared", {"lance": lance, "has": list(has)}, None))
+        if events is not None:
+            events.append(("declared", {"lance": lance, "has": list(has)}, None))
         even, odd = has[0] or has[2], has[1] or has[3]
         if even and odd:
             order = _ORDERS[st.mano]
             return _open(st, lance, tuple([s for s in order if has[s]]), results, events)
         if not (even or odd):
-            events.append(
-                ("lance_skipped", {"lance": lance, "reason": "nobody", "pair": None}, None)
-            )
+            if events is not None:
+                events.append(
+                    ("lance_skipped", {"lance": lance, "reason": "nobody", "pair": None}, None)
+                )
             if lance == "juego":
                 return _open(st, "punto", _ORDERS[st.mano], results, events)
             results = (*results, LanceResult(lance, "nobody"))
         else:
             pair = 0 if even else 1
-            events.append(
-                ("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair}, None)
-            )
+            if events is not None:
+                events.append(
+                    ("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair}, None)
+                )
             results = (*results, LanceResult(lance, "one_pair", None, pair))
         st.__dict__["results"] = results
     return _end_hand(st, events, vals)
@@ -524,9 +549,10 @@ def _open(
     lance: str,
     players: tuple[int, ...],
     results: tuple[LanceResult, ...],
-    events: list[RawEvent],
+    events: Events,
 ) -> MusState:
-    events.append(("lance_started", {"lance": lance, "players": list(players)}, None))
+    if events is not None:
+        events.append(("lance_started", {"lance": lance, "players": list(players)}, None))
     fields = st.__dict__
     fields.update(_OPEN_LANCE)
     fields["lance"] = lance
@@ -552,7 +578,7 @@ _OPPONENTS = tuple(((s + 1) % PLAYERS, (s + 3) % PLAYERS) for s in range(PLAYERS
 """Each seat's opponents in playing order after him."""
 
 
-def _bet(state: MusState, seat: int, act: Action, events: list[RawEvent]) -> MusState:
+def _bet(state: MusState, seat: int, act: Action, events: Events) -> MusState:
     """A word in a lance (M4). ``state`` is the given state: its fields are copied, changed
     and made the new state (one copy, the hot path of every simulation), then the lance is
     closed if the word ends it."""
@@ -621,7 +647,8 @@ def _bet(state: MusState, seat: int, act: Action, events: list[RawEvent]) -> Mus
         everybody = len(players) == PLAYERS
         fields["to_act"] = _OPPONENTS[seat] if everybody else _answerers(players, seat, ())
     lance = state.lance or ""
-    events.append(("spoke", {"seat": seat, "action": text, "bet": said}, None))
+    if events is not None:
+        events.append(("spoke", {"seat": seat, "action": text, "bet": said}, None))
     fields["history"] = (*state.history, (lance, seat, text, said))
     new = _new(MusState)
     _set_dict(new, fields)
@@ -646,40 +673,43 @@ def _close(
     outcome: str,
     bet: int | None,
     pair: int | None,
-    events: list[RawEvent],
+    events: Events,
 ) -> MusState:
     lance = st.lance or ""
     result = LanceResult(lance, outcome, bet, pair)
-    events.append(
-        ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
-    )
+    if events is not None:
+        events.append(
+            ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
+        )
     _set(st, results=(*st.results, result), to_act=(), phase="lance")
     if outcome == "no_querido" and pair is not None and bet is not None:
         score = _add(st.score, pair, bet)
-        events.append(
-            ("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"}, None)
-        )
+        if events is not None:
+            events.append(
+                ("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"}, None)
+            )
         _set(st, score=score)
         if score[pair] >= st.options.target:
             return _win_juego(st, pair, events)
     return _next_lance(st, events)
 
 
-def _ordago_accepted(st: MusState, events: list[RawEvent]) -> MusState:
+def _ordago_accepted(st: MusState, events: Events) -> MusState:
     """M5: cards are shown at once and the winner of the lance wins the juego."""
     lance = st.lance or ""
     # Non-holders have key 0 in pares and juego, so the best of all four is the best player.
     vals = values(st)
     winner = lance_winners(vals, st.mano)[LANCES.index(lance)]
     pair = (winner if winner is not None else st.mano) % 2
-    events.append(
-        ("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair}, None)
-    )
-    events.append(_showdown(st, vals))
     points = max(0, st.options.target - st.score[pair])
-    parts = [[winner, points]] if winner is not None else []
-    data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
-    events.append(("scored", data, None))
+    if events is not None:
+        events.append(
+            ("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair}, None)
+        )
+        events.append(_showdown(st, vals))
+        parts = [[winner, points]] if winner is not None else []
+        data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
+        events.append(("scored", data, None))
     _set(
         st,
         results=(*st.results, LanceResult(lance, "ordago", None, pair)),
@@ -781,38 +811,44 @@ def _showdown(st: MusState, vals: tuple[HandValue, ...]) -> RawEvent:
     return ("showdown", data, None)
 
 
-def _end_hand(st: MusState, events: list[RawEvent], vals: tuple[HandValue, ...] | None) -> MusState:
+def _end_hand(st: MusState, events: Events, vals: tuple[HandValue, ...] | None) -> MusState:
     if vals is None:
         vals = values(st)
-    events.append(_showdown(st, vals))
+    if events is not None:
+        events.append(_showdown(st, vals))
     score = st.score
     target = st.options.target
     winners = lance_winners(vals, st.mano)
     for pair, points, lance, why in _hand_scores(st, vals, winners):
         score = _add(score, pair, points)
-        parts = _score_parts(vals, winners, pair, points, lance, why)
-        data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
-        events.append(("scored", data, None))
+        if events is not None:
+            parts = _score_parts(vals, winners, pair, points, lance, why)
+            data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
+            events.append(("scored", data, None))
         if score[pair] >= target:  # M5: nothing more is counted
             return _win_juego(_set(st, score=score, shown=True), pair, events)
     _set(st, score=score, shown=True)
-    data = {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)}
-    events.append(("hand_over", data, None))
+    if events is not None:
+        data = {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)}
+        events.append(("hand_over", data, None))
     return _next_hand(st, st.score, events)
 
 
-def _win_juego(st: MusState, pair: int, events: list[RawEvent]) -> MusState:
+def _win_juego(st: MusState, pair: int, events: Events) -> MusState:
     juegos = _add(st.juegos, pair, 1)
-    data = {"hand": st.hand_number, "score": list(st.score), "juegos": list(juegos)}
-    events.append(("hand_over", data, None))
-    events.append(("juego_won", {"pair": pair, "juegos": list(juegos)}, None))
+    if events is not None:
+        data = {"hand": st.hand_number, "score": list(st.score), "juegos": list(juegos)}
+        events.append(("hand_over", data, None))
+        events.append(("juego_won", {"pair": pair, "juegos": list(juegos)}, None))
     if juegos[pair] >= st.options.juegos:
-        events.append(("vaca_won", {"pair": pair}, None))
+        if events is not None:
+            events.append(("vaca_won", {"pair": pair}, None))
         return _set(st, juegos=juegos, phase="over", to_act=(), winner=pair, lance=None)
     return _next_hand(_set(st, juegos=juegos), (0, 0), events)
 
 
-def _next_hand(st: MusState, score: tuple[int, int], events: list[RawEvent]) -> MusState:
+def _next_hand(st: MusState, score: tuple[int, int], events: Events) -> MusState:
     new = _deal(st.options, st.seed, st.hand_number + 1, (st.mano + 1) % PLAYERS, score, st.juegos)
-    _hand_events(new, events)
+    if events is not None:
+        _hand_events(new, events)
     return new
