@@ -146,6 +146,7 @@ def _deal(
             "score": score,
             "juegos": juegos,
             "phase": "mus",
+            "is_over": False,  # see MusState.is_over: it changes with phase "over" (_win_juego)
             "to_act": (mano,),
             "hands": held,
             "stock": rest,
@@ -276,7 +277,8 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     if not (type(seat) is int and 0 <= seat < PLAYERS):
         check_seat(seat, PLAYERS, reason="not_your_turn")
     act: Action
-    if id(action) in _TEXTS:
+    own = _TEXTS.get(id(action))
+    if own is not None:
         act = action  # type: ignore[assignment]  # one of the words legal_actions offers
     elif type(action) is Action and action.amount is None and not action.cards:
         act = action  # a word without amount or cards (check_action's fast path, inlined)
@@ -294,7 +296,7 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     if phase == "lance":
         if kind not in _LANCE_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
-        new = _bet(state, seat, act, None)
+        new = _bet(state, seat, act, own, None)
     elif phase == "mus":
         if kind not in _MUS_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
@@ -316,7 +318,7 @@ def _replayed(state: MusState, seat: int, act: Action) -> list[RawEvent]:
     events: list[RawEvent] = []
     phase = state.phase
     if phase == "lance":
-        _bet(state, seat, act, events)
+        _bet(state, seat, act, _TEXTS.get(id(act)), events)
     elif phase == "mus":
         _mus(state, seat, act.kind, events)
     else:
@@ -578,10 +580,10 @@ _OPPONENTS = tuple(((s + 1) % PLAYERS, (s + 3) % PLAYERS) for s in range(PLAYERS
 """Each seat's opponents in playing order after him."""
 
 
-def _bet(state: MusState, seat: int, act: Action, events: Events) -> MusState:
+def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Events) -> MusState:
     """A word in a lance (M4). ``state`` is the given state: its fields are copied, changed
     and made the new state (one copy, the hot path of every simulation), then the lance is
-    closed if the word ends it."""
+    closed if the word ends it. ``own``: the text of ``act`` if :func:`legal_actions` made it."""
     kind = act.kind
     bet_pair = state.bet_pair
     if seat not in state.to_act:
@@ -634,7 +636,7 @@ def _bet(state: MusState, seat: int, act: Action, events: Events) -> MusState:
             amount = MIN_BET if act.amount is None else act.amount
             if amount < MIN_BET:
                 raise IllegalAction("bet_too_small", minimum=MIN_BET)
-            text, said = _text(act), current + amount
+            text, said = own or str(act), current + amount
         else:
             text, said = "ordago", None
         fields["bet"] = said
@@ -660,12 +662,6 @@ def _bet(state: MusState, seat: int, act: Action, events: Events) -> MusState:
         # M5: a first bet refused pays 1, a raise refused the amount accepted before it.
         return _close(new, outcome, state.accepted or 1, bet_pair, events)
     return _close(new, outcome, said, None, events)
-
-
-def _text(act: Action) -> str:
-    """``str(act)``, looked up for the actions :func:`legal_actions` offers."""
-    text = _TEXTS.get(id(act))
-    return str(act) if text is None else text
 
 
 def _close(
@@ -843,7 +839,9 @@ def _win_juego(st: MusState, pair: int, events: Events) -> MusState:
     if juegos[pair] >= st.options.juegos:
         if events is not None:
             events.append(("vaca_won", {"pair": pair}, None))
-        return _set(st, juegos=juegos, phase="over", to_act=(), winner=pair, lance=None)
+        return _set(
+            st, juegos=juegos, phase="over", is_over=True, to_act=(), winner=pair, lance=None
+        )
     return _next_hand(_set(st, juegos=juegos), (0, 0), events)
 
 
