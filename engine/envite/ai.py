@@ -136,11 +136,14 @@ class _Table:
         seen.update(str(c) for _, c in self.trick)
         told: dict[int, list[Card]] = {}  # partners' cards known from their señas
         self.envido_signal = False
+        self.blind: set[int] = set()  # partners who signalled "ciego"
         for who, name in v.get("senas_received") or ():
             if name == "envido":
                 self.envido_signal = True
                 continue
             card = _signalled(name, self.vira)
+            if name == "ciego":
+                self.blind.add(who)
             if name == "ciego" or (card is not None and str(card) not in seen):
                 told.setdefault(who, [])
                 if card is not None:
@@ -365,8 +368,8 @@ def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
 
     Returns (the current trick's cards, ``deal(rng) -> hands``): the unseen cards dealt at
     random to the seats that hold them, a seat seen not to follow a suit getting none of it
-    (E4); the seat's own cards, the mocho's for its mandador and cards a partner signalled
-    stay where they are known to be.
+    (E4) and a partner who signalled "ciego" no trump (S3); the seat's own cards, the
+    mocho's for its mandador and cards a partner signalled stay where they are known to be.
     """
     n = t.n
     played = [0] * n
@@ -382,6 +385,8 @@ def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
             played[seat] += 1
             if c.suit[card] != led:
                 void[seat].add(led)
+    for who in t.blind:  # S3 "ciego": no trump at all, the top one included
+        void[who].add(_TRUMP_INDEX)
     fixed: dict[int, list[int]] = {t.seat: [x.index for x in t.mine]}
     if t.mocho is not None and t.mocho_hand:
         fixed[t.mocho] = [x.index for x in t.mocho_hand]
@@ -394,6 +399,7 @@ def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
         key=lambda s: -len(void[s]),
     )
     top, suit = c.top, c.suit
+    blind = t.blind
 
     size = len(unseen)
 
@@ -408,7 +414,9 @@ def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
             need = 3 - played[s] - len(hands[s])
             banned = void[s]
             if banned:
-                took = [x for x in pool if suit[x] not in banned or x == top][:need]
+                keeps_top = s not in blind
+                took = [x for x in pool if suit[x] not in banned or (x == top and keeps_top)]
+                took = took[:need]
                 if len(took) < need:
                     took += [x for x in pool if x not in took][: need - len(took)]
                 for x in took:
@@ -673,6 +681,8 @@ def _should_bet(t: _Table, v: Mapping[str, Any], level: str, rng: random.Random)
     lift = ENVIDO_SIGNAL if t.envido_signal else 0.0
 
     def bet(p: float) -> bool:
+        if t.envido_signal:  # he saw his cards win the round (BET_AT), ours count as average
+            p = max(p, BET_AT)
         p = min(1.0, p + lift)
         return st.raised("envido", p, BET_SIGNAL) > st.play(None, p) + BET_MARGIN
 

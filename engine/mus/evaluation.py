@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from engine.cards import Card, parse_cards
 
@@ -275,6 +275,24 @@ def worst_seat(keys: Sequence[int], mano: int, seats: Iterable[int]) -> int | No
 _ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
 
 
+@cache
+def card_tables(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
+    """:func:`card_weights` and :func:`hand_classes` under these card rules, in one cached call:
+    ``table[w[a.index] + w[b.index] + w[c.index] + w[d.index]]`` is the value of hand a b c d.
+
+    >>> w, table = card_tables(8, False)
+    >>> table[sum(w[c.index] for c in parse_cards("7o 7c 7e 10b"))].points
+    31
+    """
+    return card_weights(reyes), _table(reyes, real)
+
+
+@cache
+def _class_keys(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+    """:func:`card_weights` and the five lance keys of every hand class, by class code."""
+    return card_weights(reyes), {code: v.keys for code, v in _table(reyes, real).items()}
+
+
 def lance_winners(
     hands: Sequence[HandValue | Iterable[Card | str] | str],
     mano: int = 0,
@@ -282,10 +300,11 @@ def lance_winners(
 ) -> tuple[int | None, int | None, int | None, int | None, int | None]:
     """Winners of grande, chica, pares, juego and punto of one deal (M3), in one pass.
 
-    ``hands`` are four hands in seat order: evaluated :class:`HandValue` (fastest) or cards.
-    Each winner is a seat, or ``None`` when that lance is not played (nobody has pares; nobody
-    has juego; punto when somebody has juego). Ties go to the seat nearest the mano. This is
-    the one comparison the state machine and :func:`lance_winner` use.
+    ``hands`` are four hands in seat order: evaluated :class:`HandValue` or cards (four
+    :class:`~engine.cards.Card` each is the fast way; card texts are parsed). Each winner is a
+    seat, or ``None`` when that lance is not played (nobody has pares; nobody has juego; punto
+    when somebody has juego). Ties go to the seat nearest the mano. This is the one comparison
+    the state machine and :func:`lance_winner` use.
 
     >>> hands = ["1o 2c 4e 5b", "7o 6c 5e 4b", "12o 11c 7e 4o", "10o 7c 6e 5o"]
     >>> lance_winners(hands)
@@ -294,18 +313,83 @@ def lance_winners(
     (1, 2, 2, None, 1)
     """
     o = _ORDERS[mano]
-    a, b, c, d = (hands[o[0]], hands[o[1]], hands[o[2]], hands[o[3]])
-    if not (type(a) is type(b) is type(c) is type(d) is HandValue):
-        a, b, c, d = (_as_value(h, options) for h in (a, b, c, d))
-    ka, kb, kc, kd = a.keys, b.keys, c.keys, d.keys
-    juego = _best(o, ka[3], kb[3], kc[3], kd[3])
-    return (
-        _best(o, ka[0], kb[0], kc[0], kd[0]),
-        _best(o, ka[1], kb[1], kc[1], kd[1]),
-        _best(o, ka[2], kb[2], kc[2], kd[2]),
-        juego,
-        None if juego is not None else _best(o, ka[4], kb[4], kc[4], kd[4]),
-    )
+    a, b, c, d = hands[o[0]], hands[o[1]], hands[o[2]], hands[o[3]]
+    if type(a) is type(b) is type(c) is type(d) is HandValue:
+        return _winners(o, a.keys, b.keys, c.keys, d.keys)
+    rules = options or DEFAULT_RULES
+    w, keys = _class_keys(rules.reyes, rules.real)
+    quads: Any = (a, b, c, d)
+    try:
+        # Four cards each (the usual case): a hand's class code is the sum of its cards'
+        # weights, one lookup gives its five keys. Anything else (a HandValue among cards, card
+        # texts, a wrong number of cards) fails here and is evaluated below.
+        (a0, a1, a2, a3), (b0, b1, b2, b3), (c0, c1, c2, c3), (d0, d1, d2, d3) = quads
+        return _winners(
+            o,
+            keys[w[a0.index] + w[a1.index] + w[a2.index] + w[a3.index]],
+            keys[w[b0.index] + w[b1.index] + w[b2.index] + w[b3.index]],
+            keys[w[c0.index] + w[c1.index] + w[c2.index] + w[c3.index]],
+            keys[w[d0.index] + w[d1.index] + w[d2.index] + w[d3.index]],
+        )
+    except (AttributeError, TypeError, ValueError, LookupError):
+        pass
+    va, vb, vc, vd = (_as_value(h, options) for h in (a, b, c, d))
+    return _winners(o, va.keys, vb.keys, vc.keys, vd.keys)
+
+
+def _winners(
+    o: tuple[int, ...],
+    ka: tuple[int, ...],
+    kb: tuple[int, ...],
+    kc: tuple[int, ...],
+    kd: tuple[int, ...],
+) -> tuple[int | None, int | None, int | None, int | None, int | None]:
+    """The five winners from the keys of the four hands in playing order ``o``: each lance's
+    highest key, ties to the earlier hand (spelt out: this is the simulations' inner loop).
+    Grande and chica keys are never 0, nor punto keys when nobody has juego."""
+    a0, a1, a2, a3, a4 = ka
+    b0, b1, b2, b3, b4 = kb
+    c0, c1, c2, c3, c4 = kc
+    d0, d1, d2, d3, d4 = kd
+    grande, m = 0, a0
+    if b0 > m:
+        grande, m = 1, b0
+    if c0 > m:
+        grande, m = 2, c0
+    if d0 > m:
+        grande = 3
+    chica, m = 0, a1
+    if b1 > m:
+        chica, m = 1, b1
+    if c1 > m:
+        chica, m = 2, c1
+    if d1 > m:
+        chica = 3
+    w, m = 0, a2
+    if b2 > m:
+        w, m = 1, b2
+    if c2 > m:
+        w, m = 2, c2
+    if d2 > m:
+        w, m = 3, d2
+    pares = o[w] if m else None
+    w, m = 0, a3
+    if b3 > m:
+        w, m = 1, b3
+    if c3 > m:
+        w, m = 2, c3
+    if d3 > m:
+        w, m = 3, d3
+    if m:
+        return (o[grande], o[chica], pares, o[w], None)
+    w, m = 0, a4
+    if b4 > m:
+        w, m = 1, b4
+    if c4 > m:
+        w, m = 2, c4
+    if d4 > m:
+        w = 3
+    return (o[grande], o[chica], pares, None, o[w])
 
 
 def _as_value(hand: HandValue | Iterable[Card | str] | str, options: CardRules | None) -> HandValue:

@@ -18,8 +18,8 @@ engine.core.IllegalAction: not_your_turn(seat=1)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import MISSING, dataclass, fields
-from functools import cache
+from dataclasses import MISSING, fields
+from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any
 
@@ -39,8 +39,7 @@ from engine.mus.actions import parse_action
 from engine.mus.evaluation import (
     LANCES,
     HandValue,
-    card_weights,
-    hand_classes,
+    card_tables,
     hand_value,
     lance_winners,
 )
@@ -72,8 +71,9 @@ _A_NO_QUIERO = Action("no_quiero")
 _OPEN_ACTIONS = (_A_PASO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
 _ANSWER_ACTIONS = (_A_QUIERO, _A_NO_QUIERO, _A_ENVIDO, *_A_AMOUNTS, _A_ORDAGO)
 _ORDAGO_ANSWERS = (_A_QUIERO, _A_NO_QUIERO)
-_TEXTS = {id(a): str(a) for a in _ANSWER_ACTIONS}
-"""The texts of the module's own actions, by identity (they live as long as the module)."""
+_TEXTS = {id(a): str(a) for a in (_A_MUS, _A_CORTO, _A_PASO, *_ANSWER_ACTIONS)}
+"""The texts of the module's own actions, by identity (they live as long as the module, so
+no other object has their ids): :func:`apply` takes them as they are."""
 
 
 _ORDERS = tuple(tuple((mano + i) % PLAYERS for i in range(PLAYERS)) for mano in range(PLAYERS))
@@ -93,7 +93,14 @@ def _card_texts(cards: Sequence[Card]) -> list[str]:
 
 
 # Events are built as ``(kind, data, to)`` (engine.core.RawEvent) and become Event objects when
-# the transition's events are first read (engine.core.transition).
+# the transition's events are first read (engine.core.transition). ``apply`` itself makes the new
+# state only (``events`` is None): when the events are first read, the same transition runs
+# again with a list to record them (``_replayed``). Simulations that play hands out never read
+# them, and the bot reads every one of them once: the same events either way, since a transition
+# is a pure function of the state, the seat and the action.
+
+Events = list[RawEvent] | None
+"""Where a transition records its events; None while ``apply`` makes the new state only."""
 
 
 # --------------------------------------------------------------------------- deal (M1, M2)
@@ -139,6 +146,7 @@ def _deal(
             "score": score,
             "juegos": juegos,
             "phase": "mus",
+            "is_over": False,  # see MusState.is_over: it changes with phase "over" (_win_juego)
             "to_act": (mano,),
             "hands": held,
             "stock": rest,
@@ -214,18 +222,24 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
     phase = state.phase
     if phase == "lance":
         if state.bet_pair is None:
-            return list(_OPEN_ACTIONS)
-        return list(_ORDAGO_ANSWERS if state.ordago else _ANSWER_ACTIONS)
+            return [*_OPEN_ACTIONS]
+        return [*(_ORDAGO_ANSWERS if state.ordago else _ANSWER_ACTIONS)]
     if phase == "mus":
         return [_A_MUS, _A_CORTO]
     if phase == "discard":
-        hand = state.hands[seat]
-        return [
-            Action("descarto", cards=combo)
-            for size in range(1, len(hand) + 1)
-            for combo in combinations(hand, size)
-        ]
+        return [*_discards(tuple([c.index for c in state.hands[seat]]))]
     return []
+
+
+@lru_cache(maxsize=4096)
+def _discards(hand: tuple[int, ...]) -> tuple[Action, ...]:
+    """Every discard from the hand with these cards (by :attr:`Card.index`, in hand order)."""
+    cards = tuple([DECK[i] for i in hand])
+    return tuple(
+        Action("descarto", cards=combo)
+        for size in range(1, len(cards) + 1)
+        for combo in combinations(cards, size)
+    )
 
 
 def default_action(state: MusState, seat: int) -> Action:
@@ -262,7 +276,11 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     """
     if not (type(seat) is int and 0 <= seat < PLAYERS):
         check_seat(seat, PLAYERS, reason="not_your_turn")
-    if type(action) is Action and action.amount is None and not action.cards:
+    act: Action
+    own = _TEXTS.get(id(action))
+    if own is not None:
+        act = action  # type: ignore[assignment]  # one of the words legal_actions offers
+    elif type(action) is Action and action.amount is None and not action.cards:
         act = action  # a word without amount or cards (check_action's fast path, inlined)
         if type(act.kind) is not str or type(act.cards) is not tuple:
             check_action(act)
@@ -275,24 +293,37 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
     kind = act.kind
     if kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
         return senas_play.send(state, seat, act)
-    events: list[RawEvent] = []
     if phase == "lance":
         if kind not in _LANCE_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
-        new = _bet(state, seat, act, events)
+        new = _bet(state, seat, act, own, None)
     elif phase == "mus":
         if kind not in _MUS_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
-        new = _mus(state, seat, kind, events)
+        new = _mus(state, seat, kind, None)
     else:
         if kind != "descarto":
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
-        new = _discard(state, seat, act.cards, events)
-    return transition(new, events)
+        new = _discard(state, seat, act.cards, None)
+    return transition(new, partial(_replayed, state, seat, act))
+
+
+def _replayed(state: MusState, seat: int, act: Action) -> list[RawEvent]:
+    """The events of the legal action ``act`` of ``seat`` from ``state``: its transition again,
+    recording them."""
+    events: list[RawEvent] = []
+    phase = state.phase
+    if phase == "lance":
+        _bet(state, seat, act, _TEXTS.get(id(act)), events)
+    elif phase == "mus":
+        _mus(state, seat, act.kind, events)
+    else:
+        _discard(state, seat, act.cards, events)
+    return events
 
 
 # --------------------------------------------------------------------------- the draft
@@ -332,14 +363,17 @@ def _said(
     seat: int,
     text: str,
     amount: int | None,
-    events: list[RawEvent],
-) -> dict[str, Any]:
-    """A copy of the fields of ``state`` (to change, then :func:`_made`) with ``seat``'s word
-    in the history, and the ``spoke`` event (``amount``: its ``bet``)."""
-    events.append(("spoke", {"seat": seat, "action": text, "bet": amount}, None))
+    events: Events,
+) -> MusState:
+    """A draft copy of ``state`` with ``seat``'s word in the history (to change with
+    :func:`_set` or its ``__dict__``), and the ``spoke`` event (``amount``: its ``bet``)."""
+    if events is not None:
+        events.append(("spoke", {"seat": seat, "action": text, "bet": amount}, None))
     fields = state.__dict__.copy()
     fields["history"] = (*state.history, (stage, seat, text, amount))
-    return fields
+    new = _new(MusState)
+    _set_dict(new, fields)
+    return new
 
 
 def _set(st: MusState, **changes: Any) -> MusState:
@@ -351,31 +385,33 @@ def _set(st: MusState, **changes: Any) -> MusState:
 # --------------------------------------------------------------------------- mus and discards (M2)
 
 
-def _mus(state: MusState, seat: int, kind: str, events: list[RawEvent]) -> MusState:
-    fields = _said(state, "mus", seat, kind, None, events)
+def _mus(state: MusState, seat: int, kind: str, events: Events) -> MusState:
+    new = _said(state, "mus", seat, kind, None, events)
     if kind == "corto":
-        return _next_lance(_made(fields), events)
+        return _next_lance(new, events)
     mano = state.mano
+    fields = new.__dict__
     if (seat - mano) % PLAYERS == PLAYERS - 1:
         fields["phase"] = "discard"
         fields["to_act"] = _ORDERS[mano]
         fields["discarding"] = _NO_CARDS
     else:
         fields["to_act"] = ((seat + 1) % PLAYERS,)
-    return _made(fields)
+    return new
 
 
-def _discard(
-    state: MusState, seat: int, cards: tuple[Card, ...], events: list[RawEvent]
-) -> MusState:
-    if not 1 <= len(cards) <= 4 or len(set(cards)) != len(cards):
-        raise IllegalAction("bad_discard", count=len(cards))
-    hand = state.hands[seat]
-    for c in cards:
-        if c not in hand:
-            raise IllegalAction("card_not_in_hand", card=str(c))
+def _discard(state: MusState, seat: int, cards: tuple[Card, ...], events: Events) -> MusState:
     count = len(cards)
-    events.append(("discarded", {"seat": seat, "count": count}, None))
+    # Cards compared by index (the same as by text, without Card.__eq__ and __hash__).
+    out = {c.index for c in cards}
+    if not 1 <= count <= 4 or len(out) != count:
+        raise IllegalAction("bad_discard", count=count)
+    held = [c.index for c in state.hands[seat]]
+    for c in cards:
+        if c.index not in held:
+            raise IllegalAction("card_not_in_hand", card=str(c))
+    if events is not None:
+        events.append(("discarded", {"seat": seat, "count": count}, None))
     st = _draft(state)
     st.__dict__["history"] = (*state.history, ("mus", seat, "descarto", count))
     discarding = list(st.discarding)
@@ -386,14 +422,15 @@ def _discard(
     return _draw(st, tuple(discarding), events)
 
 
-def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[RawEvent]) -> MusState:
+def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: Events) -> MusState:
     """Everybody has discarded: serve each player from the stock, starting with the mano."""
     order = _order(st.mano)
     hands = list(st.hands)
     pile = list(st.pile)
     for s in order:
         out = discarding[s] or ()
-        hands[s] = tuple(c for c in hands[s] if c not in out)
+        gone = {c.index for c in out}
+        hands[s] = tuple([c for c in hands[s] if c.index not in gone])
         pile.extend(out)
     stock = list(reversed(st.stock))  # pop() serves the stock's first card
     reshuffles = st.reshuffles
@@ -410,7 +447,8 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[RawEve
                 taken = set(others)
                 pile = [c for c in pile if c not in taken]
                 stock = others
-                events.append(("stock_reshuffled", {}, None))
+                if events is not None:
+                    events.append(("stock_reshuffled", {}, None))
             got.append(stock.pop())
         hands[s] = hands[s] + tuple(got)
     _set(
@@ -424,7 +462,8 @@ def _draw(st: MusState, discarding: tuple[Hand | None, ...], events: list[RawEve
         mus_round=st.mus_round + 1,
         discarding=_NO_CARDS,
     )
-    _dealt_events(st, events)
+    if events is not None:
+        _dealt_events(st, events)
     return st
 
 
@@ -440,7 +479,7 @@ def values(state: MusState) -> tuple[HandValue, ...]:
     except ValueError:  # not four hands of four cards: hand_value says what is wrong
         return tuple(hand_value(h, opts) for h in hands)
     # hand_value of each hand, spelt out: a hand class is the sum of its cards' weights.
-    weights, table = _card_tables(opts.reyes, opts.real)
+    weights, table = card_tables(opts.reyes, opts.real)
     return (
         table[weights[a.index] + weights[b.index] + weights[c.index] + weights[d.index]],
         table[weights[e.index] + weights[f.index] + weights[g.index] + weights[h.index]],
@@ -449,56 +488,61 @@ def values(state: MusState) -> tuple[HandValue, ...]:
     )
 
 
-@cache
-def _card_tables(reyes: int, real: bool) -> tuple[tuple[int, ...], dict[int, HandValue]]:
-    """:func:`card_weights` and :func:`hand_classes` under these card rules."""
-    return card_weights(reyes), hand_classes(_CardRules(reyes, real))
+_LANCE_ORDER = ("grande", "chica", "pares", "juego")
+"""The lances in playing order; juego is replaced by punto when nobody has juego (M3)."""
+_OPEN_LANCE: dict[str, Any] = {
+    "phase": "lance",
+    "passes": 0,
+    "bet": None,
+    "ordago": False,
+    "accepted": 0,
+    "bet_pair": None,
+    "bettor": None,
+    "refused": (),
+    "discarding": _NO_CARDS,
+}
+"""The betting fields of a lance that opens."""
 
 
-@dataclass(frozen=True)
-class _CardRules:
-    reyes: int
-    real: bool
-
-
-def _next_lance(st: MusState, events: list[RawEvent]) -> MusState:
+def _next_lance(st: MusState, events: Events) -> MusState:
     """Open the next lance that is played, recording the skipped ones; end the hand after
     juego/punto."""
     results = st.results
-    done = {r.lance for r in results}
-    vals: tuple[HandValue, ...] | None = None
-    order = _order(st.mano)
-    for lance in ("grande", "chica", "pares", "juego"):
-        if lance in done or (lance == "juego" and "punto" in done):
-            continue
-        if lance in ("grande", "chica"):
-            return _open(st, lance, order, results, events)
-        if vals is None:
-            vals = values(st)
-        has = (
-            tuple(bool(v.pares) for v in vals) if lance == "pares" else tuple(v.juego for v in vals)
-        )
-        events.append(("declared", {"lance": lance, "has": list(has)}, None))
-        st.__dict__[f"{lance}_has"] = has
-        pairs = {s % 2 for s in range(PLAYERS) if has[s]}
-        if not pairs:
-            events.append(
-                ("lance_skipped", {"lance": lance, "reason": "nobody", "pair": None}, None)
-            )
+    # Every lance, played or skipped, adds one result in playing order (punto's stands for
+    # juego's): the results so far say which lance comes next.
+    done = len(results)
+    if done < 2:
+        return _open(st, _LANCE_ORDER[done], _ORDERS[st.mano], results, events)
+    vals = values(st)
+    for lance in _LANCE_ORDER[done:]:
+        if lance == "pares":
+            has = tuple([v.pares is not None for v in vals])
+            st.__dict__["pares_has"] = has
+        else:
+            has = tuple([v.juego for v in vals])
+            st.__dict__["juego_has"] = has
+        if events is not None:
+            events.append(("declared", {"lance": lance, "has": list(has)}, None))
+        even, odd = has[0] or has[2], has[1] or has[3]
+        if even and odd:
+            order = _ORDERS[st.mano]
+            return _open(st, lance, tuple([s for s in order if has[s]]), results, events)
+        if not (even or odd):
+            if events is not None:
+                events.append(
+                    ("lance_skipped", {"lance": lance, "reason": "nobody", "pair": None}, None)
+                )
             if lance == "juego":
-                return _open(st, "punto", order, results, events)
+                return _open(st, "punto", _ORDERS[st.mano], results, events)
             results = (*results, LanceResult(lance, "nobody"))
-            _set(st, results=results)
-            continue
-        if len(pairs) == 1:
-            pair = pairs.pop()
-            events.append(
-                ("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair}, None)
-            )
+        else:
+            pair = 0 if even else 1
+            if events is not None:
+                events.append(
+                    ("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair}, None)
+                )
             results = (*results, LanceResult(lance, "one_pair", None, pair))
-            _set(st, results=results)
-            continue
-        return _open(st, lance, tuple(s for s in order if has[s]), results, events)
+        st.__dict__["results"] = results
     return _end_hand(st, events, vals)
 
 
@@ -507,30 +551,21 @@ def _open(
     lance: str,
     players: tuple[int, ...],
     results: tuple[LanceResult, ...],
-    events: list[RawEvent],
+    events: Events,
 ) -> MusState:
-    events.append(("lance_started", {"lance": lance, "players": list(players)}, None))
-    return _set(
-        st,
-        phase="lance",
-        lance=lance,
-        players=players,
-        to_act=(players[0],),
-        passes=0,
-        bet=None,
-        ordago=False,
-        accepted=0,
-        bet_pair=None,
-        bettor=None,
-        refused=(),
-        results=results,
-        discarding=_NO_CARDS,
-    )
+    if events is not None:
+        events.append(("lance_started", {"lance": lance, "players": list(players)}, None))
+    fields = st.__dict__
+    fields.update(_OPEN_LANCE)
+    fields["lance"] = lance
+    fields["players"] = players
+    fields["to_act"] = (players[0],)
+    fields["results"] = results
+    return st
 
 
-def _answerers(st: MusState, bettor: int, refused: tuple[int, ...]) -> tuple[int, ...]:
+def _answerers(players: tuple[int, ...], bettor: int, refused: tuple[int, ...]) -> tuple[int, ...]:
     """Entitled opponents of ``bettor`` who may still answer, in playing order after him."""
-    players = st.players
     first, second = _OPPONENTS[bettor]
     if first in players and first not in refused:
         if second in players and second not in refused:
@@ -545,90 +580,88 @@ _OPPONENTS = tuple(((s + 1) % PLAYERS, (s + 3) % PLAYERS) for s in range(PLAYERS
 """Each seat's opponents in playing order after him."""
 
 
-def _bet(state: MusState, seat: int, act: Action, events: list[RawEvent]) -> MusState:
-    """A word in a lance (M4). ``state`` is the given state: it is copied once the word is
-    known to be legal."""
+def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Events) -> MusState:
+    """A word in a lance (M4). ``state`` is the given state: its fields are copied, changed
+    and made the new state (one copy, the hot path of every simulation), then the lance is
+    closed if the word ends it. ``own``: the text of ``act`` if :func:`legal_actions` made it."""
     kind = act.kind
-    facing = state.bet_pair is not None
+    bet_pair = state.bet_pair
     if seat not in state.to_act:
         if seat not in state.players:
             raise IllegalAction("not_in_lance", seat=seat, lance=state.lance)
-        if facing and seat % 2 == state.bet_pair and kind in ("envido", "ordago"):
+        if bet_pair is not None and seat % 2 == bet_pair and kind in ("envido", "ordago"):
             raise IllegalAction("cannot_raise_own_bet", seat=seat)
-        if not facing and kind in ("quiero", "no_quiero"):
+        if bet_pair is None and kind in ("quiero", "no_quiero"):
             raise IllegalAction("no_bet_to_answer")
         raise IllegalAction("not_your_turn", seat=seat)
-    lance = state.lance or ""
-    if not facing:
-        if kind == "paso":
-            fields = _said(state, lance, seat, "paso", None, events)
-            passes = state.passes + 1
-            if passes == len(state.players):
-                return _close(_made(fields), "en_paso", None, None, events)
+    players = state.players
+    fields = state.__dict__.copy()
+    outcome: str | None = None
+    """How the lance ends with this word (None: it goes on)."""
+    if kind == "paso" and bet_pair is None:
+        text, said = "paso", None
+        passes = state.passes + 1
+        if passes == len(players):
+            outcome = "en_paso"
+        else:
             fields["passes"] = passes
-            fields["to_act"] = (state.players[passes],)
-            return _made(fields)
-        if kind in ("quiero", "no_quiero"):
+            fields["to_act"] = (players[passes],)
+    elif kind == "quiero" or kind == "no_quiero" or kind == "paso":
+        if bet_pair is None:
             raise IllegalAction("no_bet_to_answer")
+        if kind == "quiero":
+            text = "quiero"
+            if state.ordago:
+                said, outcome = None, "ordago"
+            else:
+                said, outcome = state.bet, "querido"
+        else:  # "paso" facing a bet is a refusal
+            text, said = "no quiero", None
+            refused = (*state.refused, seat)
+            bettor = state.bettor if state.bettor is not None else seat
+            left = _answerers(players, bettor, refused)
+            if left:  # M4: "no quiero" stands only when every entitled opponent has refused
+                fields["refused"] = refused
+                fields["to_act"] = left
+            else:
+                outcome = "no_querido"
+    else:  # envido or ordago: a bet, or a raise of the bet on the table (M4)
+        if bet_pair is None:
+            current = 0
+        elif state.ordago:
+            raise IllegalAction("cannot_raise_ordago")
+        else:
+            current = state.bet or 0
         if kind == "envido":
             amount = MIN_BET if act.amount is None else act.amount
             if amount < MIN_BET:
                 raise IllegalAction("bet_too_small", minimum=MIN_BET)
-            return _raise(state, seat, amount, 0, False, _text(act), events)
-        return _raise(state, seat, None, 0, True, "ordago", events)
-    if kind == "quiero":
-        if state.ordago:
-            fields = _said(state, lance, seat, "quiero", None, events)
-            return _ordago_accepted(_made(fields), events)
-        fields = _said(state, lance, seat, "quiero", state.bet, events)
-        return _close(_made(fields), "querido", state.bet, None, events)
-    if kind in ("no_quiero", "paso"):  # "paso" facing a bet is a refusal
-        fields = _said(state, lance, seat, "no quiero", None, events)
-        refused = (*state.refused, seat)
-        bettor = state.bettor if state.bettor is not None else seat
-        left = _answerers(state, bettor, refused)
-        if left:  # M4: "no quiero" stands only when every entitled opponent has refused
-            fields["refused"] = refused
-            fields["to_act"] = left
-            return _made(fields)
+            text, said = own or str(act), current + amount
+        else:
+            text, said = "ordago", None
+        fields["bet"] = said
+        fields["accepted"] = current
+        fields["ordago"] = said is None
+        fields["bet_pair"] = seat % 2
+        fields["bettor"] = seat
+        fields["refused"] = ()
+        # M4: either entitled opponent may answer; a quiero or raise stands at once.
+        everybody = len(players) == PLAYERS
+        fields["to_act"] = _OPPONENTS[seat] if everybody else _answerers(players, seat, ())
+    lance = state.lance or ""
+    if events is not None:
+        events.append(("spoke", {"seat": seat, "action": text, "bet": said}, None))
+    fields["history"] = (*state.history, (lance, seat, text, said))
+    new = _new(MusState)
+    _set_dict(new, fields)
+    if outcome is None:
+        return new
+    if outcome == "ordago":
+        return _ordago_accepted(new, events)
+    if outcome == "no_querido":
         # M5: a first bet refused pays 1, a raise refused the amount accepted before it.
-        return _close(_made(fields), "no_querido", state.accepted or 1, state.bet_pair, events)
-    if state.ordago:
-        raise IllegalAction("cannot_raise_ordago")
-    current = state.bet or 0
-    if kind == "envido":
-        amount = MIN_BET if act.amount is None else act.amount
-        if amount < MIN_BET:
-            raise IllegalAction("bet_too_small", minimum=MIN_BET)
-        return _raise(state, seat, current + amount, current, False, _text(act), events)
-    return _raise(state, seat, None, current, True, "ordago", events)
-
-
-def _text(act: Action) -> str:
-    """``str(act)``, looked up for the actions :func:`legal_actions` offers."""
-    text = _TEXTS.get(id(act))
-    return str(act) if text is None else text
-
-
-def _raise(
-    state: MusState,
-    seat: int,
-    bet: int | None,
-    accepted: int,
-    ordago: bool,
-    text: str,
-    events: list[RawEvent],
-) -> MusState:
-    fields = _said(state, state.lance or "", seat, text, bet, events)
-    fields["bet"] = bet
-    fields["accepted"] = accepted
-    fields["ordago"] = ordago
-    fields["bet_pair"] = seat % 2
-    fields["bettor"] = seat
-    fields["refused"] = ()
-    # M4: either entitled opponent may answer; a quiero or raise stands at once.
-    fields["to_act"] = _answerers(state, seat, ())
-    return _made(fields)
+        return _close(new, outcome, state.accepted or 1, bet_pair, events)
+    return _close(new, outcome, said, None, events)
 
 
 def _close(
@@ -636,40 +669,43 @@ def _close(
     outcome: str,
     bet: int | None,
     pair: int | None,
-    events: list[RawEvent],
+    events: Events,
 ) -> MusState:
     lance = st.lance or ""
     result = LanceResult(lance, outcome, bet, pair)
-    events.append(
-        ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
-    )
+    if events is not None:
+        events.append(
+            ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
+        )
     _set(st, results=(*st.results, result), to_act=(), phase="lance")
     if outcome == "no_querido" and pair is not None and bet is not None:
         score = _add(st.score, pair, bet)
-        events.append(
-            ("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"}, None)
-        )
+        if events is not None:
+            events.append(
+                ("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"}, None)
+            )
         _set(st, score=score)
         if score[pair] >= st.options.target:
             return _win_juego(st, pair, events)
     return _next_lance(st, events)
 
 
-def _ordago_accepted(st: MusState, events: list[RawEvent]) -> MusState:
+def _ordago_accepted(st: MusState, events: Events) -> MusState:
     """M5: cards are shown at once and the winner of the lance wins the juego."""
     lance = st.lance or ""
     # Non-holders have key 0 in pares and juego, so the best of all four is the best player.
     vals = values(st)
     winner = lance_winners(vals, st.mano)[LANCES.index(lance)]
     pair = (winner if winner is not None else st.mano) % 2
-    events.append(
-        ("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair}, None)
-    )
-    events.append(_showdown(st, vals))
     points = max(0, st.options.target - st.score[pair])
-    parts = [[winner, points]] if winner is not None else []
-    data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
-    events.append(("scored", data, None))
+    if events is not None:
+        events.append(
+            ("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair}, None)
+        )
+        events.append(_showdown(st, vals))
+        parts = [[winner, points]] if winner is not None else []
+        data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
+        events.append(("scored", data, None))
     _set(
         st,
         results=(*st.results, LanceResult(lance, "ordago", None, pair)),
@@ -691,12 +727,18 @@ def hand_scores(state: MusState) -> list[tuple[int, int, str, str]]:
 
     Refusals are not listed (they were collected at once).
     """
-    return _hand_scores(state, values(state))
+    vals = values(state)
+    return _hand_scores(state, vals, lance_winners(vals, state.mano))
 
 
-def _hand_scores(state: MusState, vals: tuple[HandValue, ...]) -> list[tuple[int, int, str, str]]:
+Winners = tuple[int | None, ...]
+"""The winner of each lance (:func:`lance_winners`), in :data:`LANCES` order."""
+
+
+def _hand_scores(
+    state: MusState, vals: tuple[HandValue, ...], winners: Winners
+) -> list[tuple[int, int, str, str]]:
     mano = state.mano
-    winners = lance_winners(vals, mano)
     items: list[tuple[int, int, str, str]] = []
     for r in state.results:
         lance = r.lance
@@ -737,12 +779,13 @@ def score_parts(state: MusState, pair: int, points: int, lance: str, why: str) -
     """Whose hands make an end-of-hand score, as ``[[seat, points], ...]`` (the ``parts`` of
     a ``scored`` event): each holder of pares or juego of ``pair`` with what he brings, else the
     seat whose hand won the lance (with the whole ``points``)."""
-    return _score_parts(state, values(state), pair, points, lance, why)
+    vals = values(state)
+    return _score_parts(vals, lance_winners(vals, state.mano), pair, points, lance, why)
 
 
 def _score_parts(
-    state: MusState,
     vals: tuple[HandValue, ...],
+    winners: Winners,
     pair: int,
     points: int,
     lance: str,
@@ -750,7 +793,7 @@ def _score_parts(
 ) -> list[list[int]]:
     if why in ("pares", "juego"):
         return [[s, p] for s, p in _pair_parts(vals, pair, lance)]
-    winner = lance_winners(vals, state.mano)[LANCES.index(lance)]
+    winner = winners[LANCES.index(lance)]
     return [[winner, points]] if winner is not None else []
 
 
@@ -764,37 +807,46 @@ def _showdown(st: MusState, vals: tuple[HandValue, ...]) -> RawEvent:
     return ("showdown", data, None)
 
 
-def _end_hand(st: MusState, events: list[RawEvent], vals: tuple[HandValue, ...] | None) -> MusState:
+def _end_hand(st: MusState, events: Events, vals: tuple[HandValue, ...] | None) -> MusState:
     if vals is None:
         vals = values(st)
-    events.append(_showdown(st, vals))
+    if events is not None:
+        events.append(_showdown(st, vals))
     score = st.score
     target = st.options.target
-    for pair, points, lance, why in _hand_scores(st, vals):
+    winners = lance_winners(vals, st.mano)
+    for pair, points, lance, why in _hand_scores(st, vals, winners):
         score = _add(score, pair, points)
-        parts = _score_parts(st, vals, pair, points, lance, why)
-        data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
-        events.append(("scored", data, None))
+        if events is not None:
+            parts = _score_parts(vals, winners, pair, points, lance, why)
+            data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
+            events.append(("scored", data, None))
         if score[pair] >= target:  # M5: nothing more is counted
             return _win_juego(_set(st, score=score, shown=True), pair, events)
     _set(st, score=score, shown=True)
-    data = {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)}
-    events.append(("hand_over", data, None))
+    if events is not None:
+        data = {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)}
+        events.append(("hand_over", data, None))
     return _next_hand(st, st.score, events)
 
 
-def _win_juego(st: MusState, pair: int, events: list[RawEvent]) -> MusState:
+def _win_juego(st: MusState, pair: int, events: Events) -> MusState:
     juegos = _add(st.juegos, pair, 1)
-    data = {"hand": st.hand_number, "score": list(st.score), "juegos": list(juegos)}
-    events.append(("hand_over", data, None))
-    events.append(("juego_won", {"pair": pair, "juegos": list(juegos)}, None))
+    if events is not None:
+        data = {"hand": st.hand_number, "score": list(st.score), "juegos": list(juegos)}
+        events.append(("hand_over", data, None))
+        events.append(("juego_won", {"pair": pair, "juegos": list(juegos)}, None))
     if juegos[pair] >= st.options.juegos:
-        events.append(("vaca_won", {"pair": pair}, None))
-        return _set(st, juegos=juegos, phase="over", to_act=(), winner=pair, lance=None)
+        if events is not None:
+            events.append(("vaca_won", {"pair": pair}, None))
+        return _set(
+            st, juegos=juegos, phase="over", is_over=True, to_act=(), winner=pair, lance=None
+        )
     return _next_hand(_set(st, juegos=juegos), (0, 0), events)
 
 
-def _next_hand(st: MusState, score: tuple[int, int], events: list[RawEvent]) -> MusState:
+def _next_hand(st: MusState, score: tuple[int, int], events: Events) -> MusState:
     new = _deal(st.options, st.seed, st.hand_number + 1, (st.mano + 1) % PLAYERS, score, st.juegos)
-    _hand_events(new, events)
+    if events is not None:
+        _hand_events(new, events)
     return new

@@ -65,6 +65,18 @@ _set_bet = _SLOTS["bet"].__set__
 _set_pair = _SLOTS["pair"].__set__
 
 
+class _IsOver:
+    """``MusState.is_over``: whether ``phase`` is ``"over"``.
+
+    Every simulated move reads it, so the states the engine makes (engine.mus.game) keep it in
+    their instance ``__dict__``, where it is read like a field (this descriptor has no
+    ``__set__``, so the instance's entry wins); a state made otherwise computes it here.
+    """
+
+    def __get__(self, state: MusState | None, owner: type | None = None) -> bool:
+        return state is not None and state.phase == "over"
+
+
 @dataclass(frozen=True)
 class MusState:
     """Everything about a Mus vaca. Read ``to_act``, ``phase``, ``score``...; never mutate.
@@ -112,9 +124,8 @@ class MusState:
     """rules/senas.md: the señas each seat sent this hand, in order (private to the partners;
     empty until the first one; reset with each new deal)."""
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
+    is_over = _IsOver()
+    """The vaca is over (``phase == "over"``)."""
 
     @property
     def postre(self) -> int:

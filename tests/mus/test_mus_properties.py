@@ -144,3 +144,20 @@ def test_m2_replay_from_json_midway_is_identical(seed: int, choices: int) -> Non
     for seat, action in moves:
         replayed = from_json(to_json(apply(replayed, seat, str(action)).state))
     assert replayed == s
+
+
+def test_m1_is_over_follows_the_phase_however_the_state_was_made() -> None:
+    # MusState.is_over is kept in the engine's own states (read at every simulated move).
+    from dataclasses import replace
+
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = new_game(seed=seed, options=Options(juegos=1, target=30))
+        while True:
+            for other in (from_json(to_json(s)), replace(s, phase=s.phase)):
+                assert other.is_over == s.is_over == (s.phase == "over")
+            if s.is_over:
+                break
+            seat = rng.choice(s.to_act)
+            s = apply(s, seat, rng.choice(legal_actions(s, seat))).state
+        assert s.winner in (0, 1) and replace(s, phase="mus").is_over is False
