@@ -80,8 +80,6 @@ BATCH = 16
 NOISE = 0.3
 """In those playouts, the share of the other team's cards that are a random lawful card (people
 err; a playout where both teams play alike undervalues a good hand against a weak team)."""
-BET_MARGIN = 0.0
-"""How much a bet must add to the chance of winning the chico before it bets now."""
 ENVIDO_SIGNAL = 0.08
 """How much sooner it bets when a partner signalled "envido"."""
 CARD_SENAS = {
@@ -684,7 +682,7 @@ def _should_bet(t: _Table, v: Mapping[str, Any], level: str, rng: random.Random)
         if t.envido_signal:  # he saw his cards win the round (BET_AT), ours count as average
             p = max(p, BET_AT)
         p = min(1.0, p + lift)
-        return st.raised("envido", p, BET_SIGNAL) > st.play(None, p) + BET_MARGIN
+        return st.raised("envido", p, BET_SIGNAL) > st.play(None, p)
 
     return _sampled_decision(t, rng, bet)
 

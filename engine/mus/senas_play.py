@@ -46,10 +46,7 @@ def opponents(seat: int) -> tuple[int, int]:
 def legal_senas(state: MusState, seat: int) -> list[Action]:
     """The señas ``seat`` may send now: true of his hand (S2), not yet sent this hand, inside
     the window (S1). Whether or not it is his turn."""
-    if not in_window(state) or not 0 <= seat < PLAYERS:
-        return []
-    mine = senas(state.hands[seat], state.options)
-    return senas_play.offered(mine, MUS_SENAS, senas_play.sent_by(state.senas_sent, seat))
+    return coming_senas(state, seat) if in_window(state) else []
 
 
 def coming_senas(state: MusState, seat: int) -> list[Action]:
@@ -64,7 +61,7 @@ def coming_senas(state: MusState, seat: int) -> list[Action]:
     >>> [str(a) for a in coming_senas(s, 0)], legal_senas(s, 0)
     (['seña dos reyes'], [])
     """
-    if state.options.sinsenas or state.phase not in _BEFORE_OR_IN_WINDOW or state.is_over:
+    if state.options.sinsenas or state.phase not in _BEFORE_OR_IN_WINDOW:
         return []
     if not 0 <= seat < PLAYERS:
         return []
@@ -82,7 +79,7 @@ def send(state: MusState, seat: int, action: Action) -> Transition[MusState]:
     if state.options.sinsenas:
         raise IllegalAction("senas_off")
     if not in_window(state):
-        before_cut = state.phase in ("mus", "discard") and not state.is_over
+        before_cut = state.phase in ("mus", "discard")
         raise IllegalAction("sena_not_yet" if before_cut else "sena_closed")
     mine = senas(state.hands[seat], state.options)
     name = senas_play.check(action, mine, senas_play.sent_by(state.senas_sent, seat))
