@@ -7,6 +7,10 @@ other team is a random player (a uniformly random legal action), the rule baseli
 matches and team 1 in odd ones (no seat advantage). A figure is the share of chicos the AI team
 wins, with its 95 % Wilson interval. Decision time is one ``view`` + ``choose`` call on one core.
 
+Señas are on, as at a default table (rules/senas.md): after every move each computer seat (the
+AI team's, and the ``facil`` team's) makes the señas its ``choose_senas`` wants, as the bot's
+computer players do; ``--sinsenas`` plays without them.
+
 Run alone: ``python bench/ai_envite.py --n 2000`` (uses 2 processes); ``bench/ai.py --game
 envite`` calls :func:`run`.
 """
@@ -59,17 +63,38 @@ def _opponent(kind: str) -> Player:
     return {"random": random_player, "baseline": baseline_player, "facil": facil_player}[kind]
 
 
-def _matches(job: tuple[int, str, str, int, int]) -> tuple[int, int, list[float]]:
+def _signal(
+    s: envite.EnviteState, levels: dict[int, str], rng: random.Random
+) -> envite.EnviteState:
+    """Every computer seat (its team's level in ``levels``) makes the señas it wants now."""
+    for seat in range(s.players):
+        level = levels.get(seat % 2)
+        if level is None or seat == s.ghost:
+            continue
+        offered = envite.legal_senas(s, seat)
+        if offered:
+            for sena in ai.choose_senas(envite.view(s, seat), offered, rng, level):
+                s = envite.apply(s, seat, sena).state
+    return s
+
+
+def _matches(job: tuple[int, str, str, int, int, bool]) -> tuple[int, int, list[float]]:
     """Play ``count`` chicos; return (AI chicos won, chicos, AI decision times in seconds)."""
-    players, level, against, seed, count = job
+    players, level, against, seed, count, senas = job
     other = _opponent(against)
     rng = random.Random(seed)
     wins = 0
     times: list[float] = []
     for m in range(count):
         ai_team = m % 2
-        s = envite.new_game(players=players, options=envite.Options(chicos=1), seed=seed + m)
+        levels = {ai_team: level} if senas else {}
+        if senas and against == "facil":
+            levels[1 - ai_team] = "facil"
+        options = envite.Options(chicos=1, sinsenas=not senas)
+        s = envite.new_game(players=players, options=options, seed=seed + m)
         while not s.is_over:
+            if levels:
+                s = _signal(s, levels, rng)
             seat = s.to_act[0]
             if seat % 2 == ai_team:
                 start = time.perf_counter()
@@ -87,8 +112,11 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(n: int, level: str = "normal", seed: int = 1, processes: int = 2) -> list[Row]:
-    """Rows (label, figure) for ``n`` chicos per match-up, 4 and 6 players."""
+def run(
+    n: int, level: str = "normal", seed: int = 1, processes: int = 2, senas: bool = True
+) -> list[Row]:
+    """Rows (label, figure) for ``n`` chicos per match-up, 4 and 6 players (``senas``: the
+    computer seats make señas, as at a default table)."""
     rows: list[Row] = []
     times: list[float] = []
     matchups = [(p, against) for p in (4, 6) for against in ("random", "baseline", "facil")]
@@ -103,7 +131,7 @@ def run(n: int, level: str = "normal", seed: int = 1, processes: int = 2) -> lis
             start = base
             for size in sizes:
                 if size:
-                    jobs.append((players, level, against, start, size))
+                    jobs.append((players, level, against, start, size, senas))
                     start += size
             wins = total = 0
             for w, c, t in pool.map(_matches, jobs):
@@ -113,7 +141,8 @@ def run(n: int, level: str = "normal", seed: int = 1, processes: int = 2) -> lis
             lo, hi = wilson(wins, total)
             rows.append(
                 (
-                    f"envite {players}p AI {level} team vs {against} team: chicos won",
+                    f"envite {players}p AI {level} team vs {against} team: chicos won"
+                    + ("" if senas else " (sin señas)"),
                     f"{wins / total:.1%} [{lo:.1%}, {hi:.1%}] of {total}",
                 )
             )
@@ -131,9 +160,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=2000, help="chicos per match-up")
     parser.add_argument("--level", default="normal", choices=ai.LEVELS)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sinsenas", action="store_true", help="no señas (table option)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    for label, figure in run(args.n, args.level, args.seed):
+    for label, figure in run(args.n, args.level, args.seed, senas=not args.sinsenas):
         print(f"{label:<58} {figure}")
     print(f"{'elapsed':<58} {time.perf_counter() - start:.0f} s")
 

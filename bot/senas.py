@@ -15,7 +15,7 @@ message, nothing of the seña.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from telegram import InlineKeyboardButton
@@ -121,24 +121,48 @@ def sent_text(table: Table, name: str) -> str:
 
 def notices(table: Table, events: Sequence[Event]) -> list[tuple[int, str]]:
     """``(user_id, text)`` for every private seña event: "Ana te hace la seña: dos reyes 😬"
-    to each partner, "👀 Pillas a Ana..." to an opponent who caught it."""
+    to each partner (several señas in a row from one player: one message, "Ana te hace las
+    señas: dos reyes, 31"), "👀 Pillas a Ana..." to an opponent who caught it."""
     names = table.names()
     out: list[tuple[int, str]] = []
+    run: list[Event] = []  # señas in a row from one seat to the same partners
     for event in events:
         if event.kind not in ("sena", "sena_caught") or event.to is None:
+            continue
+        if event.kind == "sena":
+            if run and (event.data["seat"], event.to) != (run[0].data["seat"], run[0].to):
+                out.extend(_told(table, names, run))
+                run = []
+            run.append(event)
             continue
         data = event.data
         sena = label(table.lang, table.game, str(data["name"]))
         who = render.esc(_name(names, data["seat"]))
-        if event.kind == "sena":
-            text = t(table.lang, "senas.notice", name=who, sena=sena)
-        else:
-            to = ", ".join(render.esc(_name(names, s)) for s in data.get("to", ()))
-            text = t(table.lang, "senas.caught", name=who, to=to, sena=sena)
-        for seat in sorted(event.to):
-            if 0 <= seat < len(table.players):
-                out.append((table.players[seat].user_id, text))
+        to = ", ".join(render.esc(_name(names, s)) for s in data.get("to", ()))
+        text = t(table.lang, "senas.caught", name=who, to=to, sena=sena)
+        out.extend(_to_seats(table, event.to, text))
+    if run:
+        out.extend(_told(table, names, run))
     return out
+
+
+def _told(table: Table, names: Sequence[str], run: Sequence[Event]) -> list[tuple[int, str]]:
+    """The partners' notice of one player's señas in a row."""
+    who = render.esc(_name(names, run[0].data["seat"]))
+    said = [label(table.lang, table.game, str(e.data["name"])) for e in run]
+    if len(said) == 1:
+        text = t(table.lang, "senas.notice", name=who, sena=said[0])
+    else:
+        text = t(table.lang, "senas.notice_many", name=who, senas=", ".join(said))
+    return _to_seats(table, run[0].to, text)
+
+
+def _to_seats(table: Table, seats: Iterable[int] | None, text: str) -> list[tuple[int, str]]:
+    return [
+        (table.players[seat].user_id, text)
+        for seat in sorted(seats or ())
+        if 0 <= seat < len(table.players)
+    ]
 
 
 def _name(names: Sequence[str], seat: object) -> str:

@@ -499,16 +499,29 @@ class Table(BaseModel):
         return Step(events=list(transition.events))
 
     def _computer_senas(self, state: Any, seat: int) -> Any:
-        """A computer player makes the señas it wants before its move (rules/senas.md): its
-        partners are told privately in this same write, as for a person's seña."""
+        """A computer player makes the señas it wants now (rules/senas.md): its partners are
+        told privately in this same write, as for a person's seña (one message for all)."""
         adapter = self.adapter
+        made: list[Event] = []
         for sena in adapter.computer_senas(
             state, seat, self._rng(seat, "senas"), self._level(seat)
         ):
             transition = adapter.apply(state, seat, sena)
             state = transition.state
-            for user_id, text in senas.notices(self, transition.events):
-                self.notify(text, to=user_id)
+            made.extend(transition.events)
+        for user_id, text in senas.notices(self, made):
+            self.notify(text, to=user_id)
+        return state
+
+    def _computers_signal(self, state: Any) -> Any:
+        """Every computer seat makes its señas as soon as they may be made (S1: envite from the
+        deal, Mus from the cut), not only when its turn comes: partners know before they
+        play, as at a real table."""
+        if self.status != "playing":
+            return state
+        for seat, player in enumerate(self.players):
+            if player.computer and not player.free:
+                state = self._computer_senas(state, seat)
         return state
 
     def come_back(
@@ -859,8 +872,9 @@ class Table(BaseModel):
         *,
         read: bool = False,
     ) -> None:
-        """Store the new state and set the clocks (``read``: a new hand after a result, see
-        :data:`READ_PAUSE`)."""
+        """Store the new state (with the computer players' señas) and set the clocks
+        (``read``: a new hand after a result, see :data:`READ_PAUSE`)."""
+        state = self._computers_signal(state)
         self.state = self.adapter.to_json(state)
         self.turn += 1
         self.moved_at = now

@@ -40,9 +40,11 @@ throws a random lawful card, and bets, answers and decides tumbo on fixed thresh
 quick estimate (no playouts, no score).
 
 Señas (rules/senas.md): :func:`choose_senas` sends the señas that name a card (malilla, the
-fixed trumps, rey, caballo), "ciego", and "envido" when the round looks won; a partner's
-signalled cards then count as known partner cards (no longer a threat among the unseen ones),
-a partner's "ciego" as a partner without trumps, and a partner's "envido" makes it bet sooner.
+fixed trumps, rey, caballo), "triunfos pequeños", "flus", "ciego", and "envido" when the round
+looks won; a partner's signalled cards then count as known partner cards (no longer a threat
+among the unseen ones), a partner's "ciego" as a partner without trumps, his "triunfos
+pequeños" as one small trump the playouts deal him, and his "envido" makes it bet sooner
+("flus" is sent for people; it does not change its own play).
 
 :func:`baseline` is the fixed rule player the strength benchmark compares with: bet with two or
 more trumps, accept with one or more, play the highest lawful card.
@@ -65,6 +67,7 @@ from typing import Any, Protocol, TypeVar
 from engine.cards import DECK, Card
 from engine.core import Action
 from engine.envite.ranking import TRUMP, Ranker, ranker
+from engine.envite.senas import card_sena
 
 LEVELS = ("facil", "normal")
 T = TypeVar("T")
@@ -91,6 +94,10 @@ CARD_SENAS = {
     "as de oros": "1o",
 }
 VIRA_SENAS = {"malilla": 2, "rey": 12, "caballo": 11}
+SMALL_TRUMPS = "triunfos pequeños"
+TRIES = 48
+"""Deals drawn at most for one playout until it fits a partner's "triunfos pequeños" (about
+one deal in two does); the last one is kept when none fits."""
 BET_SIGNAL = 0.02
 """How much less likely the round is taken to be when the other team has bet."""
 
@@ -135,9 +142,13 @@ class _Table:
         told: dict[int, list[Card]] = {}  # partners' cards known from their señas
         self.envido_signal = False
         self.blind: set[int] = set()  # partners who signalled "ciego"
+        self.small: set[int] = set()  # ... "triunfos pequeños"
         for who, name in v.get("senas_received") or ():
             if name == "envido":
                 self.envido_signal = True
+                continue
+            if name == SMALL_TRUMPS:
+                self.small.add(who)
                 continue
             card = _signalled(name, self.vira)
             if name == "ciego":
@@ -267,10 +278,11 @@ class _Cards:
 
     Built from the engine's own :class:`~engine.envite.ranking.Ranker`: ``suit[c]`` is the suit
     a card counts as (4: trumps, E3), ``key[c][led]`` its strength in a trick led in ``led``
-    (higher wins, E3), ``throw[c]`` the order for throwing away (plain low cards first).
+    (higher wins, E3), ``throw[c]`` the order for throwing away (plain low cards first),
+    ``small[c]`` whether it gives the seña "triunfos pequeños" (S3).
     """
 
-    def __init__(self, r: Ranker) -> None:
+    def __init__(self, r: Ranker, vira: Card, k: int) -> None:
         self.suit = [_SUIT_INDEX[r.suits[c._text]] for c in DECK]
         self.key = [[r.key(c, led) for led in _LED_LETTERS] for c in DECK]
         self.throw = [
@@ -279,6 +291,7 @@ class _Cards:
         ]
         self.lead = [k[s] for s, k in zip(self.suit, self.key, strict=True)]
         self.top = r.top.index
+        self.small = [card_sena(c, vira, k) == SMALL_TRUMPS for c in DECK]
 
     def lawful(self, hand: list[int], led: int) -> list[int]:
         """E4: follow the suit led; at an arrastre the top card is never forced out."""
@@ -357,7 +370,7 @@ _CARD_TABLES: dict[tuple[str, int], _Cards] = {}
 def _cards_of(t: _Table) -> _Cards:
     found = _CARD_TABLES.get((t.vira._text, t.k))
     if found is None:
-        found = _CARD_TABLES[(t.vira._text, t.k)] = _Cards(t.r)
+        found = _CARD_TABLES[(t.vira._text, t.k)] = _Cards(t.r, t.vira, t.k)
     return found
 
 
@@ -368,9 +381,12 @@ def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
     random to the seats that hold them, a seat seen not to follow a suit getting none of it
     (E4) and a partner who signalled "ciego" no trump (S3); the seat's own cards, the
     mocho's for its mandador and cards a partner signalled stay where they are known to be.
+    A partner who signalled "triunfos pequeños" and has not played one yet is dealt one (the
+    deal is drawn again, up to :data:`TRIES` times).
     """
     n = t.n
     played = [0] * n
+    shown: list[list[int]] = [[] for _ in range(n)]  # cards each seat played this round
     void: list[set[int]] = [set() for _ in range(n)]
     rounds = [(tr["leader"], [Card.parse(x).index for x in tr["cards"]]) for tr in t.tricks]
     current = [card.index for _, card in t.trick]
@@ -381,6 +397,7 @@ def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
         for i, card in enumerate(cards):
             seat = (lead_seat + i) % n
             played[seat] += 1
+            shown[seat].append(card)
             if c.suit[card] != led:
                 void[seat].add(led)
     for who in t.blind:  # S3 "ciego": no trump at all, the top one included
@@ -400,8 +417,18 @@ def _deals(t: _Table, c: _Cards) -> tuple[list[int], Any]:
     blind = t.blind
 
     size = len(unseen)
+    small = c.small
+    small_from = [s for s in t.small if not any(small[x] for x in shown[s])]
 
     def deal(rng: random.Random) -> list[list[int]]:
+        hands = one_deal(rng)
+        for _ in range(TRIES - 1 if small_from else 0):
+            if all(any(small[x] for x in hands[s]) for s in small_from):
+                break
+            hands = one_deal(rng)
+        return hands
+
+    def one_deal(rng: random.Random) -> list[list[int]]:
         pool = list(unseen)
         rnd = rng.random
         for i in range(size - 1):  # a shuffle drawing floats: far quicker than rng.shuffle
@@ -743,7 +770,8 @@ def choose_senas(
     view: ViewLike, offered: Sequence[Action], rng: random.Random, level: str = "normal"
 ) -> list[Action]:
     """The señas to send now among ``offered`` (``engine.envite.legal_senas``): those naming a
-    card, "ciego", and "envido" when the round looks won (``facil``: the first one only).
+    card, "triunfos pequeños", "flus", "ciego", and "envido" when the round looks won
+    (``facil``: the first one only).
 
     >>> from engine.envite import legal_senas, new_game, view
     >>> s = new_game(players=4, dealer=3, hands=[["2c", "12c", "4o"], ["3e", "7o", "12b"],
@@ -751,7 +779,7 @@ def choose_senas(
     >>> [str(a) for a in choose_senas(view(s, 0), legal_senas(s, 0), random.Random(1))]
     ['seña malilla', 'seña rey', 'seña envido']
     """
-    wanted = {*CARD_SENAS, *VIRA_SENAS, "ciego"}
+    wanted = {*CARD_SENAS, *VIRA_SENAS, SMALL_TRUMPS, "flus", "ciego"}
     picked = [a for a in offered if a.name in wanted]
     if any(a.name == "envido" for a in offered):
         v = _data(view)

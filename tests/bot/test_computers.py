@@ -358,6 +358,29 @@ def test_a_computer_partner_makes_senas_and_the_person_is_told_privately() -> No
     assert not any("seña" in n.text for n in table.outbox if n.to is None)  # never the group
 
 
+def test_s1_s3_computer_partner_signals_at_the_deal_in_one_message() -> None:
+    """S1/S3: at envite the computer partner makes its señas as soon as the cards are dealt,
+    before anyone plays (not when its turn comes), and the person gets them in one private
+    message; nobody else is written to."""
+    partner = 2
+    told_before_play = 0
+    for seed in range(12):
+        table = one_and_three("envite")
+        table.start(seed, 0.0, 60)
+        state = table.engine_state()
+        sent = set(state.senas_sent[partner])
+        # It made every seña it wants at this moment: none is left for its turn.
+        assert not table.adapter.computer_senas(state, partner, random.Random(0), "normal")
+        to_person = [n.text for n in table.outbox if n.to == HUMAN]
+        assert all(n.to in (HUMAN, None) for n in table.outbox)
+        if sent:
+            told_before_play += 1
+            assert len(to_person) == 1  # one message, however many señas
+            many = len(sent) > 1
+            assert ("te hace las señas" if many else "te hace la seña") in to_person[0]
+    assert told_before_play >= 8
+
+
 def test_no_senas_from_computers_with_sinsenas() -> None:
     table = Table(chat_id=GROUP, creator=HUMAN, tid="c0ffee", game="mus")
     table.options = GAMES["mus"].parse_options(["juegos=1", "sinsenas"])

@@ -4,7 +4,9 @@ changes a partner's decision (Mus and envite)."""
 import random
 
 import engine.envite as envite
+from engine.cards import DECK, Card
 from engine.envite import ai as envite_ai
+from engine.envite.senas import senas as envite_senas
 from engine.mus import ai, apply, legal_actions, legal_senas, new_game, senas, view
 
 
@@ -67,10 +69,38 @@ def test_envite_partner_bets_after_envido_and_holds_back_after_ciego() -> None:
 
 
 def test_envite_sends_card_senas_and_never_false() -> None:
+    """S3: every true seña that tells a partner something (the cards, small trumps, flus,
+    ciego) is sent; "envido" only when the round looks won."""
+    told = {*envite_ai.CARD_SENAS, *envite_ai.VIRA_SENAS, "triunfos pequeños", "flus", "ciego"}
     for seed in range(40):
         s = envite.new_game(players=6, seed=seed)
         for seat in range(6):
             offered = envite.legal_senas(s, seat)
             chosen = envite_ai.choose_senas(envite.view(s, seat), offered, random.Random(seed))
             assert set(chosen) <= set(offered)
-            assert not {a.name for a in chosen} & {"flus", "triunfos pequeños"}
+            assert {a.name for a in chosen} - {"envido"} == {a.name for a in offered} & told
+
+
+def _partner_deals(state: envite.EnviteState, seat: int, partner: int) -> list[list[Card]]:
+    t = envite_ai._Table(envite.view(state, seat).to_dict())
+    _, deal = envite_ai._deals(t, envite_ai._cards_of(t))
+    rng = random.Random(3)
+    return [[DECK[x] for x in deal(rng)[partner]] for _ in range(60)]
+
+
+def test_envite_playouts_deal_a_partner_his_small_trump() -> None:
+    """S3: after a partner's "triunfos pequeños" every playout deals him one of the as, 7, 6,
+    5, 4, 3 of the vira suit."""
+    checked = {"triunfos pequeños": 0}
+    for seed in range(300):
+        s = envite.new_game(players=4, seed=seed)
+        seat = s.to_act[0]
+        partner = (seat + 2) % 4
+        for name in checked:
+            if name not in [a.name for a in envite.legal_senas(s, partner)]:
+                continue
+            told = envite.apply(s, partner, f"seña {name}").state
+            for hand in _partner_deals(told, seat, partner):
+                assert name in envite_senas(hand, s.vira, 2), (seed, name, hand)
+            checked[name] += 1
+    assert min(checked.values()) >= 3, checked
