@@ -5,6 +5,10 @@ other half (each vaca from its own seed): the level asked for against a pair tak
 random legal actions, against the rule-based pair (engine.mus.baseline), and ``normal`` against
 ``facil``. Runs over 2 processes. Reports win rates with 95 % Wilson intervals and the
 computer player's decision time (p50, p99, one decision on one core).
+
+Señas are on, as at a default table (rules/senas.md): after every move each computer seat (the
+level's pair, and the ``facil`` pair) makes the señas its ``choose_senas`` wants, as the bot's
+computer players do.
 """
 
 from __future__ import annotations
@@ -17,7 +21,16 @@ from multiprocessing import Pool
 from ai import percentile, rate
 
 from engine.core import Action
-from engine.mus import MusState, ai, apply, baseline, legal_actions, new_game, view
+from engine.mus import (
+    MusState,
+    ai,
+    apply,
+    baseline,
+    legal_actions,
+    legal_senas,
+    new_game,
+    view,
+)
 
 Player = Callable[[MusState, int, random.Random], Action]
 PROCESSES = 2
@@ -31,6 +44,17 @@ def _player(kind: str) -> Player:
     return lambda s, seat, rng: ai.choose(view(s, seat), legal_actions(s, seat), rng, kind)
 
 
+def _signal(s: MusState, levels: dict[int, str], rng: random.Random) -> MusState:
+    """Every computer seat (its pair's level in ``levels``) makes the señas it wants now."""
+    for seat in range(4):
+        level = levels.get(seat % 2)
+        offered = legal_senas(s, seat) if level is not None else []
+        if offered and level is not None:
+            for sena in ai.choose_senas(view(s, seat), offered, rng, level):
+                s = apply(s, seat, sena).state
+    return s
+
+
 def _vaca(job: tuple[str, str, int]) -> tuple[bool, list[float]]:
     """One vaca of ``us`` against ``them``; returns (we won, our decision times)."""
     us, them, seed = job
@@ -38,8 +62,10 @@ def _vaca(job: tuple[str, str, int]) -> tuple[bool, list[float]]:
     our_pair = seed % 2
     rng = random.Random(seed)
     s = new_game(seed=seed)
+    levels = {p: who for p, who in ((our_pair, us), (1 - our_pair, them)) if who in ai.LEVELS}
     times: list[float] = []
     while not s.is_over:
+        s = _signal(s, levels, rng)
         seat = s.to_act[0]
         if seat % 2 == our_pair:
             start = time.perf_counter()

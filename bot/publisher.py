@@ -409,8 +409,8 @@ async def _loop(
 
 
 async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _Run) -> Loaded:
-    """One round: closing edits and notices, missing messages, then edits. Returns the document
-    the edits rendered (its version is what was published)."""
+    """One round: closing edits, the group's notices, missing messages, private notices, then
+    edits. Returns the document the edits rendered (its version is what was published)."""
     from bot.handlers.common import load_doc
 
     table = load_doc(loaded)
@@ -425,11 +425,15 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
     for msg, text in sorted(table.closing.items()):
         await _edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
     done.closing = list(table.closing)
-    for notice in list(table.outbox):
-        await _post_notice(bot, run, table, notice.to, notice.text)
-        loaded = await _record(svc, table, notice=notice.seq, done=done)
-        table = load_doc(loaded) or table
-    loaded, table = await _post_missing(bot, svc, run, loaded, table, done)
+    # The group's notices (a hand's result) come before the next table message; a player's
+    # private ones (señas) after his new hand, so he reads them beside the cards they are about.
+    for private in (False, True):
+        for notice in [n for n in table.outbox if (n.to is not None) == private]:
+            await _post_notice(bot, run, table, notice.to, notice.text)
+            loaded = await _record(svc, table, notice=notice.seq, done=done)
+            table = load_doc(loaded) or table
+        if not private:
+            loaded, table = await _post_missing(bot, svc, run, loaded, table, done)
     if done:
         loaded = await _record(svc, table, done=done)
         table = load_doc(loaded) or table

@@ -397,3 +397,24 @@ def test_no_senas_from_computers_with_sinsenas() -> None:
         assert table.deadline is not None
         table.fire_timer(table.deadline, 60, PAUSE)
         assert not any("seña" in n.text for n in table.outbox)
+
+
+async def test_senas_reach_the_person_after_his_new_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer partner's señas of a new round are posted in the person's private chat after
+    that round's hand, so he reads them beside the cards they are about; one message for all."""
+    monkeypatch.setattr(lobby.secrets, "randbits", lambda bits: 7)  # a deal with señas
+    h = Harness(computer_pause=0.2)
+    await _open(h, "/nueva envite chicos=1")
+    for _ in range(3):
+        await computers.maquina(*h.command(HUMAN, "/maquina"))
+    await lobby.empezar(*h.command(HUMAN, "/empezar"))
+    table = await h.table()
+    assert table is not None and table.status == "playing"
+    me = table.seat_of(HUMAN)
+    assert me is not None
+    partner = (me + 2) % 4
+    private = [c["text"] for k, c in h.bot.calls if k == "send" and c["chat_id"] == HUMAN]
+    hand = next(i for i, text in enumerate(private) if "🃏" in text)
+    notices = [i for i, text in enumerate(private) if " te hace " in text]
+    assert table.engine_state().senas_sent[partner]
+    assert len(notices) == 1 and notices[0] > hand, private
