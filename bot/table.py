@@ -439,6 +439,7 @@ class Table(BaseModel):
         self._commit(state, now, timeout, pause)
         self.started_at = now
         book.open_hand(self)
+        self._computers_signal()
         self.hand = self.adapter.hand_number(state)
         if self.adapter.in_discard(state):
             self.discard_round += 1
@@ -494,35 +495,44 @@ class Table(BaseModel):
         except IllegalAction as exc:
             raise self.adapter.refusal(self, exc) from None
         self.state = self.adapter.to_json(transition.state)
+        book.note(self, [(seat, action)], [])  # in the hand's log: the record replays it
         for user_id, text in senas.notices(self, transition.events):
             self.notify(text, to=user_id)
         return Step(events=list(transition.events))
 
-    def _computer_senas(self, state: Any, seat: int) -> Any:
+    def _computer_senas(self, state: Any, seat: int) -> tuple[Any, list[tuple[int, Action]]]:
         """A computer player makes the señas it wants now (rules/senas.md): its partners are
-        told privately in this same write, as for a person's seña (one message for all)."""
+        told privately in this same write, as for a person's seña (one message for all).
+        Returns the new state and the señas made, for the hand's log."""
         adapter = self.adapter
-        made: list[Event] = []
+        made: list[tuple[int, Action]] = []
+        said: list[Event] = []
         for sena in adapter.computer_senas(
             state, seat, self._rng(seat, "senas"), self._level(seat)
         ):
             transition = adapter.apply(state, seat, sena)
             state = transition.state
-            made.extend(transition.events)
-        for user_id, text in senas.notices(self, made):
+            made.append((seat, sena))
+            said.extend(transition.events)
+        for user_id, text in senas.notices(self, said):
             self.notify(text, to=user_id)
-        return state
+        return state, made
 
-    def _computers_signal(self, state: Any) -> Any:
+    def _computers_signal(self) -> None:
         """Every computer seat makes its señas as soon as they may be made (S1: envite from the
         deal, Mus from the cut), not only when its turn comes: partners know before they
-        play, as at a real table."""
-        if self.status != "playing":
-            return state
+        play, as at a real table. Called once the move before is stored and logged."""
+        if self.status != "playing" or self.state is None:
+            return
+        state = self.engine_state()
+        made: list[tuple[int, Action]] = []
         for seat, player in enumerate(self.players):
             if player.computer and not player.free:
-                state = self._computer_senas(state, seat)
-        return state
+                state, now_made = self._computer_senas(state, seat)
+                made.extend(now_made)
+        if made:
+            self.state = self.adapter.to_json(state)
+            book.note(self, made, [])
 
     def come_back(
         self, user_id: int, now: float, timeout: float, pause: tuple[float, float] = PAUSE
@@ -576,7 +586,8 @@ class Table(BaseModel):
                     continue
                 if events and not adapter.in_discard(state):
                     continue  # one computer move per pause, except in a simultaneous discard
-                state = self._computer_senas(state, seat)
+                state, made = self._computer_senas(state, seat)
+                played.extend(made)  # the hand's log has the señas before the move
                 action = adapter.computer_action(
                     state, seat, self._rng(seat, "move"), self._level(seat)
                 )
@@ -861,6 +872,7 @@ class Table(BaseModel):
             self.status = "over"
             self.deadline = None
         book.note(self, played, events)
+        self._computers_signal()
         return step
 
     def _commit(
@@ -872,9 +884,8 @@ class Table(BaseModel):
         *,
         read: bool = False,
     ) -> None:
-        """Store the new state (with the computer players' señas) and set the clocks
-        (``read``: a new hand after a result, see :data:`READ_PAUSE`)."""
-        state = self._computers_signal(state)
+        """Store the new state and set the clocks (``read``: a new hand after a result, see
+        :data:`READ_PAUSE`)."""
         self.state = self.adapter.to_json(state)
         self.turn += 1
         self.moved_at = now

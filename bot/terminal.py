@@ -137,8 +137,9 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
     while True:
         for text in table.closing.values():
             say("\n" + plain(text))
+        me = table.players[ME].user_id
         for notice in table.outbox:
-            if notice.to is None:
+            if notice.to is None or notice.to == me:  # the table's, and your partners' señas
                 say("\n" + plain(notice.text))
         table.closing, table.outbox = {}, []
         if table.status != "playing":

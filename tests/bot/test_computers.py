@@ -14,6 +14,7 @@ import pytest
 from bot import keyboards, render
 from bot.games import GAMES
 from bot.handlers import computers, lobby, play, timers
+from bot.records import book
 from bot.table import PAUSE, TAKEOVER_AFTER, Table
 from engine.core import IllegalAction
 from locales import t
@@ -418,3 +419,36 @@ async def test_senas_reach_the_person_after_his_new_hand(monkeypatch: pytest.Mon
     notices = [i for i, text in enumerate(private) if " te hace " in text]
     assert table.engine_state().senas_sent[partner]
     assert len(notices) == 1 and notices[0] > hand, private
+
+
+@pytest.mark.parametrize("game", ["envite", "mus"])
+def test_every_hand_with_senas_is_recorded(game: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The hand's log holds every seña (a person's, and a computer's made at the deal or before
+    its move) in order, so each hand's record replays to the table's state and is kept."""
+    table = one_and_three(game)
+    table.start(5, 0.0, 60)
+    hands = 0
+    for _ in range(3000):
+        if table.status != "playing" or hands >= 6:
+            break
+        state = table.engine_state()
+        offered = table.adapter.legal_senas(state, 0)
+        if offered:  # the person signals too, out of turn
+            table.signal(0, offered[0], state)
+            continue
+        before = table.hand
+        if 0 in table.to_act():
+            legal = table.adapter.legal_actions(state, 0)
+            table.play(0, str(legal[0]), table.moved_at + 1, 60)
+        else:
+            assert table.deadline is not None
+            table.fire_timer(table.deadline, 60, PAUSE)
+        hands += table.hand != before
+    assert hands >= 3
+    assert "does not replay" not in caplog.text
+    if table.status == "over":  # the counters went into the game's record
+        game_record = next(p.doc for p in table.rec_out if p.hand == 0)
+        recorded = game_record["hands"]
+    else:
+        recorded = table.rec_tally[book.GROUP]["hands"]
+    assert recorded >= hands

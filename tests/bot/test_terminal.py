@@ -54,6 +54,15 @@ def test_only_my_cards_before_the_showdown() -> None:
     assert not [name for name in others if name in text]
 
 
+def test_a_computer_partners_senas_are_shown_to_me() -> None:
+    """rules/senas.md S1, S3: at envite your computer partner's señas reach you in the terminal
+    too (and only yours: the opponents' señas never)."""
+    text = run("1\n" * 30 + "quit\n", "envite", ("chicos=1",), seed=7)
+    partner = "🤖 Máquina 2"
+    said = [line for line in text.splitlines() if " te hace " in line]
+    assert said and all(line.startswith(partner) for line in said), said
+
+
 def test_discard_by_positions_and_in_english() -> None:
     for seed in range(30):  # a deal where everybody says mus
         text = run("1\n1 2\nquit\n", seed=seed, lang="en")
