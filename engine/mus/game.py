@@ -215,7 +215,8 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 0)], legal_actions(s, 1)
     (['mus', 'corto'], [])
     """
-    if not (type(seat) is int and 0 <= seat < PLAYERS) and not is_seat(seat, PLAYERS):
+    # An int in to_act is a seat (other types are checked: a bool or 1.0 would compare equal).
+    if type(seat) is not int and not is_seat(seat, PLAYERS):
         return []
     if seat not in state.to_act:
         return []
@@ -288,15 +289,15 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
         check_action(action)
         act = parse_action(action) if isinstance(action, str) else action
     phase = state.phase
-    if phase == "over":
-        raise IllegalAction("game_over")
     kind = act.kind
-    if kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
-        return senas_play.send(state, seat, act)
-    if phase == "lance":
-        if kind not in _LANCE_KINDS:
-            raise IllegalAction("wrong_phase", phase=phase, action=kind)
+    if phase == "lance" and kind in _LANCE_KINDS:  # most moves: a word in a lance
         new = _bet(state, seat, act, own, None)
+    elif phase == "over":
+        raise IllegalAction("game_over")
+    elif kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
+        return senas_play.send(state, seat, act)
+    elif phase == "lance":
+        raise IllegalAction("wrong_phase", phase=phase, action=kind)
     elif phase == "mus":
         if kind not in _MUS_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
@@ -598,34 +599,7 @@ def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Event
     fields = state.__dict__.copy()
     outcome: str | None = None
     """How the lance ends with this word (None: it goes on)."""
-    if kind == "paso" and bet_pair is None:
-        text, said = "paso", None
-        passes = state.passes + 1
-        if passes == len(players):
-            outcome = "en_paso"
-        else:
-            fields["passes"] = passes
-            fields["to_act"] = (players[passes],)
-    elif kind == "quiero" or kind == "no_quiero" or kind == "paso":
-        if bet_pair is None:
-            raise IllegalAction("no_bet_to_answer")
-        if kind == "quiero":
-            text = "quiero"
-            if state.ordago:
-                said, outcome = None, "ordago"
-            else:
-                said, outcome = state.bet, "querido"
-        else:  # "paso" facing a bet is a refusal
-            text, said = "no quiero", None
-            refused = (*state.refused, seat)
-            bettor = state.bettor if state.bettor is not None else seat
-            left = _answerers(players, bettor, refused)
-            if left:  # M4: "no quiero" stands only when every entitled opponent has refused
-                fields["refused"] = refused
-                fields["to_act"] = left
-            else:
-                outcome = "no_querido"
-    else:  # envido or ordago: a bet, or a raise of the bet on the table (M4)
+    if kind == "envido" or kind == "ordago":  # a bet, or a raise of the bet on the table (M4)
         if bet_pair is None:
             current = 0
         elif state.ordago:
@@ -646,8 +620,36 @@ def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Event
         fields["bettor"] = seat
         fields["refused"] = ()
         # M4: either entitled opponent may answer; a quiero or raise stands at once.
-        everybody = len(players) == PLAYERS
-        fields["to_act"] = _OPPONENTS[seat] if everybody else _answerers(players, seat, ())
+        if len(players) == PLAYERS:
+            fields["to_act"] = _OPPONENTS[seat]
+        else:
+            fields["to_act"] = _answerers(players, seat, ())
+    elif bet_pair is None:
+        if kind != "paso":
+            raise IllegalAction("no_bet_to_answer")
+        text, said = "paso", None
+        passes = state.passes + 1
+        if passes == len(players):
+            outcome = "en_paso"
+        else:
+            fields["passes"] = passes
+            fields["to_act"] = (players[passes],)
+    elif kind == "quiero":
+        text = "quiero"
+        if state.ordago:
+            said, outcome = None, "ordago"
+        else:
+            said, outcome = state.bet, "querido"
+    else:  # "no quiero", or "paso" facing a bet (a refusal)
+        text, said = "no quiero", None
+        refused = (*state.refused, seat)
+        bettor = state.bettor if state.bettor is not None else seat
+        left = _answerers(players, bettor, refused)
+        if left:  # M4: "no quiero" stands only when every entitled opponent has refused
+            fields["refused"] = refused
+            fields["to_act"] = left
+        else:
+            outcome = "no_querido"
     lance = state.lance or ""
     if events is not None:
         events.append(("spoke", {"seat": seat, "action": text, "bet": said}, None))
