@@ -679,14 +679,16 @@ def _close(
         events.append(
             ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
         )
-    _set(st, results=(*st.results, result), to_act=(), phase="lance")
+    fields = st.__dict__
+    fields["results"] = (*st.results, result)
+    fields["to_act"] = ()
     if outcome == "no_querido" and pair is not None and bet is not None:
         score = _add(st.score, pair, bet)
         if events is not None:
             events.append(
                 ("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"}, None)
             )
-        _set(st, score=score)
+        fields["score"] = score
         if score[pair] >= st.options.target:
             return _win_juego(st, pair, events)
     return _next_lance(st, events)
@@ -695,25 +697,25 @@ def _close(
 def _ordago_accepted(st: MusState, events: Events) -> MusState:
     """M5: cards are shown at once and the winner of the lance wins the juego."""
     lance = st.lance or ""
-    # Non-holders have key 0 in pares and juego, so the best of all four is the best player.
-    vals = values(st)
-    winner = lance_winners(vals, st.mano)[LANCES.index(lance)]
-    pair = (winner if winner is not None else st.mano) % 2
-    points = max(0, st.options.target - st.score[pair])
+    mano = st.mano
+    options = st.options
+    # Non-holders have key 0 in pares and juego, so the best of all four is the best player
+    # (from the cards: the hands' values are only needed for the showdown event).
+    winner = lance_winners(st.hands, mano, options)[LANCES.index(lance)]
+    pair = (winner if winner is not None else mano) % 2
+    points = max(0, options.target - st.score[pair])
     if events is not None:
         events.append(
             ("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair}, None)
         )
-        events.append(_showdown(st, vals))
+        events.append(_showdown(st, values(st)))
         parts = [[winner, points]] if winner is not None else []
         data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
         events.append(("scored", data, None))
-    _set(
-        st,
-        results=(*st.results, LanceResult(lance, "ordago", None, pair)),
-        score=_add(st.score, pair, points),
-        shown=True,
-    )
+    fields = st.__dict__
+    fields["results"] = (*st.results, LanceResult(lance, "ordago", None, pair))
+    fields["score"] = _add(st.score, pair, points)
+    fields["shown"] = True
     return _win_juego(st, pair, events)
 
 
@@ -817,6 +819,7 @@ def _end_hand(st: MusState, events: Events, vals: tuple[HandValue, ...] | None) 
     score = st.score
     target = st.options.target
     winners = lance_winners(vals, st.mano)
+    fields = st.__dict__
     for pair, points, lance, why in _hand_scores(st, vals, winners):
         score = _add(score, pair, points)
         if events is not None:
@@ -824,8 +827,11 @@ def _end_hand(st: MusState, events: Events, vals: tuple[HandValue, ...] | None) 
             data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
             events.append(("scored", data, None))
         if score[pair] >= target:  # M5: nothing more is counted
-            return _win_juego(_set(st, score=score, shown=True), pair, events)
-    _set(st, score=score, shown=True)
+            fields["score"] = score
+            fields["shown"] = True
+            return _win_juego(st, pair, events)
+    fields["score"] = score
+    fields["shown"] = True
     if events is not None:
         data = {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)}
         events.append(("hand_over", data, None))
@@ -844,7 +850,8 @@ def _win_juego(st: MusState, pair: int, events: Events) -> MusState:
         return _set(
             st, juegos=juegos, phase="over", is_over=True, to_act=(), winner=pair, lance=None
         )
-    return _next_hand(_set(st, juegos=juegos), (0, 0), events)
+    st.__dict__["juegos"] = juegos
+    return _next_hand(st, (0, 0), events)
 
 
 def _next_hand(st: MusState, score: tuple[int, int], events: Events) -> MusState:
