@@ -215,7 +215,8 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
     >>> [str(a) for a in legal_actions(s, 0)], legal_actions(s, 1)
     (['mus', 'corto'], [])
     """
-    if not (type(seat) is int and 0 <= seat < PLAYERS) and not is_seat(seat, PLAYERS):
+    # An int in to_act is a seat (other types are checked: a bool or 1.0 would compare equal).
+    if type(seat) is not int and not is_seat(seat, PLAYERS):
         return []
     if seat not in state.to_act:
         return []
@@ -288,15 +289,15 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
         check_action(action)
         act = parse_action(action) if isinstance(action, str) else action
     phase = state.phase
-    if phase == "over":
-        raise IllegalAction("game_over")
     kind = act.kind
-    if kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
-        return senas_play.send(state, seat, act)
-    if phase == "lance":
-        if kind not in _LANCE_KINDS:
-            raise IllegalAction("wrong_phase", phase=phase, action=kind)
+    if phase == "lance" and kind in _LANCE_KINDS:  # most moves: a word in a lance
         new = _bet(state, seat, act, own, None)
+    elif phase == "over":
+        raise IllegalAction("game_over")
+    elif kind == SENA:  # at any moment of its window, in turn or not (rules/senas.md S1)
+        return senas_play.send(state, seat, act)
+    elif phase == "lance":
+        raise IllegalAction("wrong_phase", phase=phase, action=kind)
     elif phase == "mus":
         if kind not in _MUS_KINDS:
             raise IllegalAction("wrong_phase", phase=phase, action=kind)
@@ -598,34 +599,7 @@ def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Event
     fields = state.__dict__.copy()
     outcome: str | None = None
     """How the lance ends with this word (None: it goes on)."""
-    if kind == "paso" and bet_pair is None:
-        text, said = "paso", None
-        passes = state.passes + 1
-        if passes == len(players):
-            outcome = "en_paso"
-        else:
-            fields["passes"] = passes
-            fields["to_act"] = (players[passes],)
-    elif kind == "quiero" or kind == "no_quiero" or kind == "paso":
-        if bet_pair is None:
-            raise IllegalAction("no_bet_to_answer")
-        if kind == "quiero":
-            text = "quiero"
-            if state.ordago:
-                said, outcome = None, "ordago"
-            else:
-                said, outcome = state.bet, "querido"
-        else:  # "paso" facing a bet is a refusal
-            text, said = "no quiero", None
-            refused = (*state.refused, seat)
-            bettor = state.bettor if state.bettor is not None else seat
-            left = _answerers(players, bettor, refused)
-            if left:  # M4: "no quiero" stands only when every entitled opponent has refused
-                fields["refused"] = refused
-                fields["to_act"] = left
-            else:
-                outcome = "no_querido"
-    else:  # envido or ordago: a bet, or a raise of the bet on the table (M4)
+    if kind == "envido" or kind == "ordago":  # a bet, or a raise of the bet on the table (M4)
         if bet_pair is None:
             current = 0
         elif state.ordago:
@@ -646,8 +620,36 @@ def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Event
         fields["bettor"] = seat
         fields["refused"] = ()
         # M4: either entitled opponent may answer; a quiero or raise stands at once.
-        everybody = len(players) == PLAYERS
-        fields["to_act"] = _OPPONENTS[seat] if everybody else _answerers(players, seat, ())
+        if len(players) == PLAYERS:
+            fields["to_act"] = _OPPONENTS[seat]
+        else:
+            fields["to_act"] = _answerers(players, seat, ())
+    elif bet_pair is None:
+        if kind != "paso":
+            raise IllegalAction("no_bet_to_answer")
+        text, said = "paso", None
+        passes = state.passes + 1
+        if passes == len(players):
+            outcome = "en_paso"
+        else:
+            fields["passes"] = passes
+            fields["to_act"] = (players[passes],)
+    elif kind == "quiero":
+        text = "quiero"
+        if state.ordago:
+            said, outcome = None, "ordago"
+        else:
+            said, outcome = state.bet, "querido"
+    else:  # "no quiero", or "paso" facing a bet (a refusal)
+        text, said = "no quiero", None
+        refused = (*state.refused, seat)
+        bettor = state.bettor if state.bettor is not None else seat
+        left = _answerers(players, bettor, refused)
+        if left:  # M4: "no quiero" stands only when every entitled opponent has refused
+            fields["refused"] = refused
+            fields["to_act"] = left
+        else:
+            outcome = "no_querido"
     lance = state.lance or ""
     if events is not None:
         events.append(("spoke", {"seat": seat, "action": text, "bet": said}, None))
@@ -677,14 +679,16 @@ def _close(
         events.append(
             ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
         )
-    _set(st, results=(*st.results, result), to_act=(), phase="lance")
+    fields = st.__dict__
+    fields["results"] = (*st.results, result)
+    fields["to_act"] = ()
     if outcome == "no_querido" and pair is not None and bet is not None:
         score = _add(st.score, pair, bet)
         if events is not None:
             events.append(
                 ("scored", {"pair": pair, "points": bet, "lance": lance, "why": "no_querido"}, None)
             )
-        _set(st, score=score)
+        fields["score"] = score
         if score[pair] >= st.options.target:
             return _win_juego(st, pair, events)
     return _next_lance(st, events)
@@ -693,25 +697,25 @@ def _close(
 def _ordago_accepted(st: MusState, events: Events) -> MusState:
     """M5: cards are shown at once and the winner of the lance wins the juego."""
     lance = st.lance or ""
-    # Non-holders have key 0 in pares and juego, so the best of all four is the best player.
-    vals = values(st)
-    winner = lance_winners(vals, st.mano)[LANCES.index(lance)]
-    pair = (winner if winner is not None else st.mano) % 2
-    points = max(0, st.options.target - st.score[pair])
+    mano = st.mano
+    options = st.options
+    # Non-holders have key 0 in pares and juego, so the best of all four is the best player
+    # (from the cards: the hands' values are only needed for the showdown event).
+    winner = lance_winners(st.hands, mano, options)[LANCES.index(lance)]
+    pair = (winner if winner is not None else mano) % 2
+    points = max(0, options.target - st.score[pair])
     if events is not None:
         events.append(
             ("lance_closed", {"lance": lance, "outcome": "ordago", "bet": None, "pair": pair}, None)
         )
-        events.append(_showdown(st, vals))
+        events.append(_showdown(st, values(st)))
         parts = [[winner, points]] if winner is not None else []
         data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
         events.append(("scored", data, None))
-    _set(
-        st,
-        results=(*st.results, LanceResult(lance, "ordago", None, pair)),
-        score=_add(st.score, pair, points),
-        shown=True,
-    )
+    fields = st.__dict__
+    fields["results"] = (*st.results, LanceResult(lance, "ordago", None, pair))
+    fields["score"] = _add(st.score, pair, points)
+    fields["shown"] = True
     return _win_juego(st, pair, events)
 
 
@@ -815,6 +819,7 @@ def _end_hand(st: MusState, events: Events, vals: tuple[HandValue, ...] | None) 
     score = st.score
     target = st.options.target
     winners = lance_winners(vals, st.mano)
+    fields = st.__dict__
     for pair, points, lance, why in _hand_scores(st, vals, winners):
         score = _add(score, pair, points)
         if events is not None:
@@ -822,8 +827,11 @@ def _end_hand(st: MusState, events: Events, vals: tuple[HandValue, ...] | None) 
             data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
             events.append(("scored", data, None))
         if score[pair] >= target:  # M5: nothing more is counted
-            return _win_juego(_set(st, score=score, shown=True), pair, events)
-    _set(st, score=score, shown=True)
+            fields["score"] = score
+            fields["shown"] = True
+            return _win_juego(st, pair, events)
+    fields["score"] = score
+    fields["shown"] = True
     if events is not None:
         data = {"hand": st.hand_number, "score": list(score), "juegos": list(st.juegos)}
         events.append(("hand_over", data, None))
@@ -842,7 +850,8 @@ def _win_juego(st: MusState, pair: int, events: Events) -> MusState:
         return _set(
             st, juegos=juegos, phase="over", is_over=True, to_act=(), winner=pair, lance=None
         )
-    return _next_hand(_set(st, juegos=juegos), (0, 0), events)
+    st.__dict__["juegos"] = juegos
+    return _next_hand(st, (0, 0), events)
 
 
 def _next_hand(st: MusState, score: tuple[int, int], events: Events) -> MusState:
