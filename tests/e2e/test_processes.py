@@ -324,9 +324,16 @@ async def test_joins_and_starts_at_once_on_two_processes(
     found = await read_doc(redis, group.id)
     assert found is not None and found[1]["status"] == "playing"
     title = t(LANG, "hand.title", game="Mus", title=group.title, hand=1)
+
+    def hands(user: Any) -> list[Any]:
+        return [m for m in user.private.bot_messages() if m.text.startswith(title)]
+
+    # The hands may come a moment later: the other process may still hold the publication
+    # lock of the lobby it just edited (it keeps it a moment to merge quick moves).
+    await tg.wait_for(lambda: all(hands(u) for u in players), what="every hand posted")
+    await tg.settle(quiet=0.5)
     for user in players:
-        hands = [m for m in user.private.bot_messages() if m.text.startswith(title)]
-        assert len(hands) == 1, f"{user.first_name} got {len(hands)} hand messages"
+        assert len(hands(user)) == 1, f"{user.first_name} got {len(hands(user))} hand messages"
     tables = [m for m in group.bot_messages() if m.text.startswith("🃏") and m.buttons()]
     assert len([m for m in tables if any(b["callback_data"][:2] == "a:" for b in m.buttons())]) == 1
 
