@@ -330,7 +330,9 @@ async def test_joins_and_starts_at_once_on_two_processes(
 
     # The hands may come a moment later: the other process may still hold the publication
     # lock of the lobby it just edited (it keeps it a moment to merge quick moves).
-    await tg.wait_for(lambda: all(hands(u) for u in players), what="every hand posted")
+    await tg.wait_for(
+        lambda: all(hands(u) for u in players), timeout=10.0, what="every hand posted"
+    )
     await tg.settle(quiet=0.5)
     for user in players:
         assert len(hands(user)) == 1, f"{user.first_name} got {len(hands(user))} hand messages"
