@@ -54,7 +54,7 @@ def test_only_my_cards_before_the_showdown() -> None:
     assert not [name for name in others if name in text]
 
 
-def test_a_computer_partners_senas_are_shown_to_me() -> None:
+def test_s1_s3_a_computer_partners_senas_are_shown_to_me() -> None:
     """rules/senas.md S1, S3: at envite your computer partner's señas reach you in the terminal
     too (and only yours: the opponents' señas never)."""
     text = run("1\n" * 30 + "quit\n", "envite", ("chicos=1",), seed=7)

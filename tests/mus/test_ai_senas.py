@@ -68,7 +68,7 @@ def test_envite_partner_bets_after_envido_and_holds_back_after_ciego() -> None:
     assert held >= 2
 
 
-def test_envite_sends_card_senas_and_never_false() -> None:
+def test_s1_s3_envite_sends_card_senas_and_never_false() -> None:
     """S3: every true seña that tells a partner something (the cards, small trumps, flus,
     ciego) is sent; "envido" only when the round looks won."""
     told = {*envite_ai.CARD_SENAS, *envite_ai.VIRA_SENAS, "triunfos pequeños", "flus", "ciego"}
@@ -88,7 +88,7 @@ def _partner_deals(state: envite.EnviteState, seat: int, partner: int) -> list[l
     return [[DECK[x] for x in deal(rng)[partner]] for _ in range(60)]
 
 
-def test_envite_playouts_deal_a_partner_his_small_trump() -> None:
+def test_s3_envite_playouts_deal_a_partner_his_small_trump() -> None:
     """S3: after a partner's "triunfos pequeños" every playout deals him one of the as, 7, 6,
     5, 4, 3 of the vira suit."""
     checked = {"triunfos pequeños": 0}
