@@ -319,8 +319,15 @@ def _four(size: int, rnd: Callable[[], float]) -> tuple[int, int, int, int]:
     c += c >= low
     c += c >= high
     d = int(rnd() * (size - 3))
-    for x in sorted((a, b, c)):
-        d += d >= x
+    if c < low:
+        first, second, third = c, low, high
+    elif c < high:
+        first, second, third = low, c, high
+    else:
+        first, second, third = low, high, c
+    d += d >= first
+    d += d >= second
+    d += d >= third
     return a, b, c, d
 
 
@@ -355,32 +362,42 @@ def _estimate(view: MusView, t: _Tables, cards: tuple[Card, ...], rng: random.Ra
     reyes, real = view.reyes, view.real
     mano = view.mano
     rnd = rng.random
+
+    def _fits(v: HandValue, s: int) -> bool:
+        need_p = None if pares is None else pares[s]
+        if need_p is not None and bool(v.pares) != need_p:
+            return False
+        need_j = None if juego is None else juego[s]
+        if need_j is not None and v.juego != need_j:
+            return False
+        if any(quantile[v.code][i] < f for i, f in floors[s]):
+            return False
+        told = signs.get(s)
+        return told is None or told <= _class_senas(v.code, reyes, real)
+
     wins = 0
     accept_total = 0.0
     theirs_total = 0.0
+    # Per seat: whether a hand class fits everything known of it (the declarations, the
+    # bidding's floors, the señas seen), filled in as classes come up: the rejection loop
+    # below draws thousands of hands per decision and meets the same classes again and again.
+    fits: dict[int, dict[int, bool]] = {s: {} for s in others}
     for _ in range(_SAMPLES):
         rest = pool[:]
         hands: list[HandValue] = [my_value] * 4
         for s in others:
-            need_p = None if pares is None else pares[s]
-            need_j = None if juego is None else juego[s]
-            fl = floors[s]
-            told = signs.get(s)
+            fit = fits[s]
             size = len(rest)
-            for _try in range(12 if told is None else 80):
-                idx = _four(size, rnd)
-                a, b, c, d = idx
-                v = classes[rest[a] + rest[b] + rest[c] + rest[d]]
-                if need_p is not None and bool(v.pares) != need_p:
-                    continue
-                if need_j is not None and v.juego != need_j:
-                    continue
-                if fl and any(quantile[v.code][i] < f for i, f in fl):
-                    continue
-                if told is not None and not told <= _class_senas(v.code, reyes, real):
-                    continue
-                break
-            for i in sorted(idx, reverse=True):
+            for _try in range(12 if s not in signs else 80):
+                a, b, c, d = _four(size, rnd)
+                code = rest[a] + rest[b] + rest[c] + rest[d]
+                ok = fit.get(code)
+                if ok is None:
+                    ok = fit[code] = _fits(classes[code], s)
+                if ok:
+                    break
+            v = classes[code]
+            for i in sorted((a, b, c, d), reverse=True):
                 rest.pop(i)
             hands[s] = v
         winner = lance_winners(hands, mano)[li]
