@@ -770,8 +770,8 @@ def choose_senas(
     view: ViewLike, offered: Sequence[Action], rng: random.Random, level: str = "normal"
 ) -> list[Action]:
     """The señas to send now among ``offered`` (``engine.envite.legal_senas``): those naming a
-    card, "triunfos pequeños", "flus", "ciego", and "envido" when the round looks won
-    (``facil``: the first one only).
+    card, "triunfos pequeños", "flus", "ciego", and "envido" when the round looks won and a bet
+    may still be made (``facil``: the first one only).
 
     >>> from engine.envite import legal_senas, new_game, view
     >>> s = new_game(players=4, dealer=3, hands=[["2c", "12c", "4o"], ["3e", "7o", "12b"],
@@ -781,11 +781,17 @@ def choose_senas(
     """
     wanted = {*CARD_SENAS, *VIRA_SENAS, SMALL_TRUMPS, "flus", "ciego"}
     picked = [a for a in offered if a.name in wanted]
-    if any(a.name == "envido" for a in offered):
-        v = _data(view)
-        if _Table(v).round_chance() >= BET_AT:
-            picked.append(next(a for a in offered if a.name == "envido"))
+    v = _data(view)
+    envido = next((a for a in offered if a.name == "envido"), None)
+    if envido is not None and _betting_open(v) and _Table(v).round_chance() >= BET_AT:
+        picked.append(envido)
     return picked[:1] if level == "facil" else picked
+
+
+def _betting_open(v: Mapping[str, Any]) -> bool:
+    """Whether a bet may still be made or answered this round (E5: one betting sequence, none
+    while a team is en tumbo): "let's bet" means nothing once it is over."""
+    return not v["bet_closed"] and not any(v["en_tumbo"])
 
 
 def baseline(view: ViewLike, legal_actions: Sequence[Action], rng: random.Random) -> Action:

@@ -7,6 +7,7 @@ import engine.envite as envite
 from engine.cards import DECK, Card
 from engine.envite import ai as envite_ai
 from engine.envite.senas import senas as envite_senas
+from engine.envite.state import replace
 from engine.mus import ai, apply, legal_actions, legal_senas, new_game, senas, view
 
 
@@ -104,3 +105,27 @@ def test_s3_envite_playouts_deal_a_partner_his_small_trump() -> None:
                 assert name in envite_senas(hand, s.vira, 2), (seed, name, hand)
             checked[name] += 1
     assert min(checked.values()) >= 3, checked
+
+
+def test_s3_e5_envite_says_lets_bet_only_while_a_bet_may_be_made() -> None:
+    """S3 "envido" is always allowed, but the computer player sends it only while it means
+    something (E5): not once a bet was accepted, not while a team is en tumbo."""
+    s = envite.new_game(
+        players=4,
+        dealer=3,
+        hands=[["2c", "12c", "4o"], ["3e", "7o", "12b"], ["4e", "5o", "6o"], ["4b", "5b", "6b"]],
+        vira="5c",
+    )
+
+    def lets_bet(state: envite.EnviteState) -> bool:
+        offered = envite.legal_senas(state, 0)
+        assert "envido" in [a.name for a in offered]
+        chosen = envite_ai.choose_senas(envite.view(state, 0), offered, random.Random(1))
+        return "envido" in [a.name for a in chosen]
+
+    assert lets_bet(s)  # malilla and rey of the vira: the round looks won
+    answerer = s.mandadores[1]
+    accepted = envite.apply(envite.apply(s, 0, "envido").state, answerer, "quiero").state
+    assert accepted.bet_closed
+    assert not lets_bet(accepted)
+    assert not lets_bet(replace(s, score=(5, 11)))
