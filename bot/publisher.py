@@ -23,12 +23,14 @@ a private hand is: a player needs its buttons).
 
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
 :mod:`bot.storage`): the table's next write in this process releases it in its own round trip,
-and :func:`release_held` releases the others together. When another process wrote the table
-meanwhile (the release brings its write, which this process then publishes), or found it
+and :func:`release_held` releases the others together. A process that wants to publish a table
+whose lock another one has wakes that one (:func:`listen`): if it holds the table it releases it
+at once, and the release brings the write, which it publishes; if it is still publishing, it
+does not hold the lock afterwards. So a write never waits for another process's hold (only
+for a publication in progress). When another process wrote the table meanwhile, or found it
 publishing the table, that table's publications are released at once for a while
-(:data:`CONTENDED`), so processes taking turns do not wait for each other's hold, and the other
-tables' holds are short (:data:`SHARED_HOLD`): a write of another process waits at most that
-for a hold.
+(:data:`CONTENDED`), and the other tables' holds are short (:data:`SHARED_HOLD`): that bounds
+the wait when a wake-up is lost (a reconnection to Redis) or the store has none.
 
 A round's own records (a notice posted, the private hands sent...) are compare-and-set writes
 too: one that lands on another write (another process's move made meanwhile) ends the round,
@@ -671,12 +673,14 @@ async def _release_when_due(bot: Bot, svc: Services) -> None:
         await asyncio.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
 
 
-async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> None:
-    """Release the publications held since before ``before`` (all by default); a table that
-    another process wrote meanwhile is published now (and its publications are released at
-    once for a while: :data:`CONTENDED`)."""
+async def release_held(
+    bot: Bot, svc: Services, before: float = math.inf, chats: set[int] | None = None
+) -> None:
+    """Release the publications held since before ``before`` (all by default; only those of
+    ``chats`` if given); a table that another process wrote meanwhile is published now (and
+    its publications are released at once for a while: :data:`CONTENDED`)."""
     try:
-        results = await svc.store.release_held(before, ttl=svc.settings.table_ttl)
+        results = await svc.store.release_held(before, chats=chats, ttl=svc.settings.table_ttl)
     except Exception as exc:  # their locks run out; the due set has them published again
         log.warning("releasing held publications failed: %s", type(exc).__name__)
         return
@@ -687,6 +691,44 @@ async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> Non
         task = asyncio.create_task(flush(bot, svc, chat))
         svc.release_tasks.add(task)
         task.add_done_callback(svc.release_tasks.discard)
+
+
+WAKE_RETRY = 1.0
+"""Seconds before listening again for wake-ups after the connection was lost."""
+WAKE_WARN_EVERY = 60.0
+"""Seconds between two warnings that wake-ups are lost (one line per outage, about)."""
+
+
+async def listen(bot: Bot, svc: Services) -> None:
+    """Wake-ups (:meth:`~bot.storage.Store.wakeups`): another process could not take the lock
+    of a table, maybe this one's. The background task started with the Application; runs until
+    cancelled (a lost connection is listened to again; meanwhile holds end by their timer)."""
+    warned = -math.inf
+    while True:
+        try:
+            async for chat_id in svc.store.wakeups():
+                woken(bot, svc, chat_id)
+            return  # the store has no wake-ups
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if time.monotonic() - warned > WAKE_WARN_EVERY:
+                log.warning("wake-ups lost: %s", type(exc).__name__)
+                warned = time.monotonic()
+        await asyncio.sleep(WAKE_RETRY)
+
+
+def woken(bot: Bot, svc: Services, chat_id: int) -> None:
+    """Another process wants to publish the table of ``chat_id``. If this one has its lock, no
+    holding it for a while (:data:`CONTENDED`: a publication in progress lets go when it ends)
+    and a held one is released now (its release brings the other's write, published at
+    once)."""
+    if svc.store.lease_left(chat_id) <= 0 and chat_id not in svc.publishing:
+        return  # not this process's (the lock is another one's)
+    _contended(svc, chat_id)
+    task = asyncio.create_task(release_held(bot, svc, chats={chat_id}))
+    svc.release_tasks.add(task)
+    task.add_done_callback(svc.release_tasks.discard)
 
 
 async def stop(bot: Bot, svc: Services) -> None:

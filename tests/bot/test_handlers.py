@@ -731,6 +731,94 @@ def _process(h: Harness, store: Store) -> tuple[Services, Any]:
     )
 
 
+async def _shown_within(h: Harness, svc: Services, seconds: float) -> float:
+    """Seconds until the group's table message shows the stored table (AssertionError after
+    ``seconds``); read through ``svc``'s store."""
+    import asyncio
+    import time
+
+    start = time.monotonic()
+    while True:
+        table = await read_table(svc, GROUP)
+        assert table is not None and table.table_msg is not None
+        if h.bot.message(GROUP, table.table_msg)["text"] == publisher.table_view(table)[0]:
+            return time.monotonic() - start
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"the move was not shown within {seconds} s")
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+async def test_a_move_in_another_process_is_published_at_once_while_this_one_holds(
+    kind: str,
+) -> None:
+    """Process A published the table last and keeps its publishing lock a moment (the hold,
+    3 s here: A does not know yet that another process serves the bot). Process B's move
+    finds the lock taken: A is told at once, releases, and publishes the move; nobody waits
+    for the hold to run out."""
+    import asyncio
+
+    store_a, store_b = _two_stores(kind)
+    h = Harness(store_a, publish_hold=3.0)
+    other, other_ctx = _process(h, store_b)
+    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
+    try:
+        table = await h.open_and_start()
+        assert h.store.held_since() is not None  # A holds the lock of the table it published
+        seat = table.to_act()[0]
+        update, _ = h.command(table.players[seat].user_id, _cmd("mus"))
+        await play.action_command(update, other_ctx)  # B: the write; the lock is A's
+        assert (await read_table(other, GROUP)).turn == table.turn + 1  # type: ignore[union-attr]
+        assert await _shown_within(h, other, 2.0) < 1.0
+        assert h.store.held_since() is None or h.svc.contended.get(GROUP)
+    finally:
+        listening.cancel()
+        await publisher.stop(h.bot, h.svc)
+        await publisher.stop(h.bot, other)
+
+
+@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_hold(
+    kind: str,
+) -> None:
+    """Process A is publishing the table (a slow edit) when process B's move comes: A finishes,
+    then publishes B's move at once instead of keeping its lock for the hold."""
+    import asyncio
+
+    store_a, store_b = _two_stores(kind)
+    h = Harness(store_a, publish_hold=3.0)
+    other, other_ctx = _process(h, store_b)
+    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
+    try:
+        table = await h.open_and_start()
+        await publisher.release_held(h.bot, h.svc)
+        gate, reached = asyncio.Event(), asyncio.Event()
+        edit = h.bot.edit_message_text
+
+        async def slow_edit(text: str, chat_id: int, message_id: int, **kw: Any) -> Any:
+            if chat_id == GROUP and not gate.is_set():
+                reached.set()
+                await gate.wait()
+            return await edit(text, chat_id, message_id, **kw)
+
+        h.bot.edit_message_text = slow_edit  # type: ignore[method-assign]
+        seat = table.to_act()[0]
+        first = asyncio.create_task(h.act(seat, "mus"))  # A publishes: its edit waits
+        await asyncio.wait_for(reached.wait(), 2.0)
+        table = await read_table(other, GROUP)
+        assert table is not None
+        seat = table.to_act()[0]
+        update, _ = h.command(table.players[seat].user_id, _cmd("mus"))
+        await play.action_command(update, other_ctx)  # B's move finds A publishing
+        gate.set()
+        await first
+        assert await _shown_within(h, other, 2.0) < 1.0
+    finally:
+        listening.cancel()
+        await publisher.stop(h.bot, h.svc)
+        await publisher.stop(h.bot, other)
+
+
 @pytest.mark.parametrize("kind", ["memory", "fakeredis"])
 async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(kind: str) -> None:
     """Process A publishes the start (the private hands) when process B writes a notice (a
