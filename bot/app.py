@@ -65,6 +65,7 @@ log = logging.getLogger("bot.app")
 
 SWEEPER_KEY = "tapete.sweeper"
 STATUS_KEY = "tapete.status"
+LISTENER_KEY = "tapete.listener"
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 """Every command and button handler: ``async def handler(update, context) -> None``."""
@@ -167,6 +168,9 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         stop = asyncio.Event()
         task = asyncio.create_task(timers.sweep_forever(app.bot, svc, stop))
         app.bot_data[SWEEPER_KEY] = (task, stop)
+    listening = app.bot_data.get(LISTENER_KEY)
+    if listening is None or listening.done():  # wake-ups from other processes (publisher)
+        app.bot_data[LISTENER_KEY] = asyncio.create_task(publisher.listen(app.bot, svc))
 
 
 async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -218,6 +222,11 @@ async def _post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await svc.publications.drain()
     with contextlib.suppress(Exception):  # held publications are released, not left to expire
         await publisher.stop(app.bot, svc)
+    listening = app.bot_data.pop(LISTENER_KEY, None)
+    if listening is not None:
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await listening
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

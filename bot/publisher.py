@@ -23,12 +23,18 @@ a private hand is: a player needs its buttons).
 
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
 :mod:`bot.storage`): the table's next write in this process releases it in its own round trip,
-and :func:`release_held` releases the others together. When another process wrote the table
-meanwhile (the release brings its write, which this process then publishes), or found it
+and :func:`release_held` releases the others together. A process that wants to publish a table
+whose lock another one has wakes that one (:func:`listen`): if it holds the table it releases it
+at once, and the release brings the write, which it publishes; if it is still publishing, it
+does not hold the lock afterwards. So a write never waits for another process's hold (only
+for a publication in progress). When another process wrote the table meanwhile, or found it
 publishing the table, that table's publications are released at once for a while
-(:data:`CONTENDED`), so processes taking turns do not wait for each other's hold, and the other
-tables' holds are short (:data:`SHARED_HOLD`): a write of another process waits at most that
-for a hold.
+(:data:`CONTENDED`), and the other tables' holds are short (:data:`SHARED_HOLD`): that bounds
+the wait when a wake-up is lost (a reconnection to Redis) or the store has none.
+
+A round's own records (a notice posted, the private hands sent...) are compare-and-set writes
+too: one that lands on another write (another process's move made meanwhile) ends the round,
+and the next round publishes from that newer document, in order, before the lock is let go.
 """
 
 from __future__ import annotations
@@ -128,6 +134,10 @@ class _Run:
     """Private chats Telegram refused to write to (players who blocked the bot)."""
     reached: set[int] = field(default_factory=set)
     """Private chats written to."""
+    version: int = 0
+    """The version of the document the round renders (each of its records adds one)."""
+    moved: bool = False
+    """A record of the round landed on another write: publish again from the newest."""
 
     def count(self, chat_id: int, *, send: bool) -> None:
         """One Bot API call; a new message counts against the bot's budget (about 30 a
@@ -374,8 +384,8 @@ async def _loop(
         version = loaded.version if loaded is not None else 0
         if loaded is not None and retry_at is None:
             newest = await svc.store.cached(chat_id)
-            if newest is not None and newest.version != version:
-                continue  # this process wrote the table meanwhile: publish that too
+            if run.moved or (newest is not None and newest.version != version):
+                continue  # the table was written meanwhile: publish that too
             if _may_hold(svc, chat_id):
                 held = Held(token, version, dict(run.shown), run.spent(), time.monotonic())
                 svc.store.hold(chat_id, held)
@@ -415,6 +425,7 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
 
     table = load_doc(loaded)
     assert table is not None
+    run.version, run.moved = loaded.version, False
     # What is done but not written down yet (the next write of this round takes it along: done
     # again after a crash, it changes nothing): the records stored, the closing edits made.
     done = _Done()
@@ -427,15 +438,23 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
     done.closing = list(table.closing)
     # The group's notices (a hand's result) come before the next table message; a player's
     # private ones (señas) after his new hand, so he reads them beside the cards they are about.
+    # A record landing on another write ends the round (``run.moved``): the next one starts
+    # again from the newest document, so its notices and missing messages come in order.
     for private in (False, True):
         for notice in [n for n in table.outbox if (n.to is not None) == private]:
             await _post_notice(bot, run, table, notice.to, notice.text)
-            loaded = await _record(svc, table, notice=notice.seq, done=done)
+            loaded = await _record(svc, run, table, notice=notice.seq, done=done)
+            if run.moved:
+                return loaded
             table = load_doc(loaded) or table
         if not private:
             loaded, table = await _post_missing(bot, svc, run, loaded, table, done)
+            if run.moved:
+                return loaded
     if done:
-        loaded = await _record(svc, table, done=done)
+        loaded = await _record(svc, run, table, done=done)
+        if run.moved:
+            return loaded
         table = load_doc(loaded) or table
     await _edit_all(bot, run, table)
     for user_id in run.reached - run.blocked:
@@ -444,7 +463,7 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
         svc.reached(user_id, ok=False)
     run.reached.clear()
     if any(p.user_id in run.blocked and p.user_id not in table.unreachable for p in table.players):
-        loaded = await _record(svc, table, blocked=run.blocked)  # said in the next round
+        loaded = await _record(svc, run, table, blocked=run.blocked)  # said in the next round
     return loaded
 
 
@@ -515,6 +534,7 @@ async def _post_missing(
     if sent or lobby is not None or table_msg is not None:
         loaded = await _record(
             svc,
+            run,
             table,
             hands=(table.hand, sent) if sent else None,
             lobby=lobby,
@@ -571,6 +591,7 @@ async def _edit_all(bot: Bot, run: _Run, table: Table) -> None:
 
 async def _record(
     svc: Services,
+    run: _Run,
     table: Table,
     *,
     closing: list[str] | None = None,
@@ -582,7 +603,8 @@ async def _record(
     done: _Done | None = None,
 ) -> Loaded:
     """Write down in the document what was just shown (so no process shows it again), and
-    what ``done`` holds (then emptied)."""
+    what ``done`` holds (then emptied). Sets ``run.moved`` when the write landed on another
+    one (the document is not the one the round rendered plus this record)."""
     from bot.handlers.common import change_table
 
     tid = table.tid
@@ -617,6 +639,8 @@ async def _record(
     found = await svc.store.cached(table.chat_id)
     if found is None:
         raise Deferred(time.time() + RETRY_LATER)
+    run.moved = run.moved or found.version != run.version + 1
+    run.version = found.version
     return found
 
 
@@ -649,12 +673,14 @@ async def _release_when_due(bot: Bot, svc: Services) -> None:
         await asyncio.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
 
 
-async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> None:
-    """Release the publications held since before ``before`` (all by default); a table that
-    another process wrote meanwhile is published now (and its publications are released at
-    once for a while: :data:`CONTENDED`)."""
+async def release_held(
+    bot: Bot, svc: Services, before: float = math.inf, chats: set[int] | None = None
+) -> None:
+    """Release the publications held since before ``before`` (all by default; only those of
+    ``chats`` if given); a table that another process wrote meanwhile is published now (and
+    its publications are released at once for a while: :data:`CONTENDED`)."""
     try:
-        results = await svc.store.release_held(before, ttl=svc.settings.table_ttl)
+        results = await svc.store.release_held(before, chats=chats, ttl=svc.settings.table_ttl)
     except Exception as exc:  # their locks run out; the due set has them published again
         log.warning("releasing held publications failed: %s", type(exc).__name__)
         return
@@ -665,6 +691,44 @@ async def release_held(bot: Bot, svc: Services, before: float = math.inf) -> Non
         task = asyncio.create_task(flush(bot, svc, chat))
         svc.release_tasks.add(task)
         task.add_done_callback(svc.release_tasks.discard)
+
+
+WAKE_RETRY = 1.0
+"""Seconds before listening again for wake-ups after the connection was lost."""
+WAKE_WARN_EVERY = 60.0
+"""Seconds between two warnings that wake-ups are lost (one line per outage, about)."""
+
+
+async def listen(bot: Bot, svc: Services) -> None:
+    """Wake-ups (:meth:`~bot.storage.Store.wakeups`): another process could not take the lock
+    of a table, maybe this one's. The background task started with the Application; runs until
+    cancelled (a lost connection is listened to again; meanwhile holds end by their timer)."""
+    warned = -math.inf
+    while True:
+        try:
+            async for chat_id in svc.store.wakeups():
+                woken(bot, svc, chat_id)
+            return  # the store has no wake-ups
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if time.monotonic() - warned > WAKE_WARN_EVERY:
+                log.warning("wake-ups lost: %s", type(exc).__name__)
+                warned = time.monotonic()
+        await asyncio.sleep(WAKE_RETRY)
+
+
+def woken(bot: Bot, svc: Services, chat_id: int) -> None:
+    """Another process wants to publish the table of ``chat_id``. If this one has its lock, no
+    holding it for a while (:data:`CONTENDED`: a publication in progress lets go when it ends)
+    and a held one is released now (its release brings the other's write, published at
+    once)."""
+    if svc.store.lease_left(chat_id) <= 0 and chat_id not in svc.publishing:
+        return  # not this process's (the lock is another one's)
+    _contended(svc, chat_id)
+    task = asyncio.create_task(release_held(bot, svc, chats={chat_id}))
+    svc.release_tasks.add(task)
+    task.add_done_callback(svc.release_tasks.discard)
 
 
 async def stop(bot: Bot, svc: Services) -> None:

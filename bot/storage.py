@@ -101,6 +101,12 @@ Publishing
     write by another process meanwhile finds the lock taken: the holder's release brings that
     write (as any release does) and the holder publishes it.
 
+    A process that cannot take the lock also **wakes** the holder, in the same step: the chat
+    goes to every process sharing the store (:meth:`Store.wakeups`; Redis pub/sub, on
+    ``{prefix}:wake:<db>``), and the one holding the table releases it at once (its release brings
+    the new write) instead of when its hold runs out; one still publishing it does not hold it
+    afterwards. A wake-up lost (a reconnection) only costs the wait for the hold.
+
 ``round_trips`` counts the calls made to Redis (one per method call) and ``ops`` splits them by
 operation. Scripts go as EVALSHA; a server that does not know one yet gets it once more in
 full, which is not counted. Keys are not cluster-safe (a table and the timer set live in
@@ -115,7 +121,7 @@ import math
 import random
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
 
@@ -359,7 +365,13 @@ class Store(Protocol):
         self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
     ) -> dict[str, str] | None:
         """Take the table's publishing lock: the shown-message hashes, or ``None`` if another
-        process holds it."""
+        process holds it (then it is woken: :meth:`wakeups`)."""
+        ...
+
+    def wakeups(self) -> AsyncIterator[int]:
+        """The chats whose lock a process could not take (see "Publishing"), from every process
+        sharing the store, as they come; ends at once if the store has none (holds then end
+        by their timer). A lost connection raises: listen again."""
         ...
 
     async def pub_release(
@@ -543,6 +555,11 @@ class StoreBase(Store):
     def held_since(self) -> float | None:
         """When the oldest held publication ended (``None``: none is held)."""
         return min((h.since for h in self._held.values()), default=None)
+
+    async def wakeups(self) -> AsyncIterator[int]:
+        """None by default (see :meth:`Store.wakeups`)."""
+        return
+        yield  # an async generator that ends at once
 
     async def release_held(
         self,
@@ -1047,10 +1064,14 @@ return {timers, pubs, processes}
 """
 )
 
-# KEYS: lock key, shown hash. ARGV: token, lease (ms). Returns {1, field, value, ...} (the shown
-# hashes) when the lock is taken, {0} when another process holds it.
+# KEYS: lock key, shown hash. ARGV: token, lease (ms), chat id, the wake-up channel. Returns {1,
+# field, value, ...} (the shown hashes) when the lock is taken, {0} when another process holds
+# it (which is woken: the chat id goes to the channel).
 _PUB_ACQUIRE = """
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0} end
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('PUBLISH', ARGV[4], ARGV[3])
+  return {0}
+end
 local shown = redis.call('HGETALL', KEYS[2])
 table.insert(shown, 1, 1)
 return shown
@@ -1199,6 +1220,10 @@ class RedisStore(StoreBase):
         self._owns_client = owns_client
         self._timers = f"{prefix}:timers"
         self._publish = f"{prefix}:pub"
+        # Channels are the server's, not a database's: the database's number keeps bots on
+        # other databases of the server (with the same prefix) out.
+        db = redis.connection_pool.connection_kwargs.get("db", 0)
+        self._wake = f"{prefix}:wake:{db}"
         self._cas_script = redis.register_script(_CAS)
         self._pub_acquire = redis.register_script(_PUB_ACQUIRE)
         self._pub_release = redis.register_script(_PUB_RELEASE)
@@ -1344,12 +1369,26 @@ class RedisStore(StoreBase):
     ) -> dict[str, str] | None:
         self._count("pub_acquire")
         keys = [f"{self.prefix}:lock:{chat_id}", f"{self.prefix}:shown:{chat_id}"]
-        reply = await self._pub_acquire(keys=keys, args=[token, int(lease * 1000)])
+        args: list[str | int] = [token, int(lease * 1000), str(chat_id), self._wake]
+        reply = await self._pub_acquire(keys=keys, args=args)
         if int(reply[0]) != 1:
             return None
         self._leased(chat_id, lease)
         flat = [_decode(x) for x in reply[1:]]
         return dict(zip(flat[::2], flat[1::2], strict=True))
+
+    async def wakeups(self) -> AsyncIterator[int]:
+        """The chats published to ``{prefix}:wake:<db>`` (a connection of the pool kept for
+        it)."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self._wake)
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
+                if message is not None and message.get("type") == "message":
+                    yield int(_decode(message["data"]))
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def pub_release(
         self,
@@ -1600,6 +1639,7 @@ class _MemoryData:
     shown: dict[int, dict[str, str]] = field(default_factory=dict)
     budget: MemoryBudget = field(default_factory=MemoryBudget)
     procs: dict[str, float] = field(default_factory=dict)
+    wakers: list[asyncio.Queue[int]] = field(default_factory=list)
 
 
 class MemoryStore(StoreBase):
@@ -1785,6 +1825,8 @@ class MemoryStore(StoreBase):
         await self._trip("pub_acquire")
         held = self._data.locks.get(chat_id)
         if held is not None and held[1] > time.monotonic():
+            for queue in self._data.wakers:
+                queue.put_nowait(chat_id)
             return None
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
         self._leased(chat_id, lease)
@@ -1822,6 +1864,15 @@ class MemoryStore(StoreBase):
         self._leased(chat_id, lease)
         self._remember(chat_id, Loaded(entry.version, entry.doc))
         return Released(False, version=entry.version, doc=entry.doc)
+
+    async def wakeups(self) -> AsyncIterator[int]:
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        self._data.wakers.append(queue)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._data.wakers.remove(queue)
 
     def budget(self) -> Budget:
         return self._data.budget

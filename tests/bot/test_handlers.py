@@ -27,7 +27,7 @@ from bot.games.mus import render as mus_render
 from bot.handlers import info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY, Services, read_table
 from bot.settings import Settings
-from bot.storage import MemoryStore
+from bot.storage import MemoryStore, RedisStore, Store
 from engine.cards import DECK
 from locales import t
 
@@ -91,10 +91,10 @@ class StubBot:
 
 
 class Harness:
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, store: Store | None = None, **settings: Any) -> None:
         self.bot = StubBot()
         self.clock = 1000.0
-        self.store = MemoryStore(clock=lambda: self.clock)
+        self.store = store if store is not None else MemoryStore(clock=lambda: self.clock)
         values: dict[str, Any] = {"telegram_bot_token": "1:x", "turn_timeout": 60.0, **settings}
         self.svc = Services(Settings(**values), self.store, clock=lambda: self.clock)
         self.app = SimpleNamespace(bot_data={SERVICES_KEY: self.svc})
@@ -704,3 +704,154 @@ async def test_a_move_costs_one_round_trip_its_publication_released_in_the_next_
     table = await h.table()
     shown = await h.store.pub_acquire(GROUP, "check")
     assert shown is not None and f"{GROUP}:{table.table_msg}" in shown
+
+
+# ---- publishing across processes ------------------------------------------------------------
+
+
+def _two_stores(kind: str) -> tuple[Store, Store]:
+    """Two stores on one data set, each with its own connection and cache: two processes."""
+    if kind == "memory":
+        first = MemoryStore()
+        return first, first.connect()
+    import fakeredis
+
+    server = fakeredis.FakeServer()
+    return (
+        RedisStore(fakeredis.FakeAsyncRedis(server=server)),
+        RedisStore(fakeredis.FakeAsyncRedis(server=server)),
+    )
+
+
+def _process(h: Harness, store: Store) -> tuple[Services, Any]:
+    """Another bot process on ``store`` (same bot, same settings): its services and a context."""
+    svc = Services(h.svc.settings, store, clock=h.svc.clock)
+    return svc, SimpleNamespace(
+        application=SimpleNamespace(bot_data={SERVICES_KEY: svc}), bot=h.bot, args=[]
+    )
+
+
+async def _shown_within(h: Harness, svc: Services, seconds: float) -> float:
+    """Seconds until the group's table message shows the stored table (AssertionError after
+    ``seconds``); read through ``svc``'s store."""
+    import asyncio
+    import time
+
+    start = time.monotonic()
+    while True:
+        table = await read_table(svc, GROUP)
+        assert table is not None and table.table_msg is not None
+        if h.bot.message(GROUP, table.table_msg)["text"] == publisher.table_view(table)[0]:
+            return time.monotonic() - start
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"the move was not shown within {seconds} s")
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+async def test_a_move_in_another_process_is_published_at_once_while_this_one_holds(
+    kind: str,
+) -> None:
+    """Process A published the table last and keeps its publishing lock a moment (the hold,
+    3 s here: A does not know yet that another process serves the bot). Process B's move
+    finds the lock taken: A is told at once, releases, and publishes the move; nobody waits
+    for the hold to run out."""
+    import asyncio
+
+    store_a, store_b = _two_stores(kind)
+    h = Harness(store_a, publish_hold=3.0)
+    other, other_ctx = _process(h, store_b)
+    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
+    try:
+        table = await h.open_and_start()
+        assert h.store.held_since() is not None  # A holds the lock of the table it published
+        seat = table.to_act()[0]
+        update, _ = h.command(table.players[seat].user_id, _cmd("mus"))
+        await play.action_command(update, other_ctx)  # B: the write; the lock is A's
+        assert (await read_table(other, GROUP)).turn == table.turn + 1  # type: ignore[union-attr]
+        assert await _shown_within(h, other, 2.0) < 1.0
+        assert h.store.held_since() is None or h.svc.contended.get(GROUP)
+    finally:
+        listening.cancel()
+        await publisher.stop(h.bot, h.svc)
+        await publisher.stop(h.bot, other)
+
+
+@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_hold(
+    kind: str,
+) -> None:
+    """Process A is publishing the table (a slow edit) when process B's move comes: A finishes,
+    then publishes B's move at once instead of keeping its lock for the hold."""
+    import asyncio
+
+    store_a, store_b = _two_stores(kind)
+    h = Harness(store_a, publish_hold=3.0)
+    other, other_ctx = _process(h, store_b)
+    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
+    try:
+        table = await h.open_and_start()
+        await publisher.release_held(h.bot, h.svc)
+        gate, reached = asyncio.Event(), asyncio.Event()
+        edit = h.bot.edit_message_text
+
+        async def slow_edit(text: str, chat_id: int, message_id: int, **kw: Any) -> Any:
+            if chat_id == GROUP and not gate.is_set():
+                reached.set()
+                await gate.wait()
+            return await edit(text, chat_id, message_id, **kw)
+
+        h.bot.edit_message_text = slow_edit  # type: ignore[method-assign]
+        seat = table.to_act()[0]
+        first = asyncio.create_task(h.act(seat, "mus"))  # A publishes: its edit waits
+        await asyncio.wait_for(reached.wait(), 2.0)
+        table = await read_table(other, GROUP)
+        assert table is not None
+        seat = table.to_act()[0]
+        update, _ = h.command(table.players[seat].user_id, _cmd("mus"))
+        await play.action_command(update, other_ctx)  # B's move finds A publishing
+        gate.set()
+        await first
+        assert await _shown_within(h, other, 2.0) < 1.0
+    finally:
+        listening.cancel()
+        await publisher.stop(h.bot, h.svc)
+        await publisher.stop(h.bot, other)
+
+
+@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(kind: str) -> None:
+    """Process A publishes the start (the private hands) when process B writes a notice (a
+    player leaves mid-game): A's record of the hands lands on B's write, and A posts the
+    notice too before it lets go; it is not left for the next move."""
+    import asyncio
+
+    store_a, store_b = _two_stores(kind)
+    h = Harness(store_a, publish_hold=0.0)
+    _other, other_ctx = _process(h, store_b)
+    await lobby.nueva(*h.command(101, "/nueva mus 30"))
+    for uid, _ in USERS[1:]:
+        await lobby.unirme(*h.command(uid, "/unirme"))
+    gate, reached = asyncio.Event(), asyncio.Event()
+    send = h.bot.send_message
+
+    async def slow_send(chat_id: int, text: str, **kw: Any) -> Any:
+        if chat_id > 0 and not gate.is_set():
+            reached.set()
+            await gate.wait()
+        return await send(chat_id, text, **kw)
+
+    h.bot.send_message = slow_send  # type: ignore[method-assign]
+    starting = asyncio.create_task(lobby.empezar(*h.command(101, "/empezar")))
+    await asyncio.wait_for(reached.wait(), 2.0)  # A sends the first private hand
+    leave, _ = h.command(104, "/salir")
+    await lobby.salir(leave, other_ctx)  # on B
+    gate.set()
+    await starting
+    left = t("es", "phone.left", name="Dani")
+    for _ in range(100):
+        if any(left in text for text in h.bot.group_sends()):
+            break
+        await asyncio.sleep(0.01)
+    assert any(left in text for text in h.bot.group_sends()), h.bot.group_sends()
+    assert await store_a.publish_due(GROUP) is None  # nothing left for later

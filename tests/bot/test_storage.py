@@ -7,6 +7,7 @@ each test uses its own key prefix and removes its keys afterwards, so a shared s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -855,6 +856,38 @@ async def test_held_publications_are_released_together_in_one_round_trip(
     assert await second.pub_acquire(22, "x") is None  # still the first store's
     assert dict(await first.release_held(chats={23}, ttl=60))[23].done
     assert first.held_since() is None
+
+
+async def test_a_process_that_cannot_take_the_lock_wakes_the_holder(backend: Backend) -> None:
+    """A refused ``pub_acquire`` sends the chat to every process listening (``wakeups``), in
+    the same round trip; a taken lock sends nothing. SQLite has no wake-ups: they end at once
+    (holds then end by their timer)."""
+    first, second = backend.store(), backend.store()
+    heard: list[int] = []
+
+    async def listen() -> None:
+        async for chat_id in first.wakeups():
+            heard.append(chat_id)
+
+    listening = asyncio.create_task(listen())
+    try:
+        await asyncio.sleep(0.05)  # subscribed
+        if backend.kind == "sqlite":
+            assert listening.done() and listening.exception() is None
+            return
+        assert await first.pub_acquire(31, "a") is not None  # taken: nobody is woken
+        trips = second.round_trips
+        assert await second.pub_acquire(31, "b") is None
+        assert second.round_trips - trips == 1
+        for _ in range(100):
+            if heard:
+                break
+            await asyncio.sleep(0.01)
+        assert heard == [31]
+    finally:
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
 
 
 async def test_the_redis_budget_keeps_a_reserve_and_quiets_repeated_answers(

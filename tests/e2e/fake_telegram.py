@@ -762,8 +762,7 @@ class FakeTelegram:
         class Handler(_Handler):
             fake = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), Handler)
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -1778,6 +1777,17 @@ class FakeTelegram:
     def _m_getchat(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         return {**chat.to_json(), "accent_color_id": 0, "max_reaction_count": 11}
+
+
+class _Server(ThreadingHTTPServer):
+    """One thread per connection, and a listen backlog as deep as a real server's: with the
+    default of 5, a burst of new connections (each Application opens them as its pools warm up)
+    while the accept loop waits for the interpreter overflowed it, and the kernel dropped the
+    others' handshakes: their first call came 1, 3 or 7 s late (SYN retransmissions), or timed
+    out, as no real Bot API server ever makes a client wait."""
+
+    daemon_threads = True
+    request_queue_size = 1024
 
 
 class _Handler(BaseHTTPRequestHandler):
