@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Generic, TypeVar
 
 from engine.cards import Card, InvalidCard, format_cards, parse_cards
@@ -131,30 +131,86 @@ S = TypeVar("S")
 RawEvent = tuple[str, Mapping[str, Any], "frozenset[int] | None"]
 """An event not yet built: ``(kind, data, to)``, the arguments of :class:`Event`."""
 
-RawEvents = list[RawEvent] | Callable[[], list[RawEvent]]
-"""The events of a :func:`transition`: a list of raw events, or a function that makes it."""
+RawEvents = list[RawEvent] | Callable[[], list[RawEvent]] | tuple[Any, ...]
+"""The events of a :func:`transition`: a list of raw events, a function of no arguments that
+makes it, or a tuple ``(function, *arguments)`` whose function makes it from those arguments
+(nothing to build on every move: neither a closure nor a ``functools.partial``)."""
 
 
-@dataclass(frozen=True, init=False)
-class Transition(Generic[S]):
+class _Slots:
+    """The layout of a :class:`Transition` without its guard against assignment.
+
+    :func:`transition` fills one with plain attribute stores (the fast path of the interpreter)
+    and then makes it a ``Transition``: an object may change its class to another of the same
+    layout. That is half the cost of setting the slots of a frozen object one setter call at a
+    time, and every move of every game makes one.
+    """
+
+    __slots__ = ("_events", "_raw", "state")
+    state: Any
+    _events: tuple[Event, ...]
+    """The events once built (unset until then)."""
+    _raw: RawEvents
+    """What the events are built from (see :func:`transition`)."""
+
+
+class Transition(_Slots, Generic[S]):
     """The result of ``apply``: the new state and the events that lead to it, in order.
 
-    The engines build ``events`` when they are first read (:func:`transition`): a caller that
-    only wants the next state, such as a computer player playing hands out, never pays for
-    them. They are the same events either way.
+    Immutable, compared and hashed by ``(state, events)`` like a frozen dataclass. The engines
+    build ``events`` when they are first read (:func:`transition`): a caller that only wants
+    the next state, such as a computer player playing hands out, never pays for them. They are
+    the same events either way.
 
     >>> t = transition(1, [("spoke", {"seat": 0}, None)])
     >>> t.events == (Event("spoke", {"seat": 0}),), t == Transition(1, t.events)
     (True, True)
+    >>> t.state = 2
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'state'
     """
 
-    __slots__ = ("_raw", "events", "state")
+    __slots__ = ()
     state: S
-    events: tuple[Event, ...]
 
     def __init__(self, state: S, events: tuple[Event, ...] = ()) -> None:
         _set_state(self, state)
         _set_events(self, events)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events, in order (built on the first read, then kept)."""
+        try:
+            return self._events
+        except AttributeError:
+            pass
+        raw = self._raw
+        if type(raw) is tuple:
+            raw = raw[0](*raw[1:])
+        elif callable(raw):
+            raw = raw()
+        events = tuple([Event(kind, data, to) for kind, data, to in raw])
+        _set_events(self, events)
+        return events
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Transition)
+        return (self.state, self.events) == (other.state, other.events)
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.events))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(state={self.state!r}, events={self.events!r})"
 
     def __getstate__(self) -> list[Any]:  # copy and pickle, as for a slots dataclass
         return [self.state, self.events]
@@ -164,25 +220,9 @@ class Transition(Generic[S]):
         _set_events(self, fields[1])
 
 
-def _events_on_first_read(self: Transition[Any], name: str) -> Any:
-    """``Transition.__getattr__``: only reached while the ``events`` slot is still empty."""
-    if name != "events":
-        raise AttributeError(name)
-    raw: RawEvents = _get_raw(self, Transition)
-    if callable(raw):
-        raw = raw()
-    events = tuple([Event(kind, data, to) for kind, data, to in raw])
-    _set_events(self, events)
-    return events
-
-
-_TRANSITION_SLOTS: dict[str, Any] = dict(Transition.__dict__)
+_TRANSITION_SLOTS: dict[str, Any] = dict(_Slots.__dict__)
 _set_state = _TRANSITION_SLOTS["state"].__set__
-_set_events = _TRANSITION_SLOTS["events"].__set__
-_set_raw = _TRANSITION_SLOTS["_raw"].__set__
-_get_raw = _TRANSITION_SLOTS["_raw"].__get__
-setattr(Transition, "__getattr__", _events_on_first_read)  # noqa: B010 - hidden from type checks
-_new = object.__new__
+_set_events = _TRANSITION_SLOTS["_events"].__set__
 
 
 def transition(state: S, raw: RawEvents) -> Transition[S]:
@@ -190,17 +230,22 @@ def transition(state: S, raw: RawEvents) -> Transition[S]:
 
     ``raw`` must not change afterwards (the engines hand over a list they no longer touch; the
     data in it are plain values that nobody changes). It may also be a function of no arguments
-    that returns that list, for events that cost more to describe than the move itself (a new
-    deal's): it is called once, on the first read, and must depend only on immutable values.
+    that returns that list, or a tuple ``(function, *arguments)``, for events that cost more to
+    describe than the move itself: the function is called once, on the first read, and must
+    depend only on immutable values.
 
     >>> t = transition(2, lambda: [("dealt", {"seat": 1}, frozenset((1,)))])
     >>> [(e.kind, e.to) for e in t.events]
     [('dealt', frozenset({1}))]
+    >>> t = transition(3, (lambda seat: [("dealt", {"seat": seat}, None)], 0))
+    >>> t.events[0].data, type(t) is Transition
+    ({'seat': 0}, True)
     """
-    t: Transition[S] = _new(Transition)
-    _set_state(t, state)
-    _set_raw(t, raw)
-    return t
+    t = _Slots()
+    t.state = state
+    t._raw = raw
+    t.__class__ = Transition
+    return t  # type: ignore[return-value]  # a Transition now
 
 
 _CANONICAL_KINDS = (

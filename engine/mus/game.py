@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, fields
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -310,7 +310,7 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
         new = _discard(state, seat, act.cards, None)
-    return transition(new, partial(_replayed, state, seat, act))
+    return transition(new, (_replayed, state, seat, act))
 
 
 def _replayed(state: MusState, seat: int, act: Action) -> list[RawEvent]:
