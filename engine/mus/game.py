@@ -489,6 +489,10 @@ def values(state: MusState) -> tuple[HandValue, ...]:
     )
 
 
+_result = lru_cache(maxsize=1024)(LanceResult)
+"""``LanceResult(lance, outcome, bet, pair)`` (arguments by position), shared: they are
+immutable values, and the usual ones are few (finding one costs a fraction of making it)."""
+
 _LANCE_ORDER = ("grande", "chica", "pares", "juego")
 """The lances in playing order; juego is replaced by punto when nobody has juego (M3)."""
 _OPEN_LANCE: dict[str, Any] = {
@@ -535,14 +539,14 @@ def _next_lance(st: MusState, events: Events) -> MusState:
                 )
             if lance == "juego":
                 return _open(st, "punto", _ORDERS[st.mano], results, events)
-            results = (*results, LanceResult(lance, "nobody"))
+            results = (*results, _result(lance, "nobody", None, None))
         else:
             pair = 0 if even else 1
             if events is not None:
                 events.append(
                     ("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair}, None)
                 )
-            results = (*results, LanceResult(lance, "one_pair", None, pair))
+            results = (*results, _result(lance, "one_pair", None, pair))
         st.__dict__["results"] = results
     return _end_hand(st, events, vals)
 
@@ -674,7 +678,7 @@ def _close(
     events: Events,
 ) -> MusState:
     lance = st.lance or ""
-    result = LanceResult(lance, outcome, bet, pair)
+    result = _result(lance, outcome, bet, pair)
     if events is not None:
         events.append(
             ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
@@ -713,7 +717,7 @@ def _ordago_accepted(st: MusState, events: Events) -> MusState:
         data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
         events.append(("scored", data, None))
     fields = st.__dict__
-    fields["results"] = (*st.results, LanceResult(lance, "ordago", None, pair))
+    fields["results"] = (*st.results, _result(lance, "ordago", None, pair))
     fields["score"] = _add(st.score, pair, points)
     fields["shown"] = True
     return _win_juego(st, pair, events)
