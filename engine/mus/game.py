@@ -371,7 +371,8 @@ def _said(
     if events is not None:
         events.append(("spoke", {"seat": seat, "action": text, "bet": amount}, None))
     fields = state.__dict__.copy()
-    fields["history"] = (*state.history, (stage, seat, text, amount))
+    # A concatenation makes the new tuple at once ((*history, word) goes through a list).
+    fields["history"] = state.history + ((stage, seat, text, amount),)  # noqa: RUF005
     new = _new(MusState)
     _set_dict(new, fields)
     return new
@@ -414,7 +415,7 @@ def _discard(state: MusState, seat: int, cards: tuple[Card, ...], events: Events
     if events is not None:
         events.append(("discarded", {"seat": seat, "count": count}, None))
     st = _draft(state)
-    st.__dict__["history"] = (*state.history, ("mus", seat, "descarto", count))
+    st.__dict__["history"] = state.history + (("mus", seat, "descarto", count),)  # noqa: RUF005
     discarding = list(st.discarding)
     discarding[seat] = cards
     waiting = tuple(s for s in st.to_act if s != seat)
@@ -657,7 +658,7 @@ def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Event
     lance = state.lance or ""
     if events is not None:
         events.append(("spoke", {"seat": seat, "action": text, "bet": said}, None))
-    fields["history"] = (*state.history, (lance, seat, text, said))
+    fields["history"] = state.history + ((lance, seat, text, said),)  # noqa: RUF005 (see _said)
     new = _new(MusState)
     _set_dict(new, fields)
     if outcome is None:
