@@ -29,6 +29,7 @@ from engine.core import (
     IllegalAction,
     RawEvent,
     Transition,
+    card_actions,
     check_action,
     check_seat,
     is_seat,
@@ -236,10 +237,9 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
 def _discards(hand: tuple[int, ...]) -> tuple[Action, ...]:
     """Every discard from the hand with these cards (by :attr:`Card.index`, in hand order)."""
     cards = tuple([DECK[i] for i in hand])
-    return tuple(
-        Action("descarto", cards=combo)
-        for size in range(1, len(cards) + 1)
-        for combo in combinations(cards, size)
+    return card_actions(
+        "descarto",
+        [combo for size in range(1, len(cards) + 1) for combo in combinations(cards, size)],
     )
 
 
