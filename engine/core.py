@@ -155,6 +155,16 @@ class Event:
         return self.to is None or seat in self.to
 
 
+class _EventSlots:
+    """The layout of an :class:`Event` without its guard against assignment (see
+    :class:`TransitionSlots`): ``Transition.events`` makes every event from one."""
+
+    __slots__ = ("data", "kind", "to")
+    kind: str
+    data: Mapping[str, Any]
+    to: frozenset[int] | None
+
+
 _EVENT_SLOTS: dict[str, Any] = dict(Event.__dict__)
 _set_kind = _EVENT_SLOTS["kind"].__set__
 _set_data = _EVENT_SLOTS["data"].__set__
@@ -225,7 +235,15 @@ class Transition(TransitionSlots, Generic[S]):
             raw = raw[0](*raw[1:])
         elif callable(raw):
             raw = raw()
-        events = tuple([Event(kind, data, to) for kind, data, to in raw])
+        built = []
+        for kind, data, to in raw:  # Event(kind, data, to), made as transition() makes self
+            event = _EventSlots()
+            event.kind = kind
+            event.data = data
+            event.to = to
+            event.__class__ = Event  # type: ignore[assignment]  # the same layout
+            built.append(event)
+        events: tuple[Event, ...] = tuple(built)  # type: ignore[arg-type]  # Events now
         _set_events(self, events)
         return events
 
