@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Generic, TypeVar
 
 from engine.cards import Card, InvalidCard, format_cards, parse_cards
@@ -92,6 +92,40 @@ _set_cards = _ACTION_SLOTS["cards"].__set__
 _set_name = _ACTION_SLOTS["name"].__set__
 
 
+class _ActionSlots:
+    """The layout of an :class:`Action` without its guard against assignment (as
+    :class:`TransitionSlots` for a :class:`Transition`: filled, then made an ``Action``)."""
+
+    __slots__ = ("amount", "cards", "kind", "name")
+    kind: str
+    amount: int | None
+    cards: tuple[Card, ...]
+    name: str | None
+
+
+def card_actions(kind: str, choices: Iterable[tuple[Card, ...]]) -> tuple[Action, ...]:
+    """``Action(kind, cards=cards)`` for each of ``choices``, in order, at half the cost of
+    the constructor (its four slot setter calls): for the lists of discards that
+    ``legal_actions`` makes for every new hand.
+
+    >>> card_actions("descarto", [parse_cards("1o"), parse_cards("12c 3e")])
+    (Action(kind='descarto', amount=None, cards=(Card('1o'),)), \
+Action(kind='descarto', amount=None, cards=(Card('12c'), Card('3e'))))
+    >>> _ == tuple(Action("descarto", cards=parse_cards(t)) for t in ("1o", "12c 3e"))
+    True
+    """
+    made = []
+    for cards in choices:
+        action = _ActionSlots()
+        action.kind = kind
+        action.amount = None
+        action.cards = cards
+        action.name = None
+        action.__class__ = Action  # type: ignore[assignment]  # the same layout
+        made.append(action)
+    return tuple(made)  # type: ignore[arg-type]  # Actions now
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened. ``to`` is ``None`` for a public event, else the seats that see it.
@@ -121,6 +155,16 @@ class Event:
         return self.to is None or seat in self.to
 
 
+class _EventSlots:
+    """The layout of an :class:`Event` without its guard against assignment (see
+    :class:`TransitionSlots`): ``Transition.events`` makes every event from one."""
+
+    __slots__ = ("data", "kind", "to")
+    kind: str
+    data: Mapping[str, Any]
+    to: frozenset[int] | None
+
+
 _EVENT_SLOTS: dict[str, Any] = dict(Event.__dict__)
 _set_kind = _EVENT_SLOTS["kind"].__set__
 _set_data = _EVENT_SLOTS["data"].__set__
@@ -131,30 +175,95 @@ S = TypeVar("S")
 RawEvent = tuple[str, Mapping[str, Any], "frozenset[int] | None"]
 """An event not yet built: ``(kind, data, to)``, the arguments of :class:`Event`."""
 
-RawEvents = list[RawEvent] | Callable[[], list[RawEvent]]
-"""The events of a :func:`transition`: a list of raw events, or a function that makes it."""
+RawEvents = list[RawEvent] | Callable[[], list[RawEvent]] | tuple[Any, ...]
+"""The events of a :func:`transition`: a list of raw events, a function of no arguments that
+makes it, or a tuple ``(function, *arguments)`` whose function makes it from those arguments
+(nothing to build on every move: neither a closure nor a ``functools.partial``)."""
 
 
-@dataclass(frozen=True, init=False)
-class Transition(Generic[S]):
+class TransitionSlots:
+    """The layout of a :class:`Transition` without its guard against assignment.
+
+    :func:`transition` fills one with plain attribute stores (the fast path of the interpreter)
+    and then makes it a ``Transition``: an object may change its class to another of the same
+    layout. That is half the cost of setting the slots of a frozen object one setter call at a
+    time, and every move of every game makes one. An engine's hot path may do the same inline
+    (the four lines of :func:`transition`, without a call).
+    """
+
+    __slots__ = ("_events", "_raw", "state")
+    state: Any
+    _events: tuple[Event, ...]
+    """The events once built (unset until then)."""
+    _raw: RawEvents
+    """What the events are built from (see :func:`transition`)."""
+
+
+class Transition(TransitionSlots, Generic[S]):
     """The result of ``apply``: the new state and the events that lead to it, in order.
 
-    The engines build ``events`` when they are first read (:func:`transition`): a caller that
-    only wants the next state, such as a computer player playing hands out, never pays for
-    them. They are the same events either way.
+    Immutable, compared and hashed by ``(state, events)`` like a frozen dataclass. The engines
+    build ``events`` when they are first read (:func:`transition`): a caller that only wants
+    the next state, such as a computer player playing hands out, never pays for them. They are
+    the same events either way.
 
     >>> t = transition(1, [("spoke", {"seat": 0}, None)])
     >>> t.events == (Event("spoke", {"seat": 0}),), t == Transition(1, t.events)
     (True, True)
+    >>> t.state = 2
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'state'
     """
 
-    __slots__ = ("_raw", "events", "state")
+    __slots__ = ()
     state: S
-    events: tuple[Event, ...]
 
     def __init__(self, state: S, events: tuple[Event, ...] = ()) -> None:
         _set_state(self, state)
         _set_events(self, events)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events, in order (built on the first read, then kept)."""
+        try:
+            return self._events
+        except AttributeError:
+            pass
+        raw = self._raw
+        if type(raw) is tuple:
+            raw = raw[0](*raw[1:])
+        elif callable(raw):
+            raw = raw()
+        built = []
+        for kind, data, to in raw:  # Event(kind, data, to), made as transition() makes self
+            event = _EventSlots()
+            event.kind = kind
+            event.data = data
+            event.to = to
+            event.__class__ = Event  # type: ignore[assignment]  # the same layout
+            built.append(event)
+        events: tuple[Event, ...] = tuple(built)  # type: ignore[arg-type]  # Events now
+        _set_events(self, events)
+        return events
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Transition)
+        return (self.state, self.events) == (other.state, other.events)
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.events))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(state={self.state!r}, events={self.events!r})"
 
     def __getstate__(self) -> list[Any]:  # copy and pickle, as for a slots dataclass
         return [self.state, self.events]
@@ -164,25 +273,9 @@ class Transition(Generic[S]):
         _set_events(self, fields[1])
 
 
-def _events_on_first_read(self: Transition[Any], name: str) -> Any:
-    """``Transition.__getattr__``: only reached while the ``events`` slot is still empty."""
-    if name != "events":
-        raise AttributeError(name)
-    raw: RawEvents = _get_raw(self, Transition)
-    if callable(raw):
-        raw = raw()
-    events = tuple([Event(kind, data, to) for kind, data, to in raw])
-    _set_events(self, events)
-    return events
-
-
-_TRANSITION_SLOTS: dict[str, Any] = dict(Transition.__dict__)
+_TRANSITION_SLOTS: dict[str, Any] = dict(TransitionSlots.__dict__)
 _set_state = _TRANSITION_SLOTS["state"].__set__
-_set_events = _TRANSITION_SLOTS["events"].__set__
-_set_raw = _TRANSITION_SLOTS["_raw"].__set__
-_get_raw = _TRANSITION_SLOTS["_raw"].__get__
-setattr(Transition, "__getattr__", _events_on_first_read)  # noqa: B010 - hidden from type checks
-_new = object.__new__
+_set_events = _TRANSITION_SLOTS["_events"].__set__
 
 
 def transition(state: S, raw: RawEvents) -> Transition[S]:
@@ -190,17 +283,22 @@ def transition(state: S, raw: RawEvents) -> Transition[S]:
 
     ``raw`` must not change afterwards (the engines hand over a list they no longer touch; the
     data in it are plain values that nobody changes). It may also be a function of no arguments
-    that returns that list, for events that cost more to describe than the move itself (a new
-    deal's): it is called once, on the first read, and must depend only on immutable values.
+    that returns that list, or a tuple ``(function, *arguments)``, for events that cost more to
+    describe than the move itself: the function is called once, on the first read, and must
+    depend only on immutable values.
 
     >>> t = transition(2, lambda: [("dealt", {"seat": 1}, frozenset((1,)))])
     >>> [(e.kind, e.to) for e in t.events]
     [('dealt', frozenset({1}))]
+    >>> t = transition(3, (lambda seat: [("dealt", {"seat": seat}, None)], 0))
+    >>> t.events[0].data, type(t) is Transition
+    ({'seat': 0}, True)
     """
-    t: Transition[S] = _new(Transition)
-    _set_state(t, state)
-    _set_raw(t, raw)
-    return t
+    t = TransitionSlots()
+    t.state = state
+    t._raw = raw
+    t.__class__ = Transition
+    return t  # type: ignore[return-value]  # a Transition now
 
 
 _CANONICAL_KINDS = (

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, fields
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -29,10 +29,11 @@ from engine.core import (
     IllegalAction,
     RawEvent,
     Transition,
+    TransitionSlots,
+    card_actions,
     check_action,
     check_seat,
     is_seat,
-    transition,
 )
 from engine.mus import senas_play
 from engine.mus.actions import parse_action
@@ -236,10 +237,9 @@ def legal_actions(state: MusState, seat: int) -> list[Action]:
 def _discards(hand: tuple[int, ...]) -> tuple[Action, ...]:
     """Every discard from the hand with these cards (by :attr:`Card.index`, in hand order)."""
     cards = tuple([DECK[i] for i in hand])
-    return tuple(
-        Action("descarto", cards=combo)
-        for size in range(1, len(cards) + 1)
-        for combo in combinations(cards, size)
+    return card_actions(
+        "descarto",
+        [combo for size in range(1, len(cards) + 1) for combo in combinations(cards, size)],
     )
 
 
@@ -310,7 +310,12 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
         new = _discard(state, seat, act.cards, None)
-    return transition(new, partial(_replayed, state, seat, act))
+    # transition(new, (_replayed, state, seat, act)) without the call (engine.core)
+    t = TransitionSlots()
+    t.state = new
+    t._raw = (_replayed, state, seat, act)
+    t.__class__ = Transition
+    return t  # type: ignore[return-value]  # a Transition now
 
 
 def _replayed(state: MusState, seat: int, act: Action) -> list[RawEvent]:
@@ -371,7 +376,8 @@ def _said(
     if events is not None:
         events.append(("spoke", {"seat": seat, "action": text, "bet": amount}, None))
     fields = state.__dict__.copy()
-    fields["history"] = (*state.history, (stage, seat, text, amount))
+    # A concatenation makes the new tuple at once ((*history, word) goes through a list).
+    fields["history"] = state.history + ((stage, seat, text, amount),)  # noqa: RUF005
     new = _new(MusState)
     _set_dict(new, fields)
     return new
@@ -414,7 +420,7 @@ def _discard(state: MusState, seat: int, cards: tuple[Card, ...], events: Events
     if events is not None:
         events.append(("discarded", {"seat": seat, "count": count}, None))
     st = _draft(state)
-    st.__dict__["history"] = (*state.history, ("mus", seat, "descarto", count))
+    st.__dict__["history"] = state.history + (("mus", seat, "descarto", count),)  # noqa: RUF005
     discarding = list(st.discarding)
     discarding[seat] = cards
     waiting = tuple(s for s in st.to_act if s != seat)
@@ -489,6 +495,10 @@ def values(state: MusState) -> tuple[HandValue, ...]:
     )
 
 
+_result = lru_cache(maxsize=1024)(LanceResult)
+"""``LanceResult(lance, outcome, bet, pair)`` (arguments by position), shared: they are
+immutable values, and the usual ones are few (finding one costs a fraction of making it)."""
+
 _LANCE_ORDER = ("grande", "chica", "pares", "juego")
 """The lances in playing order; juego is replaced by punto when nobody has juego (M3)."""
 _OPEN_LANCE: dict[str, Any] = {
@@ -535,14 +545,14 @@ def _next_lance(st: MusState, events: Events) -> MusState:
                 )
             if lance == "juego":
                 return _open(st, "punto", _ORDERS[st.mano], results, events)
-            results = (*results, LanceResult(lance, "nobody"))
+            results = (*results, _result(lance, "nobody", None, None))
         else:
             pair = 0 if even else 1
             if events is not None:
                 events.append(
                     ("lance_skipped", {"lance": lance, "reason": "one_pair", "pair": pair}, None)
                 )
-            results = (*results, LanceResult(lance, "one_pair", None, pair))
+            results = (*results, _result(lance, "one_pair", None, pair))
         st.__dict__["results"] = results
     return _end_hand(st, events, vals)
 
@@ -653,7 +663,7 @@ def _bet(state: MusState, seat: int, act: Action, own: str | None, events: Event
     lance = state.lance or ""
     if events is not None:
         events.append(("spoke", {"seat": seat, "action": text, "bet": said}, None))
-    fields["history"] = (*state.history, (lance, seat, text, said))
+    fields["history"] = state.history + ((lance, seat, text, said),)  # noqa: RUF005 (see _said)
     new = _new(MusState)
     _set_dict(new, fields)
     if outcome is None:
@@ -674,7 +684,7 @@ def _close(
     events: Events,
 ) -> MusState:
     lance = st.lance or ""
-    result = LanceResult(lance, outcome, bet, pair)
+    result = _result(lance, outcome, bet, pair)
     if events is not None:
         events.append(
             ("lance_closed", {"lance": lance, "outcome": outcome, "bet": bet, "pair": pair}, None)
@@ -713,7 +723,7 @@ def _ordago_accepted(st: MusState, events: Events) -> MusState:
         data = {"pair": pair, "points": points, "lance": lance, "why": "ordago", "parts": parts}
         events.append(("scored", data, None))
     fields = st.__dict__
-    fields["results"] = (*st.results, LanceResult(lance, "ordago", None, pair))
+    fields["results"] = (*st.results, _result(lance, "ordago", None, pair))
     fields["score"] = _add(st.score, pair, points)
     fields["shown"] = True
     return _win_juego(st, pair, events)

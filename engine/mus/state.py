@@ -65,18 +65,6 @@ _set_bet = _SLOTS["bet"].__set__
 _set_pair = _SLOTS["pair"].__set__
 
 
-class _IsOver:
-    """``MusState.is_over``: whether ``phase`` is ``"over"``.
-
-    Every simulated move reads it, so the states the engine makes (engine.mus.game) keep it in
-    their instance ``__dict__``, where it is read like a field (this descriptor has no
-    ``__set__``, so the instance's entry wins); a state made otherwise computes it here.
-    """
-
-    def __get__(self, state: MusState | None, owner: type | None = None) -> bool:
-        return state is not None and state.phase == "over"
-
-
 @dataclass(frozen=True)
 class MusState:
     """Everything about a Mus vaca. Read ``to_act``, ``phase``, ``score``...; never mutate.
@@ -124,8 +112,17 @@ class MusState:
     """rules/senas.md: the señas each seat sent this hand, in order (private to the partners;
     empty until the first one; reset with each new deal)."""
 
-    is_over = _IsOver()
-    """The vaca is over (``phase == "over"``)."""
+    is_over = False
+    """The vaca is over (``phase == "over"``): not a field, kept in each state's ``__dict__``.
+
+    Every simulated move reads it, as fast as a field (a plain class attribute, unlike a
+    descriptor, lets the interpreter's attribute cache look in the instance's ``__dict__``
+    directly). ``__post_init__`` sets it in the states made by the constructor (and
+    ``dataclasses.replace``); engine.mus.game sets it in the states it makes itself.
+    """
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_over", self.phase == "over")
 
     @property
     def postre(self) -> int:
