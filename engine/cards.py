@@ -15,10 +15,9 @@ as de bastos. Ranks are 1-7, 10 (sota), 11 (caballo), 12 (rey); suits are ``o`` 
 
 from __future__ import annotations
 
-import _random
+import random
 import re
 from collections.abc import Iterable, Sequence
-from hashlib import sha512
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import GetCoreSchemaHandler
@@ -134,23 +133,6 @@ def _steps(n: int) -> tuple[tuple[int, int, int], ...]:
 _STEPS = tuple(_steps(n) for n in range(len(DECK) + 1))
 
 
-def generator(seed: str) -> _random.Random:
-    """The Mersenne Twister of ``random.Random(seed)``, in the same state, bit for bit.
-
-    ``Random.seed`` turns a ``str`` into the integer ``int.from_bytes(b + sha512(b).digest())``
-    of its UTF-8 bytes ``b`` (seed version 2, the default, kept across Python versions) and
-    seeds the C generator that ``random.Random`` extends with it: made here directly, without
-    the Python-level ``__init__`` and ``seed`` (the same generator for 94 % of the
-    instructions; a test compares the states).
-
-    >>> import random
-    >>> generator("7/1/deal").getstate() == random.Random("7/1/deal").getstate()[1]
-    True
-    """
-    data = seed.encode()
-    return _random.Random(int.from_bytes(data + sha512(data).digest(), "big"))
-
-
 def shuffled(seed: str, items: Sequence[T]) -> list[T]:
     """A new list: ``items`` as ``random.Random(seed).shuffle`` leaves them, bit for bit.
 
@@ -158,7 +140,6 @@ def shuffled(seed: str, items: Sequence[T]) -> list[T]:
     (``_randbelow``: draw ``k`` bits until below the bound), inlined because every deal of every
     game comes here (a test checks it against ``random.shuffle``).
 
-    >>> import random
     >>> cards = list(DECK)
     >>> random.Random("7/1/deal").shuffle(cards)
     >>> shuffled("7/1/deal", DECK) == cards
@@ -166,7 +147,7 @@ def shuffled(seed: str, items: Sequence[T]) -> list[T]:
     """
     out = list(items)
     n = len(out)
-    getrandbits = generator(seed).getrandbits
+    getrandbits = random.Random(seed).getrandbits
     for i, size, bits in _STEPS[n] if n < len(_STEPS) else _steps(n):
         j = getrandbits(bits)
         while j >= size:

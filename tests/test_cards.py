@@ -6,7 +6,7 @@ import random
 import pytest
 from pydantic import TypeAdapter
 
-from engine.cards import DECK, Card, InvalidCard, generator, parse_cards, shuffled
+from engine.cards import DECK, Card, InvalidCard, parse_cards, shuffled
 from engine.core import Action, IllegalAction, normalize, parse_amount, parse_words
 
 
@@ -75,14 +75,6 @@ def test_parse_words_longest_phrase_wins() -> None:
     with pytest.raises(IllegalAction) as info:
         parse_words("hola", phrases)
     assert info.value.reason == "unknown_action"
-
-
-def test_generator_is_random_random_bit_for_bit() -> None:
-    # shuffled draws from engine.cards.generator(seed): random.Random(seed), made directly.
-    seeds = [f"{seed}/{hand}/deal" for seed in (-3, 0, 1, 7, 10**12) for hand in (1, 2, 99)]
-    seeds += ["", "x", "señas/1/r2", "€" * 100, "7/1/deal" * 50]
-    for seed in seeds:
-        assert generator(seed).getstate() == random.Random(seed).getstate()[1], seed
 
 
 def test_shuffled_is_random_shuffle_bit_for_bit() -> None:
