@@ -195,8 +195,10 @@ async def apps(tg: FakeTelegram, redis_factory: RedisFactory) -> AsyncIterator[A
 @pytest.fixture(autouse=True)
 def _bot_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """The bot logs no error (a handler that raised is a bug) and never a card."""
-    caplog.set_level(logging.DEBUG, logger="bot")
+    # The capture handler takes the level of the last call: the bot's DEBUG comes last, or
+    # everything below WARNING would go unchecked.
     caplog.set_level(logging.WARNING, logger="httpx")
+    caplog.set_level(logging.DEBUG, logger="bot")
     yield
     from driver import card_mentions
 
