@@ -19,72 +19,39 @@ Run from the repository root (needs valgrind; about a minute)::
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
-import random
 import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def play_mus(count: int) -> int:
-    from engine.mus import apply, legal_actions, new_game
+def _count(stream: Iterator[object], count: int) -> int:
+    return sum(1 for _ in itertools.islice(stream, count))
 
-    rng = random.Random(2)
-    hands = seed = 0
-    while hands < count:
-        seed += 1
-        s = new_game(seed=seed)
-        while not s.is_over and hands < count:
-            seat = rng.choice(s.to_act)
-            hand = s.hand_number
-            s = apply(s, seat, rng.choice(legal_actions(s, seat))).state
-            if s.hand_number != hand or s.is_over:
-                hands += 1
-    return hands
+
+def play_mus(count: int) -> int:
+    from engine_mus import hand_stream
+
+    return _count(hand_stream(), count)
 
 
 def play_piedras(count: int, players: int = 4) -> int:
-    from engine import piedras
+    from engine_piedras import hand_stream
 
-    rng = random.Random(players)
-    state = piedras.new_game(players=players, seed=rng.randrange(1 << 30))
-    hands = 0
-    while hands < count:
-        seat = rng.choice(state.to_act)
-        actions = piedras.legal_actions(state, seat)
-        quiet = [a for a in actions if a.kind in ("paso", "quiero", "descarto", "no_quiero")]
-        action = rng.choice(quiet if quiet and rng.random() < 0.7 else actions)
-        before = (state.juego, state.hand_number)
-        state = piedras.apply(state, seat, action).state
-        if state.is_over or (state.juego, state.hand_number) != before:
-            hands += 1
-        if state.is_over:
-            state = piedras.new_game(players=players, seed=rng.randrange(1 << 30))
-    return hands
+    return _count(hand_stream(players), count)
 
 
 def play_envite(count: int, players: int = 4) -> int:
-    import engine.envite as envite
+    from engine_envite import round_stream
 
-    rng = random.Random(players)
-    options = envite.Options(chicos=4)
-    rounds = game = 0
-    while rounds < count:
-        state = envite.new_game(players=players, options=options, seed=game)
-        game += 1
-        while not state.is_over and rounds < count:
-            seat = state.to_act[0]
-            action = rng.choice(envite.legal_actions(state, seat))
-            before = state.round
-            state = envite.apply(state, seat, action).state
-            if state.round != before or state.is_over:
-                rounds += 1
-    return rounds
+    return _count(round_stream(players), count)
 
 
 GAMES = {"mus": play_mus, "piedras": play_piedras, "envite": play_envite}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -18,16 +19,19 @@ import engine.envite as envite
 Figure = tuple[str, float, str]
 
 
-def rounds_per_second(players: int, seconds: float = 1.0, *, renuncio: bool = False) -> float:
-    """Play random games back to back for about ``seconds``; count the rounds finished.
+def round_stream(players: int, *, renuncio: bool = False) -> Iterator[None]:
+    """Random games back to back, endlessly (games of four chicos, seeds 0, 1...): yields after
+    each finished round. ``bench/callgrind_mus.py`` plays the same rounds.
 
     With ``renuncio`` (modo renuncio) every card is playable and calls are legal actions too.
+
+    >>> from itertools import islice
+    >>> len(list(islice(round_stream(4), 2)))
+    2
     """
     rng = random.Random(players)
     options = envite.Options(chicos=4, renuncio=renuncio)
-    rounds = 0
     game = 0
-    start = time.perf_counter()
     while True:
         state = envite.new_game(players=players, options=options, seed=game)
         game += 1
@@ -37,9 +41,18 @@ def rounds_per_second(players: int, seconds: float = 1.0, *, renuncio: bool = Fa
             before = state.round
             state = envite.apply(state, seat, action).state
             if state.round != before or state.is_over:
-                rounds += 1
-                if rounds % 16 == 0 and time.perf_counter() - start >= seconds:
-                    return rounds / (time.perf_counter() - start)
+                yield None
+
+
+def rounds_per_second(players: int, seconds: float = 1.0, *, renuncio: bool = False) -> float:
+    """Rounds of :func:`round_stream` finished per second, over about ``seconds``."""
+    rounds = 0
+    start = time.perf_counter()
+    for _ in round_stream(players, renuncio=renuncio):
+        rounds += 1
+        if rounds % 16 == 0 and time.perf_counter() - start >= seconds:
+            break
+    return rounds / (time.perf_counter() - start)
 
 
 def run() -> list[Figure]:

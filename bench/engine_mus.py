@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,23 +41,41 @@ def lance_deals(seconds: float = 1.0, deals: int = 10_000) -> tuple[float, float
     return rates[0], rates[1]
 
 
-def random_hands(seconds: float = 2.0) -> tuple[float, float]:
-    """Complete hands played through ``apply`` with ``legal_actions`` for a random player to act,
-    uniformly random legal choices. Returns (hands per second, apply calls per second)."""
+def hand_stream() -> Iterator[int]:
+    """Complete random Mus hands, endlessly (vacas from seed 1 on): a uniformly random legal
+    action for a random seat to act, ``random.Random(2)``. Yields the ``apply`` calls of each
+    finished hand. ``bench/callgrind_mus.py`` plays the same hands.
+
+    >>> from itertools import islice
+    >>> len(list(islice(hand_stream(), 3)))
+    3
+    """
     rng = random.Random(2)
-    hands = calls = 0
     seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while True:
         seed += 1
         s = new_game(seed=seed)
+        calls = 0
         while not s.is_over:
             seat = rng.choice(s.to_act)
             hand = s.hand_number
             s = apply(s, seat, rng.choice(legal_actions(s, seat))).state
             calls += 1
             if s.hand_number != hand or s.is_over:
-                hands += 1
+                yield calls
+                calls = 0
+
+
+def random_hands(seconds: float = 2.0) -> tuple[float, float]:
+    """Complete hands of :func:`hand_stream` for about ``seconds``. Returns (hands per second,
+    apply calls per second)."""
+    hands = calls = 0
+    start = time.perf_counter()
+    for moves in hand_stream():
+        hands += 1
+        calls += moves
+        if time.perf_counter() - start >= seconds:
+            break
     elapsed = time.perf_counter() - start
     return hands / elapsed, calls / elapsed
 

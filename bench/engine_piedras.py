@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -19,11 +20,17 @@ from engine import piedras
 Figure = tuple[str, float, str]
 
 
-def _hands_per_second(players: int, seconds: float = 1.5) -> float:
+def hand_stream(players: int) -> Iterator[None]:
+    """Complete random hands of ``players``, endlessly (new matches as they end): mostly quiet
+    actions (pass, accept, discard). Yields after each hand; ``bench/callgrind_mus.py`` plays
+    the same hands.
+
+    >>> from itertools import islice
+    >>> len(list(islice(hand_stream(4), 2)))
+    2
+    """
     rng = random.Random(players)
     state = piedras.new_game(players=players, seed=rng.randrange(1 << 30))
-    hands = 0
-    start = time.perf_counter()
     while True:
         seat = rng.choice(state.to_act)
         actions = piedras.legal_actions(state, seat)
@@ -32,11 +39,18 @@ def _hands_per_second(players: int, seconds: float = 1.5) -> float:
         before = (state.juego, state.hand_number)
         state = piedras.apply(state, seat, action).state
         if state.is_over or (state.juego, state.hand_number) != before:
-            hands += 1
-            if time.perf_counter() - start >= seconds:
-                break
+            yield None
         if state.is_over:
             state = piedras.new_game(players=players, seed=rng.randrange(1 << 30))
+
+
+def _hands_per_second(players: int, seconds: float = 1.5) -> float:
+    hands = 0
+    start = time.perf_counter()
+    for _ in hand_stream(players):
+        hands += 1
+        if time.perf_counter() - start >= seconds:
+            break
     return hands / (time.perf_counter() - start)
 
 
