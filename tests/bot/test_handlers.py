@@ -12,6 +12,7 @@ import html
 import itertools
 import random
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -731,6 +732,24 @@ def _process(h: Harness, store: Store) -> tuple[Services, Any]:
     )
 
 
+@contextlib.asynccontextmanager
+async def _two_processes(kind: str) -> AsyncIterator[tuple[Harness, Services, Any]]:
+    """Process A (the harness, holding its publications 3 s, listening for wake-ups) and
+    process B (its services and a context) on one store; both stopped afterwards."""
+    import asyncio
+
+    store_a, store_b = _two_stores(kind)
+    h = Harness(store_a, publish_hold=3.0)
+    other, other_ctx = _process(h, store_b)
+    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
+    try:
+        yield h, other, other_ctx
+    finally:
+        listening.cancel()
+        await publisher.stop(h.bot, h.svc)
+        await publisher.stop(h.bot, other)
+
+
 async def _shown_within(h: Harness, svc: Services, seconds: float) -> float:
     """Seconds until the group's table message shows the stored table (AssertionError after
     ``seconds``); read through ``svc``'s store."""
@@ -756,13 +775,7 @@ async def test_a_move_in_another_process_is_published_at_once_while_this_one_hol
     3 s here: A does not know yet that another process serves the bot). Process B's move
     finds the lock taken: A is told at once, releases, and publishes the move; nobody waits
     for the hold to run out."""
-    import asyncio
-
-    store_a, store_b = _two_stores(kind)
-    h = Harness(store_a, publish_hold=3.0)
-    other, other_ctx = _process(h, store_b)
-    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
-    try:
+    async with _two_processes(kind) as (h, other, other_ctx):
         table = await h.open_and_start()
         assert h.store.held_since() is not None  # A holds the lock of the table it published
         seat = table.to_act()[0]
@@ -771,10 +784,6 @@ async def test_a_move_in_another_process_is_published_at_once_while_this_one_hol
         assert (await read_table(other, GROUP)).turn == table.turn + 1  # type: ignore[union-attr]
         assert await _shown_within(h, other, 2.0) < 1.0
         assert h.store.held_since() is None or h.svc.contended.get(GROUP)
-    finally:
-        listening.cancel()
-        await publisher.stop(h.bot, h.svc)
-        await publisher.stop(h.bot, other)
 
 
 @pytest.mark.parametrize("kind", ["memory", "fakeredis"])
@@ -785,11 +794,7 @@ async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_ho
     then publishes B's move at once instead of keeping its lock for the hold."""
     import asyncio
 
-    store_a, store_b = _two_stores(kind)
-    h = Harness(store_a, publish_hold=3.0)
-    other, other_ctx = _process(h, store_b)
-    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
-    try:
+    async with _two_processes(kind) as (h, other, other_ctx):
         table = await h.open_and_start()
         await publisher.release_held(h.bot, h.svc)
         gate, reached = asyncio.Event(), asyncio.Event()
@@ -813,10 +818,6 @@ async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_ho
         gate.set()
         await first
         assert await _shown_within(h, other, 2.0) < 1.0
-    finally:
-        listening.cancel()
-        await publisher.stop(h.bot, h.svc)
-        await publisher.stop(h.bot, other)
 
 
 @pytest.mark.parametrize("kind", ["memory", "fakeredis"])
