@@ -48,10 +48,10 @@ import math
 import secrets
 import time
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
@@ -688,9 +688,7 @@ async def release_held(
         if released.done or released.lost:
             continue
         _contended(svc, chat)
-        task = asyncio.create_task(flush(bot, svc, chat))
-        svc.release_tasks.add(task)
-        task.add_done_callback(svc.release_tasks.discard)
+        _in_background(svc, flush(bot, svc, chat))
 
 
 WAKE_RETRY = 1.0
@@ -726,7 +724,12 @@ def woken(bot: Bot, svc: Services, chat_id: int) -> None:
     if svc.store.lease_left(chat_id) <= 0 and chat_id not in svc.publishing:
         return  # not this process's (the lock is another one's)
     _contended(svc, chat_id)
-    task = asyncio.create_task(release_held(bot, svc, chats={chat_id}))
+    _in_background(svc, release_held(bot, svc, chats={chat_id}))
+
+
+def _in_background(svc: Services, work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` as a task that :func:`stop` waits for (``svc.release_tasks``)."""
+    task = asyncio.create_task(work)
     svc.release_tasks.add(task)
     task.add_done_callback(svc.release_tasks.discard)
 

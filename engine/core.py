@@ -94,7 +94,7 @@ _set_name = _ACTION_SLOTS["name"].__set__
 
 class _ActionSlots:
     """The layout of an :class:`Action` without its guard against assignment (as
-    :class:`TransitionSlots` for a :class:`Transition`: filled, then made an ``Action``)."""
+    :class:`_TransitionSlots` for a :class:`Transition`: filled, then made an ``Action``)."""
 
     __slots__ = ("amount", "cards", "kind", "name")
     kind: str
@@ -157,7 +157,7 @@ class Event:
 
 class _EventSlots:
     """The layout of an :class:`Event` without its guard against assignment (see
-    :class:`TransitionSlots`): ``Transition.events`` makes every event from one."""
+    :class:`_TransitionSlots`): ``Transition.events`` makes every event from one."""
 
     __slots__ = ("data", "kind", "to")
     kind: str
@@ -181,14 +181,13 @@ makes it, or a tuple ``(function, *arguments)`` whose function makes it from tho
 (nothing to build on every move: neither a closure nor a ``functools.partial``)."""
 
 
-class TransitionSlots:
+class _TransitionSlots:
     """The layout of a :class:`Transition` without its guard against assignment.
 
     :func:`transition` fills one with plain attribute stores (the fast path of the interpreter)
     and then makes it a ``Transition``: an object may change its class to another of the same
     layout. That is half the cost of setting the slots of a frozen object one setter call at a
-    time, and every move of every game makes one. An engine's hot path may do the same inline
-    (the four lines of :func:`transition`, without a call).
+    time, and every move of every game makes one.
     """
 
     __slots__ = ("_events", "_raw", "state")
@@ -199,7 +198,7 @@ class TransitionSlots:
     """What the events are built from (see :func:`transition`)."""
 
 
-class Transition(TransitionSlots, Generic[S]):
+class Transition(_TransitionSlots, Generic[S]):
     """The result of ``apply``: the new state and the events that lead to it, in order.
 
     Immutable, compared and hashed by ``(state, events)`` like a frozen dataclass. The engines
@@ -273,7 +272,7 @@ class Transition(TransitionSlots, Generic[S]):
         _set_events(self, fields[1])
 
 
-_TRANSITION_SLOTS: dict[str, Any] = dict(TransitionSlots.__dict__)
+_TRANSITION_SLOTS: dict[str, Any] = dict(_TransitionSlots.__dict__)
 _set_state = _TRANSITION_SLOTS["state"].__set__
 _set_events = _TRANSITION_SLOTS["_events"].__set__
 
@@ -294,7 +293,7 @@ def transition(state: S, raw: RawEvents) -> Transition[S]:
     >>> t.events[0].data, type(t) is Transition
     ({'seat': 0}, True)
     """
-    t = TransitionSlots()
+    t = _TransitionSlots()
     t.state = state
     t._raw = raw
     t.__class__ = Transition

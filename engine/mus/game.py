@@ -29,11 +29,11 @@ from engine.core import (
     IllegalAction,
     RawEvent,
     Transition,
-    TransitionSlots,
     card_actions,
     check_action,
     check_seat,
     is_seat,
+    transition,
 )
 from engine.mus import senas_play
 from engine.mus.actions import parse_action
@@ -310,12 +310,7 @@ def apply(state: MusState, seat: int, action: Action | str) -> Transition[MusSta
         if seat not in state.to_act:
             raise IllegalAction("not_your_turn", seat=seat)
         new = _discard(state, seat, act.cards, None)
-    # transition(new, (_replayed, state, seat, act)) without the call (engine.core)
-    t = TransitionSlots()
-    t.state = new
-    t._raw = (_replayed, state, seat, act)
-    t.__class__ = Transition
-    return t  # type: ignore[return-value]  # a Transition now
+    return transition(new, (_replayed, state, seat, act))
 
 
 def _replayed(state: MusState, seat: int, act: Action) -> list[RawEvent]:
