@@ -1,10 +1,12 @@
 """Envite computer player strength: chicos won by an AI team against other players.
 
-Each match is one chico (``Options(chicos=1)``) between two teams of 2 or 3 (4 and 6 players):
+Each match is one chico (``Options(chicos=1)``), or with ``--chicos 2`` a whole game as a default
+table plays it (best of three chicos: the unit the Mus benchmark counts as a vaca), between two
+teams of 2 or 3 (4 and 6 players):
 team "AI" plays every seat of its team with ``engine.envite.ai.choose`` at the given level, the
 other team is a random player (a uniformly random legal action), the rule baseline
 (``engine.envite.ai.baseline``) or the AI at level ``facil``. The AI team sits as team 0 in even
-matches and team 1 in odd ones (no seat advantage). A figure is the share of chicos the AI team
+matches and team 1 in odd ones (no seat advantage). A figure is the share of matches the AI team
 wins, with its 95 % Wilson interval. Decision time is one ``view`` + ``choose`` call on one core.
 
 Señas are on, as at a default table (rules/senas.md): after every move each computer seat (the
@@ -78,9 +80,10 @@ def _signal(
     return s
 
 
-def _matches(job: tuple[int, str, str, int, int, bool]) -> tuple[int, int, list[float]]:
-    """Play ``count`` chicos; return (AI chicos won, chicos, AI decision times in seconds)."""
-    players, level, against, seed, count, senas = job
+def _matches(job: tuple[int, str, str, int, int, bool, int]) -> tuple[int, int, list[float]]:
+    """Play ``count`` matches of ``chicos`` chicos to win; return (AI matches won, matches, AI
+    decision times in seconds)."""
+    players, level, against, seed, count, senas, chicos = job
     other = _opponent(against)
     rng = random.Random(seed)
     wins = 0
@@ -90,7 +93,7 @@ def _matches(job: tuple[int, str, str, int, int, bool]) -> tuple[int, int, list[
         levels = {ai_team: level} if senas else {}
         if senas and against == "facil":
             levels[1 - ai_team] = "facil"
-        options = envite.Options(chicos=1, sinsenas=not senas)
+        options = envite.Options(chicos=chicos, sinsenas=not senas)
         s = envite.new_game(players=players, options=options, seed=seed + m)
         while not s.is_over:
             if levels:
@@ -113,25 +116,31 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 
 def run(
-    n: int, level: str = "normal", seed: int = 1, processes: int = 2, senas: bool = True
+    n: int,
+    level: str = "normal",
+    seed: int = 1,
+    processes: int = 2,
+    senas: bool = True,
+    chicos: int = 1,
+    sizes: Sequence[int] = (4, 6),
+    against: Sequence[str] = ("random", "baseline", "facil"),
 ) -> list[Row]:
-    """Rows (label, figure) for ``n`` chicos per match-up, 4 and 6 players (``senas``: the
-    computer seats make señas, as at a default table)."""
+    """Rows (label, figure) for ``n`` matches per match-up, each of ``chicos`` chicos to win
+    (``senas``: the computer seats make señas, as at a default table)."""
     rows: list[Row] = []
     times: list[float] = []
-    matchups = [(p, against) for p in (4, 6) for against in ("random", "baseline", "facil")]
-    if level == "facil":
-        matchups = [(p, a) for p, a in matchups if a != "facil"]
+    unit = "chicos" if chicos == 1 else f"games of {chicos} chicos"
+    matchups = [(p, a) for p in sizes for a in against if not (level == "facil" == a)]
     with ProcessPoolExecutor(processes) as pool:
-        for players, against in matchups:
+        for players, other in matchups:
             chunks = max(1, processes * 4)
-            sizes = [n // chunks + (1 if i < n % chunks else 0) for i in range(chunks)]
+            counts = [n // chunks + (1 if i < n % chunks else 0) for i in range(chunks)]
             base = seed * 1_000_003 + players * 10_007
             jobs = []
             start = base
-            for size in sizes:
+            for size in counts:
                 if size:
-                    jobs.append((players, level, against, start, size, senas))
+                    jobs.append((players, level, other, start, size, senas, chicos))
                     start += size
             wins = total = 0
             for w, c, t in pool.map(_matches, jobs):
@@ -141,7 +150,7 @@ def run(
             lo, hi = wilson(wins, total)
             rows.append(
                 (
-                    f"envite {players}p AI {level} team vs {against} team: chicos won"
+                    f"envite {players}p AI {level} team vs {other} team: {unit} won"
                     + ("" if senas else " (sin señas)"),
                     f"{wins / total:.1%} [{lo:.1%}, {hi:.1%}] of {total}",
                 )
@@ -157,13 +166,32 @@ def run(
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=2000, help="chicos per match-up")
+    parser.add_argument("--n", type=int, default=2000, help="matches per match-up")
+    parser.add_argument(
+        "--chicos", type=int, default=1, help="chicos to win a match (2: a default game)"
+    )
+    parser.add_argument("--players", type=int, nargs="+", default=[4, 6], choices=range(4, 13, 2))
+    parser.add_argument(
+        "--against",
+        nargs="+",
+        default=["random", "baseline", "facil"],
+        choices=["random", "baseline", "facil"],
+    )
     parser.add_argument("--level", default="normal", choices=ai.LEVELS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sinsenas", action="store_true", help="no señas (table option)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    for label, figure in run(args.n, args.level, args.seed, senas=not args.sinsenas):
+    rows = run(
+        args.n,
+        args.level,
+        args.seed,
+        senas=not args.sinsenas,
+        chicos=args.chicos,
+        sizes=args.players,
+        against=args.against,
+    )
+    for label, figure in rows:
         print(f"{label:<58} {figure}")
     print(f"{'elapsed':<58} {time.perf_counter() - start:.0f} s")
 
