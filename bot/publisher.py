@@ -15,22 +15,31 @@ table as due for publication (see :mod:`bot.storage`). Then :func:`flush` makes 
 
 One process publishes a table at a time (a leased lock), always from the newest document, so an
 older render never lands over a newer one; writes made meanwhile are published by the same loop
-before it lets go, several moves becoming one edit. A crash, a restart, a Redis outage or a Bot
-API failure leaves the table due: another try (this process's or another's sweep,
-:func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts); a
-notice whose send timed out may have been posted, so it is not posted again (a table message or
-a private hand is: a player needs its buttons).
+before it lets go, several moves becoming one edit. The lease is renewed while a publication runs
+(:class:`_Lease`: a timer, so a publication shorter than a few seconds costs no round trip for it),
+so a slow one (flood waits, retries, calls that time out) keeps its lock while it is alive; a lock
+that lapsed nevertheless (the process stalled longer than the lease, Redis did not answer the
+renewals) is noticed before the next Bot API call, which is not made: the publication stops and
+leaves the table due for whoever holds the lock now. So no notice is posted by two processes, and
+no older render is published after a newer one (short of a lock lapsing during a call already made:
+Telegram cannot refuse a call of a former holder). A crash, a restart, a Redis outage or a Bot API
+failure leaves the table due: another try (this process's or another's sweep,
+:func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts); a notice
+whose send timed out may have been posted, so it is not posted again (a table message or a private
+hand is: a player needs its buttons).
 
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
-:mod:`bot.storage`): the table's next write in this process releases it in its own round trip,
-and :func:`release_held` releases the others together. A process that wants to publish a table
-whose lock another one has wakes that one (:func:`listen`): if it holds the table it releases it
-at once, and the release brings the write, which it publishes; if it is still publishing, it
-does not hold the lock afterwards. So a write never waits for another process's hold (only
-for a publication in progress). When another process wrote the table meanwhile, or found it
+:mod:`bot.storage`; not renewed meanwhile: the hold ends :data:`LEASE_MARGIN` before the lease at
+the latest): the table's next write in this process releases it in its own round trip, and
+:func:`release_held` releases the others together. A publication resumed from a hold goes on with
+its lock (renewed first if less than :data:`LEASE_MARGIN` is left). A process that wants to publish
+a table whose lock another one has wakes that one (:func:`listen`): if it holds the table it
+releases it at once, and the release brings the write, which it publishes; if it is still
+publishing, it does not hold the lock afterwards. So a write never waits for another process's hold
+(only for a publication in progress). When another process wrote the table meanwhile, or found it
 publishing the table, that table's publications are released at once for a while
-(:data:`CONTENDED`), and the other tables' holds are short (:data:`SHARED_HOLD`): that bounds
-the wait when a wake-up is lost (a reconnection to Redis) or the store has none.
+(:data:`CONTENDED`), and the other tables' holds are short (:data:`SHARED_HOLD`): that bounds the
+wait when a wake-up is lost (a reconnection to Redis) or the store has none.
 
 A round's own records (a notice posted, the private hands sent...) are compare-and-set writes
 too: one that lands on another write (another process's move made meanwhile) ends the round,
@@ -57,8 +66,8 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot import keyboards, render, senas
-from bot.storage import Held, Loaded
+from bot import keyboards, render, senas, storage
+from bot.storage import Held, Loaded, Store
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -87,8 +96,12 @@ publish it (or write it while this one held its lock)."""
 RELEASE_EVERY = 0.05
 """Seconds between two releases of held publications (those due meanwhile go together)."""
 LEASE_MARGIN = 2.0
-"""Seconds of its lease a held lock keeps beyond the hold (a publication resumed from it has
-time to finish)."""
+"""Seconds of its lease a publication's lock must surely have left when a Bot API call starts
+(else it is renewed first, or the publication stops: :class:`_Lease`); a held lock keeps that
+much beyond the hold."""
+RENEW_MIN = 0.25
+"""Fewest seconds between two renewals of a running publication's lock (the retries of one
+that failed, once the lease is down to :data:`LEASE_MARGIN`)."""
 
 
 class Deferred(Exception):
@@ -106,6 +119,87 @@ class Gone(Exception):
 class Blocked(Gone):
     """Telegram forbids writing to that chat (a user who blocked the bot, a group that removed
     it)."""
+
+
+class LeaseLost(Exception):
+    """The publication's lock is not surely its own any more (it lapsed: another process may
+    publish the table now): it sends nothing more and leaves the table due."""
+
+
+class _Lease:
+    """A running publication's lock: renewed while the publication runs, checked before each
+    of its Bot API calls.
+
+    A timer renews it (token-checked: :meth:`~bot.storage.Store.pub_extend`) halfway between
+    now and the moment only :data:`LEASE_MARGIN` would be left, every 4 s with the default
+    lease: a publication that ends sooner (nearly all: well under a second) costs no round
+    trip, only a timer set and cancelled; a slow one (flood waits, retries, a Bot API call
+    that hangs up to its timeout) keeps its lock as long as it is alive and Redis answers. A
+    renewal that fails is tried again in half the time left (at least :data:`RENEW_MIN`).
+
+    :meth:`check` comes before every Bot API call: it costs nothing while the lease has more
+    than :data:`LEASE_MARGIN` left; below that (the renewals failed, or the process stalled
+    longer than the lease) the lock is renewed first, and a lock that is lost (another token
+    has it, or it lapsed) or cannot be renewed raises :class:`LeaseLost`: the call is not made.
+    """
+
+    def __init__(self, store: Store, chat_id: int, token: str) -> None:
+        self.store, self.chat_id, self.token = store, chat_id, token
+        self.lost = False
+        self._renewing = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._arm()
+
+    def _arm(self) -> None:
+        wait = max(RENEW_MIN, (self.store.lease_left(self.chat_id) - LEASE_MARGIN) / 2)
+        self._timer = asyncio.get_running_loop().call_later(wait, self._due)
+
+    def _due(self) -> None:
+        self._timer = None
+        self._task = asyncio.create_task(self._keep())
+
+    async def _keep(self) -> None:
+        async with self._renewing:
+            await self._renew()
+        if not self.lost:
+            self._arm()
+
+    async def _renew(self) -> None:
+        try:
+            kept = await self.store.pub_extend(
+                self.chat_id, self.token, lease=storage.PUBLISH_LEASE
+            )
+        except Exception as exc:  # Redis away: tried again (and checked before each call)
+            log.warning("publishing %s: lease renewal failed: %s", self.chat_id, type(exc).__name__)
+            return
+        if not kept:
+            self.lost = True
+            log.warning("publishing %s: the lock lapsed; left to its holder", self.chat_id)
+
+    def _sure(self) -> bool:
+        return not self.lost and self.store.lease_left(self.chat_id) > LEASE_MARGIN
+
+    async def check(self) -> None:
+        """Before a Bot API call: return if the lock surely stays this publication's for
+        :data:`LEASE_MARGIN` more seconds (renewing it if needed), else raise
+        :class:`LeaseLost`."""
+        if self._sure():
+            return
+        async with self._renewing:  # (concurrent calls wait for one renewal)
+            if not self.lost and not self._sure():
+                await self._renew()
+        if not self._sure():
+            raise LeaseLost(self.chat_id)
+
+    async def stop(self) -> None:
+        """The publication ended (its lock released, held or lost): no more renewals."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
 
 
 @dataclass
@@ -130,6 +224,8 @@ class _Run:
     """New messages sent (all chats) not yet taken from the budget."""
     group_calls: int = 0
     """New messages sent to the group not yet taken from the budget."""
+    lease: _Lease | None = None
+    """The publication's lock, checked before each Bot API call (:meth:`check`)."""
     blocked: set[int] = field(default_factory=set)
     """Private chats Telegram refused to write to (players who blocked the bot)."""
     reached: set[int] = field(default_factory=set)
@@ -145,6 +241,11 @@ class _Run:
         messages."""
         self.calls += send
         self.group_calls += send and chat_id == self.chat_id
+
+    async def check(self) -> None:
+        """Before a Bot API call: :class:`LeaseLost` if the lock may be another's now."""
+        if self.lease is not None:
+            await self.lease.check()
 
     def spent(self) -> tuple[int, int]:
         """The calls not yet taken from the budget (and forget them: they are, now)."""
@@ -163,8 +264,14 @@ def _seconds(exc: RetryAfter) -> float:
     return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 
-async def call_api(call: Callable[[], Awaitable[T]], *, uncertain_ok: bool = False) -> T | None:
-    """One Bot API call with the retries that make sense.
+async def call_api(
+    call: Callable[[], Awaitable[T]],
+    *,
+    uncertain_ok: bool = False,
+    check: Callable[[], Awaitable[None]] | None = None,
+) -> T | None:
+    """One Bot API call with the retries that make sense; ``check`` is awaited before each
+    try (a publication's: its lock is still its own, else it raises).
 
     A flood-control wait up to :data:`MAX_WAIT` is waited; a longer one raises
     :class:`Deferred`. 5xx, network errors and timeouts are retried (:data:`RETRIES` tries)
@@ -174,6 +281,8 @@ async def call_api(call: Callable[[], Awaitable[T]], *, uncertain_ok: bool = Fal
     """
     pause = 0.5
     for attempt in range(RETRIES):
+        if check is not None:
+            await check()
         try:
             return await call()
         except RetryAfter as exc:
@@ -202,7 +311,9 @@ async def call_api(call: Callable[[], Awaitable[T]], *, uncertain_ok: bool = Fal
     raise Deferred(time.time() + RETRY_LATER)
 
 
-async def _send(bot: Bot, chat_id: int, render_: Render, *, uncertain_ok: bool) -> Message | None:
+async def _send(
+    bot: Bot, run: _Run, chat_id: int, render_: Render, *, uncertain_ok: bool
+) -> Message | None:
     text, markup = render_
     return await call_api(
         lambda: bot.send_message(
@@ -213,10 +324,11 @@ async def _send(bot: Bot, chat_id: int, render_: Render, *, uncertain_ok: bool) 
             disable_web_page_preview=True,
         ),
         uncertain_ok=uncertain_ok,
+        check=run.check,
     )
 
 
-async def _edit(bot: Bot, chat_id: int, message_id: int, render_: Render) -> None:
+async def _edit(bot: Bot, run: _Run, chat_id: int, message_id: int, render_: Render) -> None:
     text, markup = render_
     try:
         await call_api(
@@ -227,7 +339,8 @@ async def _edit(bot: Bot, chat_id: int, message_id: int, render_: Render) -> Non
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 disable_web_page_preview=True,
-            )
+            ),
+            check=run.check,
         )
     except BadRequest as exc:
         if "not modified" not in exc.message.lower():
@@ -304,7 +417,7 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
     if taken is None:
         token = secrets.token_hex(8)
         try:
-            found = await svc.store.pub_acquire(chat_id, token)
+            found = await svc.store.pub_acquire(chat_id, token, lease=storage.PUBLISH_LEASE)
         except Exception as exc:
             log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
             return
@@ -313,29 +426,32 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
             return
         taken = token, found
     svc.publishing.add(chat_id)
+    lease = _Lease(svc.store, chat_id, taken[0])
     try:
-        await _loop(bot, svc, chat_id, *taken, spent)
+        await _loop(bot, svc, chat_id, *taken, spent, lease)
     finally:
+        await lease.stop()
         svc.publishing.discard(chat_id)
 
 
 async def _resume(
     svc: Services, chat_id: int
 ) -> tuple[tuple[str, dict[str, str]] | None, tuple[int, int]]:
-    """The lock of this process's held publication of the table, if any (with the calls it
-    has not spent yet); one whose lease runs short is released first (which brings the newer
-    table, with the lock, when there is one)."""
+    """The lock of this process's held publication of the table, if any, and the calls it
+    has not spent yet. A lock whose lease runs short (:data:`LEASE_MARGIN`) is renewed first,
+    as a running publication's is (:class:`_Lease`); if it lapsed meanwhile, there is no lock
+    (the calls are spent by the next publication's release)."""
     held = svc.store.take_held(chat_id)
     if held is None:
         return None, (0, 0)
     if svc.store.lease_left(chat_id) > LEASE_MARGIN:
         return (held.token, held.shown), held.spent
-    svc.store.hold(chat_id, held)
     try:
-        await svc.store.release_held(chats={chat_id}, ttl=svc.settings.table_ttl)
+        kept = await svc.store.pub_extend(chat_id, held.token, lease=storage.PUBLISH_LEASE)
     except Exception as exc:
-        log.warning("publishing %s: release failed: %s", chat_id, type(exc).__name__)
-    return svc.store.take_acquired(chat_id), (0, 0)
+        log.warning("publishing %s: lease renewal failed: %s", chat_id, type(exc).__name__)
+        kept = False
+    return ((held.token, held.shown) if kept else None), held.spent
 
 
 def _hold_seconds(svc: Services) -> float:
@@ -368,8 +484,9 @@ async def _loop(
     token: str,
     shown: dict[str, str],
     spent: tuple[int, int],
+    lease: _Lease | None = None,
 ) -> None:
-    run = _Run(chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1])
+    run = _Run(chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1], lease=lease)
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
         try:
@@ -378,6 +495,10 @@ async def _loop(
                 loaded = await _publish(bot, svc, chat_id, loaded, run)
         except Deferred as exc:
             retry_at, loaded = exc.at, None
+        except LeaseLost:
+            # Due now for whoever holds the lock; the release spends the calls made and finds
+            # the lock lost (or, if it could not be renewed but is still this one's, frees it).
+            retry_at, loaded = time.time(), None
         except Exception:
             log.exception("publishing table %s failed", chat_id)
             retry_at, loaded = time.time() + RETRY_LATER, None
@@ -474,7 +595,7 @@ async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want
         return True
     run.count(chat_id, send=False)
     try:
-        await _edit(bot, chat_id, message_id, want)
+        await _edit(bot, run, chat_id, message_id, want)
     except Gone as exc:
         run.shown.pop(key, None)
         if isinstance(exc, Blocked):
@@ -502,7 +623,7 @@ async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: 
     where = table.chat_id if to is None else to
     run.count(where, send=True)
     try:
-        sent = await _send(bot, where, (text, None), uncertain_ok=True)
+        sent = await _send(bot, run, where, (text, None), uncertain_ok=True)
     except (Gone, BadRequest) as exc:
         log.warning("a notice for %s could not be posted: %s", table.chat_id, exc)
         return
@@ -556,7 +677,7 @@ async def _post(bot: Bot, run: _Run, chat_id: int, want: Render) -> int | None:
     again); ``None`` when that chat cannot be written."""
     run.count(chat_id, send=True)
     try:
-        message = await _send(bot, chat_id, want, uncertain_ok=False)
+        message = await _send(bot, run, chat_id, want, uncertain_ok=False)
     except Gone as exc:
         log.warning("cannot write to chat %s: %s", chat_id, exc)
         if isinstance(exc, Blocked):

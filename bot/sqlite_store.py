@@ -411,6 +411,21 @@ class SQLiteStore(StoreBase):
             self._leased(chat_id, lease)
         return found
 
+    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+        since = time.monotonic()
+
+        def fn(db: sqlite3.Connection) -> bool:
+            now = time.time()
+            cursor = db.execute(
+                "UPDATE locks SET until = ? WHERE chat = ? AND token = ? AND until > ?",
+                (now + lease, chat_id, token, now),
+            )
+            return cursor.rowcount == 1
+
+        kept: bool = await self._run("pub_extend", True, fn)
+        self._leased(chat_id, lease if kept else None, since)
+        return kept
+
     async def pub_release(
         self,
         chat_id: int,

@@ -91,6 +91,11 @@ Publishing
     version published, drops the chat from the set and frees the lock; if it moved, the lock is
     kept (and extended) and the current version is returned, so the same process publishes it
     too. A publication that Telegram refused for now is released with a retry time instead.
+    While it runs, the publisher renews the lease (:meth:`Store.pub_extend`, checked against
+    the lock's token: a lock that lapsed and may be another process's is never taken back),
+    so a slow publication keeps its lock; :meth:`StoreBase.lease_left` is this store's
+    conservative estimate (counted from when the request left), checked before each Bot API
+    call.
 
     A publication may also end **held** (:meth:`StoreBase.hold`): the lock stays this store's
     for a moment (well within its lease) and what it showed stays in memory. This store's next
@@ -170,8 +175,9 @@ TIMER_LEASE = 10.0
 #: Seconds after a write before another process takes over its publication (the writer
 #: normally publishes at once and clears it long before).
 PUBLISH_GRACE = 5.0
-#: Seconds a process holds a table's publishing lock before another may take it (longer than
-#: a publication takes; a dead process's lock is taken over after at most this).
+#: Seconds a process holds a table's publishing lock before another may take it, unless it
+#: renews it (a running publication does, see :mod:`bot.publisher`); a dead process's lock is
+#: taken over after at most this.
 PUBLISH_LEASE = 10.0
 #: Seconds before a claimed publication is due again (the claimer may find the lock still held
 #: by a process that died: it tries again this soon).
@@ -368,6 +374,12 @@ class Store(Protocol):
         process holds it (then it is woken: :meth:`wakeups`)."""
         ...
 
+    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+        """Renew the table's publishing lock for ``lease`` seconds if it is still ``token``'s;
+        False when it is not (it lapsed: another process may hold it now). Never takes a lock
+        that is free."""
+        ...
+
     def wakeups(self) -> AsyncIterator[int]:
         """The chats whose lock a process could not take (see "Publishing"), from every process
         sharing the store, as they come; ends at once if the store has none (holds then end
@@ -535,12 +547,13 @@ class StoreBase(Store):
         """Seconds this store's publishing lock of the table surely stays its own (0: none)."""
         return max(0.0, self._leases.get(chat_id, 0.0) - time.monotonic())
 
-    def _leased(self, chat_id: int, lease: float | None) -> None:
+    def _leased(self, chat_id: int, lease: float | None, since: float | None = None) -> None:
         """This store took (or extended) the table's publishing lock for ``lease`` seconds
-        (``None``: it is not its own any more)."""
+        (``None``: it is not its own any more), counted from ``since`` (``time.monotonic()``
+        when the request left: the estimate never outlives the lock; default now)."""
         self._leases.pop(chat_id, None)
         if lease is not None:
-            self._leases[chat_id] = time.monotonic() + lease
+            self._leases[chat_id] = (time.monotonic() if since is None else since) + lease
             if len(self._leases) > self.CACHE_SIZE:  # forget the oldest (long expired)
                 self._leases.pop(next(iter(self._leases)))
 
@@ -705,6 +718,7 @@ class StoreBase(Store):
         ttl = None if ttl is None else _positive_ttl(ttl)
         # A held publication of this table is released by this write (when it takes the lock).
         held = self._held.pop(chat_id, None) if lock is not None and doc is not None else None
+        since = time.monotonic()
         try:
             outcome = await self._cas(
                 chat_id,
@@ -728,7 +742,7 @@ class StoreBase(Store):
             self._leased(chat_id, None)  # released by the write (or its lock was lost)
         if outcome.shown is not None and lock is not None:
             self._acquired[chat_id] = (lock, outcome.shown)
-            self._leased(chat_id, PUBLISH_LEASE)
+            self._leased(chat_id, PUBLISH_LEASE, since)
         if outcome.duplicate:
             raise DuplicateUpdate(update_id if update_id is not None else 0)
         if outcome.ok:
@@ -1077,6 +1091,14 @@ table.insert(shown, 1, 1)
 return shown
 """
 
+# KEYS: lock key. ARGV: token, lease (ms). Returns 1 when the lock was still the token's (its
+# lease now starts again), else 0 (nothing changed: a lapsed lock is never taken back here).
+_PUB_EXTEND = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
 # KEYS: lock key, shown hash, table hash, publish zset, the group's and the bot's budget
 # buckets. ARGV: token, version published, retry at ("": none), chat id, ttl of the shown hash
 # ("": none), lease (ms), now, calls made to the group, calls made in all, then field, value...
@@ -1227,6 +1249,7 @@ class RedisStore(StoreBase):
         self._cas_script = redis.register_script(_CAS)
         self._pub_acquire = redis.register_script(_PUB_ACQUIRE)
         self._pub_release = redis.register_script(_PUB_RELEASE)
+        self._pub_extend = redis.register_script(_PUB_EXTEND)
         self._pub_release_many = redis.register_script(_PUB_RELEASE_MANY)
         self._check_script = redis.register_script(_CHECK)
         self._first_time = redis.register_script(_FIRST_TIME)
@@ -1368,14 +1391,23 @@ class RedisStore(StoreBase):
         self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
     ) -> dict[str, str] | None:
         self._count("pub_acquire")
+        since = time.monotonic()
         keys = [f"{self.prefix}:lock:{chat_id}", f"{self.prefix}:shown:{chat_id}"]
         args: list[str | int] = [token, int(lease * 1000), str(chat_id), self._wake]
         reply = await self._pub_acquire(keys=keys, args=args)
         if int(reply[0]) != 1:
             return None
-        self._leased(chat_id, lease)
+        self._leased(chat_id, lease, since)
         flat = [_decode(x) for x in reply[1:]]
         return dict(zip(flat[::2], flat[1::2], strict=True))
+
+    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+        self._count("pub_extend")
+        since = time.monotonic()
+        keys = [f"{self.prefix}:lock:{chat_id}"]
+        kept = bool(int(await self._pub_extend(keys=keys, args=[token, int(lease * 1000)])))
+        self._leased(chat_id, lease if kept else None, since)
+        return kept
 
     async def wakeups(self) -> AsyncIterator[int]:
         """The chats published to ``{prefix}:wake:<db>`` (a connection of the pool kept for
@@ -1831,6 +1863,16 @@ class MemoryStore(StoreBase):
         self._data.locks[chat_id] = (token, time.monotonic() + lease)
         self._leased(chat_id, lease)
         return dict(self._data.shown.get(chat_id, {}))
+
+    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+        await self._trip("pub_extend")
+        held = self._data.locks.get(chat_id)
+        if held is None or held[0] != token or held[1] <= time.monotonic():
+            self._leased(chat_id, None)
+            return False
+        self._data.locks[chat_id] = (token, time.monotonic() + lease)
+        self._leased(chat_id, lease)
+        return True
 
     async def pub_release(
         self,

@@ -856,3 +856,106 @@ async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(k
         await asyncio.sleep(0.01)
     assert any(left in text for text in h.bot.group_sends()), h.bot.group_sends()
     assert await store_a.publish_due(GROUP) is None  # nothing left for later
+
+
+# ---- a publication keeps its lock while it runs ---------------------------------------------
+
+
+def _short_lease(monkeypatch: pytest.MonkeyPatch, lease: float = 0.5) -> float:
+    """Leases of ``lease`` seconds (the publisher's margins scaled down with them)."""
+    from bot import storage
+
+    monkeypatch.setattr(storage, "PUBLISH_LEASE", lease)
+    monkeypatch.setattr(publisher, "LEASE_MARGIN", lease / 5)
+    monkeypatch.setattr(publisher, "RENEW_MIN", lease / 10)
+    return lease
+
+
+async def _left_mid_game(kind: str) -> tuple[Harness, Store, Services]:
+    """A started game on process A (no holds) and process B on the same store."""
+    store_a, store_b = _two_stores(kind)
+    h = Harness(store_a, publish_hold=0.0)
+    other, _ = _process(h, store_b)
+    await h.open_and_start()
+    assert await store_a.publish_due(GROUP) is None
+    return h, store_b, other
+
+
+@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+async def test_a_publication_slower_than_its_lease_keeps_its_lock_and_posts_once(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9: a publication that takes longer than its lease (a Bot API call that hangs:
+    here the group's notice takes four leases) has its lock renewed while it runs: another
+    process's sweep finds the table taken meanwhile and does not post the notice again."""
+    import asyncio
+
+    lease = _short_lease(monkeypatch)
+    h, store_b, other = await _left_mid_game(kind)
+    left = t("es", "phone.left", name="Dani")
+    reached = asyncio.Event()
+    send = h.bot.send_message
+
+    async def slow_send(chat_id: int, text: str, **kw: Any) -> Any:
+        if left in text:
+            reached.set()
+            await asyncio.sleep(4 * lease)
+        return await send(chat_id, text, **kw)
+
+    h.bot.send_message = slow_send  # type: ignore[method-assign]
+    leaving = asyncio.create_task(lobby.salir(*h.command(104, "/salir")))  # A publishes
+    await asyncio.wait_for(reached.wait(), 2.0)
+    await asyncio.sleep(2 * lease)  # the first lease ran out long ago
+    assert await store_b.pub_acquire(GROUP, "probe") is None  # still A's
+    await publisher.flush(h.bot, other, GROUP)  # what B's sweep does with a table due
+    await leaving
+    assert [text for text in h.bot.group_sends() if left in text] == [left]
+    assert h.store.ops["pub_extend"] >= 2  # renewed while it ran (about every lease / 2.5)
+    assert await store_b.publish_due(GROUP) is None
+
+
+@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+@pytest.mark.parametrize("how", ["stalled", "redis away"])
+async def test_a_publication_whose_lock_lapsed_makes_no_more_calls(
+    kind: str, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9: if the lock lapsed nevertheless (the process stalled longer than its lease, or
+    Redis did not answer its renewals) and another process took it, the publication notices
+    before its next Bot API call and stops: what it had not shown yet is left to the lock's
+    holder (the table stays due), which shows it; the notice posted before is not posted
+    again."""
+    import asyncio
+    import time
+
+    lease = _short_lease(monkeypatch)
+    h, store_b, other = await _left_mid_game(kind)
+    left = t("es", "phone.left", name="Dani")
+    send = h.bot.send_message
+    if how == "redis away":
+
+        async def no_answer(*args: Any, **kw: Any) -> bool:
+            raise ConnectionError("Redis is away")
+
+        h.store.pub_extend = no_answer  # type: ignore[method-assign]
+
+    async def lapsing_send(chat_id: int, text: str, **kw: Any) -> Any:
+        if left in text:
+            if how == "stalled":
+                time.sleep(lease * 1.5)  # nothing runs in the process meanwhile
+            else:
+                await asyncio.sleep(lease * 1.5)
+            assert await store_b.pub_acquire(GROUP, "b") is not None  # B takes over
+        return await send(chat_id, text, **kw)
+
+    h.bot.send_message = lapsing_send  # type: ignore[method-assign]
+    await lobby.salir(*h.command(104, "/salir"))  # A publishes, and stops after the notice
+    last, called = h.bot.calls[-1]  # the notice was its last call
+    assert last == "send" and left in called["text"], h.bot.calls[-3:]
+    assert await store_b.publish_due(GROUP) is not None  # left due for B
+    assert await h.store.pub_acquire(GROUP, "a2") is None  # B's lock, untouched
+    # B publishes what A had not shown (here by hand: B's probe lock is let go first).
+    await store_b.pub_release(GROUP, "b", 0, {}, retry_at=time.time())
+    await publisher.flush(h.bot, other, GROUP)
+    assert [text for text in h.bot.group_sends() if left in text] == [left]
+    assert await _shown_within(h, other, 1.0) < 1.0
+    assert await store_b.publish_due(GROUP) is None

@@ -784,6 +784,30 @@ async def test_a_write_can_take_the_publishing_lock_and_release_brings_newer_tab
     assert await second.pub_acquire(5, "tok-c") == {"k": "h2"}  # free, with what was shown
 
 
+async def test_a_publishing_lock_is_renewed_by_its_holder_only_while_it_has_it(
+    backend: Backend,
+) -> None:
+    """``pub_extend`` renews the lock for its own token (another process still finds it taken
+    after the first lease); another token renews nothing; a lock that lapsed is lost, and the
+    renewal does not take it back (another process may have published since)."""
+    first, second = backend.store(), backend.store()
+    lease = 0.6
+    assert await first.pub_acquire(41, "a", lease=lease) is not None
+    assert 0 < first.lease_left(41) <= lease
+    await asyncio.sleep(lease * 0.5)
+    assert await first.pub_extend(41, "a", lease=lease)
+    assert first.lease_left(41) > lease * 0.5
+    await asyncio.sleep(lease * 0.7)  # past the first lease
+    assert await second.pub_acquire(41, "b", lease=lease) is None  # still the first's
+    assert not await second.pub_extend(41, "b", lease=lease)  # not the second's
+    assert second.lease_left(41) == 0
+    await asyncio.sleep(lease * 1.5)  # nobody renews it: it lapses
+    assert not await first.pub_extend(41, "a", lease=lease)
+    assert first.lease_left(41) == 0
+    assert await second.pub_acquire(41, "b", lease=lease) is not None  # free
+    assert not await first.pub_extend(41, "a", lease=lease)  # another's now
+
+
 async def test_a_held_publication_is_released_by_the_next_write_in_the_same_round_trip(
     backend: Backend,
 ) -> None:
