@@ -25,7 +25,7 @@ from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game
 from bot.handlers.computers import LevelError, take_level
 from bot.table import Table
 from engine.core import IllegalAction
-from locales import LANGUAGES, t
+from locales import LANGUAGES, t, tn
 
 ME = 0
 QUIT_WORDS = frozenset({"salir", "quit", "exit", "q"})
@@ -42,6 +42,23 @@ def plain(text: str) -> str:
     'Ana & Bea'
     """
     return html.unescape(_TAG.sub("", text))
+
+
+def _button_hints(table: Table) -> frozenset[str]:
+    """The lines of the table and hand texts that say how to act with Telegram's buttons (the
+    game's :attr:`~bot.games.base.Game.button_hints` and the discard prompt): the terminal
+    says how to act here instead (``terminal.discard_hint``, the numbered choices)."""
+    lang = table.lang
+    hints = [t(lang, key) for key in table.adapter.button_hints]
+    hints += [tn(lang, "hand.discard_prompt", n) for n in (1, 2)]
+    return frozenset(plain(hint) for hint in hints)
+
+
+def shown(text: str, table: Table) -> str:
+    """A table or hand text of ``table`` as the terminal shows it: plain, without the lines
+    about Telegram's buttons."""
+    hints = _button_hints(table)
+    return "\n".join(line for line in plain(text).split("\n") if line not in hints)
 
 
 class Setup:
@@ -153,12 +170,12 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
         choices = _choices(table)
         if shown_turn != table.turn:
             shown_turn = table.turn
-            say("\n" + plain(table.adapter.table_text(table)))
-            say("\n" + plain(table.adapter.hand_text(table, ME)))
+            say("\n" + shown(table.adapter.table_text(table), table))
+            say("\n" + shown(table.adapter.hand_text(table, ME), table))
             if table.adapter.in_discard(table.engine_state()):
                 cards = table.adapter.seat_cards(table, ME)
                 say(" · ".join(f"{i}) {c}" for i, c in enumerate(cards, 1)))
-                say(t(lang, "terminal.discard_hint"))
+                say(tn(lang, "terminal.discard_hint", table.adapter.discard_limit))
             for i, (label, _action) in enumerate(choices, 1):
                 say(f"  {i}) {label}")
         stdout.write("> ")
@@ -172,7 +189,8 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
             say(t(lang, "terminal.bye"))
             return 0
         if not text or text.lower() in HELP_WORDS:
-            say(t(lang, "terminal.help"))
+            if text:  # an empty line only shows the table again
+                say(t(lang, "terminal.help"))
             shown_turn = -1
             continue
         action = text

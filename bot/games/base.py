@@ -94,6 +94,10 @@ class Game(Protocol):
     private_refusals: frozenset[str]
     """Refusal reasons that tell something about the refused player's hand: answered privately."""
 
+    button_hints: frozenset[str]
+    """Locale keys of the lines of its table and hand texts that say how to act with
+    Telegram's buttons (the terminal, which has none, leaves them out)."""
+
     # ---- seats and options -------------------------------------------------------------------
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
@@ -266,6 +270,7 @@ class EngineGame:
     engine_checks_turn = False
     menu_commands: tuple[MenuCommand, ...] = ()
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
+    button_hints: frozenset[str] = frozenset()
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
     record_counters: tuple[tuple[str, ...], ...] = ()
 

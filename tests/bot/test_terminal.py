@@ -12,7 +12,7 @@ import pytest
 
 from bot import render
 from bot.terminal import NEVER, Setup, main, new_table, play
-from locales import t
+from locales import t, tn
 
 
 def run(script: str, game: str = "mus", words: tuple[str, ...] = (), **kw: object) -> str:
@@ -66,13 +66,13 @@ def test_s1_s3_a_computer_partners_senas_are_shown_to_me() -> None:
 def test_discard_by_positions_and_in_english() -> None:
     for seed in range(30):  # a deal where everybody says mus
         text = run("1\n1 2\nquit\n", seed=seed, lang="en")
-        if "1) " in text and t("en", "terminal.discard_hint") in text:
+        if "1) " in text and tn("en", "terminal.discard_hint", 4) in text:
             break
     else:
         pytest.fail("no discard in 30 deals")
     assert t("en", "hand.cards", cards="").strip() in text
     assert text.rstrip().endswith(t("en", "terminal.bye"))
-    after = text.split(t("en", "terminal.discard_hint"))[1]
+    after = text.split(tn("en", "terminal.discard_hint", 4))[1]
     assert "Not allowed" not in after.split("> ")[1]
 
 
@@ -97,3 +97,30 @@ def test_the_console_script_through_a_pipe() -> None:
         check=True,
     )
     assert "Tapete · Envite" in done.stdout and done.stdout.rstrip().endswith("Hasta luego.")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_terminal_says_how_to_discard_here_not_with_telegrams_buttons(lang: str) -> None:
+    """A piedras discard (one card): no "mark your cards here... or in private", no "press
+    Discard"; the terminal's own hint, in the singular."""
+    text = run("quit\n", "piedras", seed=3, lang=lang)
+    assert tn(lang, "terminal.discard_hint", 1) in text
+    for phone in (
+        t(lang, "table.phase.discard"),
+        *(tn(lang, "hand.discard_prompt", n) for n in (1, 2)),
+    ):
+        assert phone not in text
+
+
+def test_envite_your_turn_without_the_group_button() -> None:
+    text = run("quit\n", "envite", ("chicos=1",), seed=3, lang="en")
+    assert "  1) " in text  # your turn, with your choices numbered
+    assert t("en", "envite.hand.your_turn") not in text
+
+
+def test_an_empty_line_shows_the_table_again_without_the_help() -> None:
+    text = run("\nquit\n", "mus", seed=4)
+    assert t("es", "terminal.help") not in text
+    title = t("es", "hand.cards", cards="").strip()
+    assert text.count(title) == 2  # the table and your hand, shown again
+    assert t("es", "terminal.help") in run("?\nquit\n", "mus", seed=4)

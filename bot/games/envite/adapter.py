@@ -46,6 +46,7 @@ class EnviteGame(EngineGame):
     team_captains = True
     engine_checks_turn = True
     private_refusals = frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"})
+    button_hints = frozenset({"envite.hand.your_turn"})
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"round_started"})
     commands: ClassVar[Mapping[str, str]] = {
         "tiro": "tiro",

@@ -51,6 +51,7 @@ class MusGame(EngineGame):
     name = "mus"
     teams = 2
     discard_limit = 4
+    button_hints = frozenset({"table.phase.discard"})
     commands: ClassVar[Mapping[str, str]] = {
         "mus": "mus",
         "corto": "corto",

@@ -32,6 +32,7 @@ class PiedrasGame(EngineGame):
     name = "piedras"
     teams = 0
     discard_limit = 1
+    button_hints = frozenset({"table.phase.discard"})
     commands: ClassVar[Mapping[str, str]] = BETTING_COMMANDS
     menu_commands: tuple[MenuCommand, ...] = (
         MenuCommand("paso", "pass", "menu.piedras.paso"),
