@@ -1,8 +1,10 @@
 """A game in the terminal against computer players: any of the three games, in Spanish or English.
 
-Run ``tapete-terminal [juego] [opciones] [nivel=facil] [idioma=en] [jugadores=N] [semilla=N]``
-(``make play``); the words are those of ``/nueva`` (``tapete-terminal envite chicos=1``).
-Without a game word it asks which game. You sit at seat 1; computer players fill the others.
+Run ``tapete-terminal [juego] [opciones] [nivel=facil] [idioma=en] [jugadores=N] [semilla=N]
+[nombre=Ana]`` (``make play``); the words are those of ``/nueva`` (``tapete-terminal envite
+chicos=1``). Without a game word it asks which game. You sit at seat 1, named "Ana (tú)" (the
+table's texts speak of every player in the third person: "Le toca a Ana (tú)"; without
+``nombre=`` your login name); computer players fill the others.
 
 The terminal is a table like the group's: it is a :class:`~bot.table.Table` played in memory,
 its texts are the bot's own (the table message, your private hand, the hand results, from the
@@ -14,6 +16,7 @@ an action (``envido 5``, ``descarto 12o 3c``, ``tiro 1o``), ``?`` for help, ``sa
 
 from __future__ import annotations
 
+import getpass
 import html
 import random
 import re
@@ -68,6 +71,7 @@ class Setup:
         self.lang = "es"
         self.seed: int | None = None
         self.players: int | None = None
+        self.name: str | None = None
         rest: list[str] = []
         for word in words:
             key, sep, value = word.partition("=")
@@ -78,9 +82,25 @@ class Setup:
                 self.seed = int(value)
             elif sep and key in ("jugadores", "players") and value.isdigit():
                 self.players = int(value)
+            elif sep and key in ("nombre", "name") and value.strip():
+                self.name = value.strip()[:30]
             else:
                 rest.append(word)
         self.level, self.words = take_level(rest)
+
+
+def my_name(lang: str, name: str | None = None) -> str:
+    """Your name at the table: ``name`` (else your login name) marked as you.
+
+    >>> my_name("es", "ana"), my_name("en", "Bea")
+    ('Ana (tú)', 'Bea (you)')
+    """
+    if not name:
+        try:
+            name = getpass.getuser()
+        except Exception:  # no login name (some containers): a plain word
+            name = t(lang, "terminal.player")
+    return t(lang, "terminal.me", name=name[:1].upper() + name[1:])
 
 
 def new_table(game: str, words: Sequence[str], setup: Setup, name: str) -> Table:
@@ -131,11 +151,12 @@ def play(
     lang: str = "es",
     level: str = "normal",
     players: int | None = None,
+    name: str = "Ana",
 ) -> int:
     """Play one game reading your moves from ``stdin``; returns the exit status."""
     setup = Setup([f"idioma={lang}", f"nivel={level}"])
     setup.players = players
-    table = new_table(game, words, setup, t(lang, "terminal.you"))
+    table = new_table(game, words, setup, my_name(lang, name))
     return run(table, stdin, stdout, seed)
 
 
@@ -255,7 +276,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         game, options = asked, []
     seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        table = new_table(game, options, setup, t(lang, "terminal.you"))
+        table = new_table(game, options, setup, my_name(lang, setup.name))
     except OptionError as exc:
         out.write(plain(t(lang, f"{game}.bad_option", word=exc.word)) + "\n")
         return 2

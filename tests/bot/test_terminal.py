@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from bot import render
-from bot.terminal import NEVER, Setup, main, new_table, play
+from bot.terminal import NEVER, Setup, main, my_name, new_table, play
 from locales import t, tn
 
 
@@ -44,7 +44,7 @@ def test_a_whole_game_against_the_computers(game: str, words: tuple[str, ...]) -
 
 def test_only_my_cards_before_the_showdown() -> None:
     setup = Setup(["semilla=5"])
-    table = new_table("mus", (), setup, "Tú")
+    table = new_table("mus", (), setup, "Ana (tú)")
     table.start(5, 0.0, NEVER, pause=(0.0, 0.0))
     state = table.engine_state()
     mine = {render.card_name("es", str(c)) for c in state.hands[0]}
@@ -124,3 +124,20 @@ def test_an_empty_line_shows_the_table_again_without_the_help() -> None:
     title = t("es", "hand.cards", cards="").strip()
     assert text.count(title) == 2  # the table and your hand, shown again
     assert t("es", "terminal.help") in run("?\nquit\n", "mus", seed=4)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_my_name_reads_right_in_the_third_person(lang: str) -> None:
+    """The table speaks of players in the third person ("Le toca a Ana"): you are a name
+    marked as you, never a bare "Tú" ("Le toca a Tú", "Tú envida")."""
+    text = run("1\n" * 12 + "quit\n", "envite", ("chicos=1",), seed=3, lang=lang, name="ana")
+    me = my_name(lang, "ana")
+    assert me == ("Ana (tú)" if lang == "es" else "Ana (you)")
+    assert t(lang, "table.to_act", names=me) in text
+    assert "Tú " not in text and "You bets" not in text
+
+
+def test_the_name_word_and_a_default_name() -> None:
+    assert Setup(["nombre=Lucía", "envite"]).name == "Lucía"
+    assert Setup(["envite"]).name is None
+    assert my_name("es").endswith(" (tú)") and len(my_name("es")) > len(" (tú)")
