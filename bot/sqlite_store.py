@@ -406,9 +406,10 @@ class SQLiteStore(StoreBase):
                 return None
             return self._shown(db, chat_id)
 
+        since = time.monotonic()
         found = await self._run("pub_acquire", True, fn)
         if found is not None:
-            self._leased(chat_id, lease)
+            self._leased(chat_id, lease, since)
         return found
 
     async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
@@ -460,8 +461,9 @@ class SQLiteStore(StoreBase):
             db.execute("UPDATE locks SET until = ? WHERE chat = ?", (time.time() + lease, chat_id))
             return Released(False, version=live[0], doc=live[1])
 
+        since = time.monotonic()
         released: Released = await self._run("pub_release", True, fn)
-        self._leased(chat_id, None if released.done or released.lost else lease)
+        self._leased(chat_id, None if released.done or released.lost else lease, since)
         if released.doc is not None:
             self._remember(chat_id, Loaded(released.version, released.doc))
         return released

@@ -1456,12 +1456,15 @@ class RedisStore(StoreBase):
         ]
         for key, value in shown.items():
             args += [key, value]
+        since = time.monotonic()
         reply = [_decode(x) for x in await self._pub_release(keys=keys, args=args)]
-        return self._released(chat_id, reply[0], reply[1:], lease)
+        return self._released(chat_id, reply[0], reply[1:], lease, since)
 
-    def _released(self, chat_id: int, status: str, rest: list[str], lease: float) -> Released:
+    def _released(
+        self, chat_id: int, status: str, rest: list[str], lease: float, since: float
+    ) -> Released:
         if status == "more":
-            self._leased(chat_id, lease)
+            self._leased(chat_id, lease, since)
             self._remember(chat_id, Loaded(int(rest[0]), rest[1]))
             return Released(False, version=int(rest[0]), doc=rest[1])
         self._leased(chat_id, None)
@@ -1490,9 +1493,10 @@ class RedisStore(StoreBase):
             args += [token, str(version), str(chat), spent[0], spent[1], 2 * len(shown)]
             for key, value in shown.items():
                 args += [key, value]
+        since = time.monotonic()
         reply = [_decode(x) for x in await self._pub_release_many(keys=keys, args=args)]
         return [
-            self._released(chat, reply[3 * i], reply[3 * i + 1 : 3 * i + 3], PUBLISH_LEASE)
+            self._released(chat, reply[3 * i], reply[3 * i + 1 : 3 * i + 3], PUBLISH_LEASE, since)
             for i, (chat, *_) in enumerate(items)
         ]
 
