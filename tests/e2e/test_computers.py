@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import secrets
 from typing import Any
 
+import pytest
 from driver import HiddenCardCheck, MusTable, read_doc
 from envite_driver import EnviteTable, lively
 from fake_telegram import Chat, FakeTelegram, Message, User
@@ -53,8 +55,11 @@ async def _wait_move(table: Any, turn: int, timeout: float = 10.0) -> dict[str, 
 
 
 async def test_a_whole_mus_vaca_of_one_person_and_three_computers(
-    tg: FakeTelegram, apps: Any, redis_factory: Any
+    tg: FakeTelegram, apps: Any, redis_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A fixed deal seed: with a random one a juego decided by an early accepted órdago could
+    # end the vaca before the person had made a few moves (seen once in about 50 runs).
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 20261201)
     redis = redis_factory.client()
     await apps.start(**FAST)
     ana = tg.user("Ana", "ana")
