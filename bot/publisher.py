@@ -484,7 +484,7 @@ async def _loop(
     token: str,
     shown: dict[str, str],
     spent: tuple[int, int],
-    lease: _Lease | None = None,
+    lease: _Lease,
 ) -> None:
     run = _Run(chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1], lease=lease)
     retry_at: float | None = None
