@@ -34,9 +34,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict engine bot locales
+	$(VENV)/bin/lint-imports
 
 test: lint locales
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n auto --dist loadgroup
 
 bench: $(STAMP) locales
 	$(PY) bench/engine.py

@@ -20,6 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from driver import PREFIX
 from fake_telegram import FakeTelegram
 
 POLL_TIMEOUT = 1  # seconds of long polling: short so that stopping an Application is quick
@@ -85,24 +86,15 @@ class RedisFactory:
         self.clients.append(client)
         return client
 
-    async def cleanup(self, tg: FakeTelegram) -> None:
-        """Delete every key (and timer entry) mentioning a chat or user of this test."""
+    async def cleanup(self) -> None:
+        """Delete every key under this process's prefix: one test runs at a time in a process,
+        its bots are stopped, and no other suite or bot uses the prefix."""
         if not self.clients:
             return
         client = self.clients[0]
-        ids = [str(c) for c in tg.chats]
-        ids += [str(u) for u in tg.users]
-        keys = [k async for k in client.scan_iter(match="tapete:*", count=1000)]
-        doomed = []
-        for key in keys:
-            name = key.decode() if isinstance(key, bytes) else str(key)
-            if any(i in name for i in ids):  # the windows of update ids are per chat
-                doomed.append(key)
-        if doomed:
-            await client.delete(*doomed)
-        if ids:
-            await client.zrem("tapete:timers", *ids)
-            await client.zrem("tapete:pub", *ids)
+        doomed = [k async for k in client.scan_iter(match=f"{PREFIX}:*", count=1000)]
+        for start in range(0, len(doomed), 500):
+            await client.delete(*doomed[start : start + 500])
         for c in self.clients:
             with contextlib.suppress(Exception):
                 await c.aclose()
@@ -112,7 +104,7 @@ class RedisFactory:
 async def redis_factory(tg: FakeTelegram) -> AsyncIterator[RedisFactory]:
     factory = RedisFactory()
     yield factory
-    await factory.cleanup(tg)
+    await factory.cleanup()
 
 
 def make_settings(tg: FakeTelegram, token: str | None = None, **overrides: Any) -> Any:
@@ -126,6 +118,7 @@ def make_settings(tg: FakeTelegram, token: str | None = None, **overrides: Any) 
         "language": "es",
         # Bad-input tests check each refusal in the group; the throttle has its own tests.
         "answer_quiet": 0.0,
+        "redis_prefix": PREFIX,
     }
     values.update(overrides)
     return Settings(**values)

@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 import re
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,9 @@ import engine.mus as mus
 import locales
 from engine.core import Action
 
-PREFIX = "tapete"
+PREFIX = f"tapete-test-{secrets.token_hex(4)}"
+"""This process's Redis key prefix: the tests' bots never sweep another suite's (or a running
+bot's) tables, and a test may delete everything under it when it ends."""
 LANG = "es"
 
 #: Engine action kind -> the bot command that plays it (Spanish names; see issue 5).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from driver import LANG, MusTable, card_mentions, deep_link_payload, open_table, read_doc, t
+from driver import LANG, PREFIX, MusTable, card_mentions, deep_link_payload, open_table, read_doc, t
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
@@ -135,11 +135,11 @@ async def test_discard_by_typed_command_in_private(
     doc = await table.doc()
     user = table.seat_user(doc, 1)
     cards = mus.view(state, 1).to_dict()["cards"][:2]
-    before = await redis_factory.client().hmget(f"tapete:t:{group.id}", ["v", "d"])
+    before = await redis_factory.client().hmget(f"{PREFIX}:t:{group.id}", ["v", "d"])
     user.send(group, f"/descarto {cards[0]}")
     await tg.settle()
     assert group.last_bot_message().text == t(LANG, "error.discard_in_private")
-    assert await redis_factory.client().hmget(f"tapete:t:{group.id}", ["v", "d"]) == before
+    assert await redis_factory.client().hmget(f"{PREFIX}:t:{group.id}", ["v", "d"]) == before
     user.send(user.private, f"/discard {' '.join(cards)}")
     await table.wait_turn_after(doc["turn"])
     state = await table.state()

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from driver import card_mentions, read_raw
+from driver import PREFIX, card_mentions, read_raw
 from envite_driver import (
     EnviteTable,
     no_held_card_in_group,
@@ -237,7 +237,7 @@ async def test_bad_inputs_are_answered_and_change_nothing(
     await table.act(mandador, Action("quiero"), "button")
     await tg.settle(quiet=0.1)  # the bot's own follow-up writes are done before the set-up
     fresh = envite.new_game(players=4, seed=4, score=(11, 3))
-    key = f"tapete:t:{group.id}"
+    key = f"{PREFIX}:t:{group.id}"
     stored = await table.doc()
     import json
 

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from driver import LANG, card_mentions, open_table, ordago_policy, play_hand, t
+from driver import LANG, PREFIX, card_mentions, open_table, ordago_policy, play_hand, t
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
@@ -85,14 +85,14 @@ async def test_whole_vaca_with_ordagos_fixed_seed(
     # No game button is left in the group, and the finished table expires.
     live = [b for m in group.bot_messages() for b in m.buttons() if b["callback_data"][:2] == "a:"]
     assert live == [], live
-    assert await redis.ttl(f"tapete:t:{group.id}") > 0
+    assert await redis.ttl(f"{PREFIX}:t:{group.id}") > 0
     # A late action gets a polite refusal and changes nothing.
-    before = await redis.hmget(f"tapete:t:{group.id}", ["v", "d"])
+    before = await redis.hmget(f"{PREFIX}:t:{group.id}", ["v", "d"])
     replies = len(group.bot_messages())
     table.seat_user(doc, 0).send(group, "/paso")
     await tg.settle()
     assert [m.text for m in group.bot_messages()[replies:]] == [t(LANG, "error.no_table")]
-    assert await redis.hmget(f"tapete:t:{group.id}", ["v", "d"]) == before
+    assert await redis.hmget(f"{PREFIX}:t:{group.id}", ["v", "d"]) == before
 
 
 async def test_my_cards_button_answers_privately(
@@ -129,11 +129,11 @@ async def test_cancel_by_creator_or_admin_only(
     table, users, group = await open_table(tg, redis)
     boss = tg.user("Jefa")
     group.admins.add(boss.id)
-    before = await redis.hmget(f"tapete:t:{group.id}", ["v", "d"])
+    before = await redis.hmget(f"{PREFIX}:t:{group.id}", ["v", "d"])
     users[1].send(group, "/cancelar")
     await tg.settle()
     assert group.last_bot_message().text == t(LANG, "error.not_creator")
-    assert await redis.hmget(f"tapete:t:{group.id}", ["v", "d"]) == before
+    assert await redis.hmget(f"{PREFIX}:t:{group.id}", ["v", "d"]) == before
     boss.send(group, f"/cancel@{tg.bot_username}")
     await tg.settle()
     doc = await table.doc()

@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from driver import LANG, choose, command_for, open_table, t
+from driver import LANG, PREFIX, choose, command_for, open_table, t
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
 
 pytestmark = [
+    pytest.mark.xdist_group("processes"),
     pytest.mark.e2e,
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="processes need a shared Redis"),
 ]
@@ -54,6 +55,7 @@ class BotProcess:
             "TAPETE_TURN_TIMEOUT": "600",
             "TAPETE_TIMER_TICK": "0.2",
             "TAPETE_ANSWER_QUIET": "0",
+            "TAPETE_REDIS_PREFIX": PREFIX,
             "PYTHONPATH": str(ROOT),
         }
         with self.log.open("ab") as out:

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from driver import LANG, open_table, read_doc, t
+from driver import LANG, PREFIX, open_table, read_doc, t
 from fake_telegram import FakeTelegram
 
 from bot.storage import doc_digest
@@ -96,9 +96,9 @@ async def test_timers_due_together_are_spread_over_processes(
         found = await read_doc(redis, table.group.id)
         assert found is not None
         text = json.dumps(dict(found[1], deadline=1.0, turn_deadline=1.0))
-        key = f"tapete:t:{table.group.id}"
+        key = f"{PREFIX}:t:{table.group.id}"
         await redis.hset(key, mapping={"d": text, "h": doc_digest(text)})
-        await redis.zadd("tapete:timers", {str(table.group.id): 1.0})
+        await redis.zadd(f"{PREFIX}:timers", {str(table.group.id): 1.0})
     mark = tg.mark()
     settings = {"turn_timeout": 600.0, "timer_tick": 0.05, "sweep_batch": 1}
     await apps.start(**settings)

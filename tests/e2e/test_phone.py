@@ -11,7 +11,7 @@ import random
 import time
 from typing import Any
 
-from driver import LANG, MusTable, card_mentions, ordago_policy, play_hand, read_doc
+from driver import LANG, PREFIX, MusTable, card_mentions, ordago_policy, play_hand, read_doc
 from fake_telegram import Chat, FakeTelegram, Message, User
 
 import engine.mus as mus
@@ -134,7 +134,7 @@ async def test_pause_stops_the_clock_and_anyone_seated_resumes(
     # ... and no timer fires: the 2 s turn passes with no default move.
     await asyncio.sleep(3.0)
     assert (await table.doc())["turn"] == doc["turn"]
-    assert await redis.zscore("tapete:timers", str(group.id)) is None
+    assert await redis.zscore(f"{PREFIX}:timers", str(group.id)) is None
     # An onlooker may not resume; Cris (seated) does, with a fresh turn time.
     onlooker = tg.user("Olga", "olga")
     onlooker.send(group, "/seguir")
@@ -166,7 +166,7 @@ async def test_a_paused_table_is_resumed_after_a_restart(
     await apps.stop(first)
     doc = await table.doc()
     assert doc["paused_by"] == "Dani" and doc.get("deadline") is None
-    ttl = await redis.ttl(f"tapete:t:{group.id}")
+    ttl = await redis.ttl(f"{PREFIX}:t:{group.id}")
     assert ttl > 0  # kept for TAPETE_TABLE_TTL like any table
 
     await apps.start(turn_timeout=60.0, timer_tick=0.05)

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from driver import LANG, open_table, ordago_policy, play_hand
+from driver import LANG, PREFIX, open_table, ordago_policy, play_hand
 from fake_telegram import FakeTelegram, png_size
 
 from locales import t as locale_t
@@ -34,8 +34,8 @@ async def test_a_finished_vaca_appears_in_history_and_ranking(
     doc = await table.doc()
     assert doc["status"] == "over" and not doc.get("rec_out")  # stored, then cleared
     tid = doc["tid"]
-    assert await redis.exists(f"tapete:rec:game:{group.id}:{tid}") == 1
-    assert await redis.ttl(f"tapete:rec:game:{group.id}:{tid}") == -1  # kept for good
+    assert await redis.exists(f"{PREFIX}:rec:game:{group.id}:{tid}") == 1
+    assert await redis.ttl(f"{PREFIX}:rec:game:{group.id}:{tid}") == -1  # kept for good
     winners = [u for i, u in enumerate(users) if i % 2 == state.winner]
 
     ana.send(group, "/historial")

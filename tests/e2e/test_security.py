@@ -18,7 +18,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from driver import LANG, card_mentions, open_table, play_hand, read_doc
+from driver import LANG, PREFIX, card_mentions, open_table, play_hand, read_doc
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
@@ -290,7 +290,7 @@ async def test_every_key_expires_or_is_bounded_after_a_whole_game(
     users[3].send(users[3].private, "/cartas")
     await tg.settle()
     assert users[1].private.bot_messages()[-1].text == dt("es", "security.private_chat")
-    assert not await redis.exists(f"tapete:prefs:chat:{users[1].id}")
+    assert not await redis.exists(f"{PREFIX}:prefs:chat:{users[1].id}")
     state = await table.state()
     hands = 0
     while not state.is_over:
@@ -303,24 +303,24 @@ async def test_every_key_expires_or_is_bounded_after_a_whole_game(
     await apps.stop_all()
 
     mine = [str(group.id), *(str(u.id) for u in users)]
-    found = [k async for k in redis.scan_iter(match="tapete:*", count=1000)]
+    found = [k async for k in redis.scan_iter(match=f"{PREFIX}:*", count=1000)]
     keys = sorted(k.decode() if isinstance(k, bytes) else str(k) for k in found)
-    assert any(f"tapete:t:{group.id}" == k for k in keys)
-    assert any(f"tapete:prefs:chat:{group.id}" == k for k in keys)
+    assert any(f"{PREFIX}:t:{group.id}" == k for k in keys)
+    assert any(f"{PREFIX}:prefs:chat:{group.id}" == k for k in keys)
     # De-duplication keeps one small window of update ids per chat, never a key per update.
-    assert f"tapete:seen:{group.id}" in keys
-    assert not any(k.startswith("tapete:upd:") for k in keys)
-    window = (await redis.get(f"tapete:seen:{group.id}")).split()
+    assert f"{PREFIX}:seen:{group.id}" in keys
+    assert not any(k.startswith(f"{PREFIX}:upd:") for k in keys)
+    window = (await redis.get(f"{PREFIX}:seen:{group.id}")).split()
     assert 0 < len(window) <= DEDUPE_KEEP
     forever = []
     for key in keys:
-        if key in ("tapete:timers", "tapete:pub"):
+        if key in (f"{PREFIX}:timers", f"{PREFIX}:pub"):
             for member in await redis.zrange(key, 0, -1):
                 chat = member.decode() if isinstance(member, bytes) else str(member)
                 if chat in mine:
-                    assert await redis.exists(f"tapete:t:{chat}"), (key, chat)
+                    assert await redis.exists(f"{PREFIX}:t:{chat}"), (key, chat)
             continue
-        if key.startswith("tapete:rec:"):
+        if key.startswith(f"{PREFIX}:rec:"):
             continue  # records are kept on purpose, bounded per group (tests/bot/test_records)
         if await redis.ttl(key) < 0:
             forever.append(key)
@@ -384,11 +384,11 @@ async def test_group_upgraded_to_a_supergroup_mid_hand_goes_on_there(
     doc = moved[1]
     assert doc["chat_id"] == new.id and doc["state"] == before["state"]
     assert doc["lang"] == "en" and doc["players"] == before["players"]
-    assert await redis.hget(f"tapete:prefs:chat:{new.id}", "lang") in (b"en", "en")
-    assert await redis.zscore("tapete:timers", str(new.id)) is not None
-    assert await redis.zscore("tapete:timers", str(group.id)) is None
+    assert await redis.hget(f"{PREFIX}:prefs:chat:{new.id}", "lang") in (b"en", "en")
+    assert await redis.zscore(f"{PREFIX}:timers", str(new.id)) is not None
+    assert await redis.zscore(f"{PREFIX}:timers", str(group.id)) is None
     for user in users:
-        linked = {int(x) for x in await redis.smembers(f"tapete:u:{user.id}")}
+        linked = {int(x) for x in await redis.smembers(f"{PREFIX}:u:{user.id}")}
         assert new.id in linked and group.id not in linked
     # The table message is posted in the supergroup (the old chat's messages are not there).
     assert new.bot_messages() and new.bot_messages()[-1].buttons()

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from driver import open_table
+from driver import PREFIX, open_table
 from fake_telegram import FakeTelegram
 from test_kills import SECOND, BotProcess, _polling
 
 import engine.mus as mus
 
 pytestmark = [
+    pytest.mark.xdist_group("processes"),
     pytest.mark.e2e,
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="processes need a shared Redis"),
 ]
@@ -89,8 +90,8 @@ async def test_sigterm_finishes_the_updates_in_flight_and_their_publications(
             assert doc.get("turn", 0) > turn, "a move was not stored"
             assert doc.get("table_msg") is not None, "the table message was not posted again"
             # published, not left to another process: no publishing lock held, nothing due
-            assert not await redis.exists(f"tapete:lock:{chat}"), "a publication was abandoned"
-            assert await redis.zscore("tapete:pub", str(chat)) is None, "a table is left due"
+            assert not await redis.exists(f"{PREFIX}:lock:{chat}"), "a publication was abandoned"
+            assert await redis.zscore(f"{PREFIX}:pub", str(chat)) is None, "a table is left due"
             await table.assert_messages_current(timeout=2)
             await table.assert_dms_show_hands(timeout=2)
         # Nothing posted twice: no chat got the same new message twice.
