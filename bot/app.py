@@ -39,7 +39,7 @@ from telegram.ext import (
 )
 
 from bot import menu, publisher
-from bot.games import command_names
+from bot.games.registry import command_names
 from bot.handlers import (
     computers,
     errors,

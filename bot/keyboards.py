@@ -15,7 +15,7 @@ Game buttons are built only from the engine's ``legal_actions``. Callback data i
 ``n:<game>``                            ``/nueva`` alone: open a table of this game
 ``t:<chat>:<tid>:<round>:<card>:<0|1>``  private discard: (un)select one card
 ``c:<chat>:<tid>:<round>``              private discard: confirm
-``s:<chat>:<tid>:<hand>:<name>``         private hand: send a seña (:mod:`bot.senas`)
+``s:<chat>:<tid>:<hand>:<name>``         private hand: send a seña (:mod:`bot.games.senas`)
 ``p:<chat>:<tid>:<round>:<position>``   table message: (un)select my card at a position
 ``k:<chat>:<tid>:<seat>``               table message: "Sentarme" in a seat left free
 ``o:<chat>:<tid>``                      the finished table: "Otra partida"
@@ -32,8 +32,9 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import senas
-from bot.games import GAMES, Buttons
+from bot.games import senas
+from bot.games.base import Buttons
+from bot.games.registry import GAMES
 from bot.render import card_name
 from bot.table import Table
 from locales import t
@@ -135,10 +136,44 @@ def game_rows(table: Table, buttons: Buttons) -> list[list[InlineKeyboardButton]
     return rows
 
 
+def sena_callback(table: Table, name: str) -> str:
+    """``s:<chat>:<tid>:<hand>:<name>`` (the hand, not the turn: a seña may be made at any
+    moment of the hand, so moves do not make its button stale)."""
+    return pack("s", table.chat_id, table.tid, table.hand, name)
+
+
+def sena_rows(table: Table, seat: int) -> list[list[InlineKeyboardButton]]:
+    """The seat's señas as buttons for his private hand message ("🤫 dos reyes")."""
+    buttons = [
+        InlineKeyboardButton(
+            t(table.lang, "senas.button", sena=senas.label(table.lang, table.game, a.name or "")),
+            callback_data=sena_callback(table, a.name or ""),
+        )
+        for a in senas.offered(table, seat)
+    ]
+    per_row = senas.BUTTONS_PER_ROW
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+
+
+def senas_row(table: Table) -> list[InlineKeyboardButton]:
+    """The table message's "🤫 Señas" button (opens one's señas inline), while in their window."""
+    if table.status != "playing" or not senas.enabled(table):
+        return []
+    state = table.engine_state()
+    if not any(table.adapter.legal_senas(state, s) for s in range(len(table.players))):
+        return []
+    return [
+        InlineKeyboardButton(
+            t(table.lang, "senas.table_button"),
+            switch_inline_query_current_chat=f"{table.tid} {senas.INLINE_WORD}",
+        )
+    ]
+
+
 def table_keyboard(table: Table) -> InlineKeyboardMarkup:
     """The game's buttons for the table message, then "Mis cartas"."""
     rows = game_rows(table, table.adapter.table_buttons(table))
-    if signs := senas.table_row(table):
+    if signs := senas_row(table):
         rows.append(signs)
     rows += discard_rows(table)
     mine = pack("h", table.chat_id, table.tid)

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from bot.games import GAMES, MenuCommand
+from bot.games.base import MenuCommand
+from bot.games.registry import GAMES
 from locales import t
 
 Scope = Literal["group", "private"]

@@ -66,7 +66,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot import keyboards, render, senas, storage
+from bot import keyboards, render, storage
 from bot.storage import Held, Loaded, Store
 from bot.table import Table
 
@@ -386,7 +386,9 @@ def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
             return None
         cards = game.seat_cards(table, seat)
         return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
-    rows = keyboards.game_rows(table, game.hand_buttons(table, seat)) + senas.rows(table, seat)
+    rows = keyboards.game_rows(table, game.hand_buttons(table, seat)) + keyboards.sena_rows(
+        table, seat
+    )
     return InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -13,12 +13,10 @@ from __future__ import annotations
 import html
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.games.base import TableView
 from locales import t, tn
-
-if TYPE_CHECKING:
-    from bot.table import Table
 
 MAX_LOG_LINES = 8
 """Lines of the current hand's log shown in a table message."""
@@ -81,7 +79,7 @@ def seat_name(names: Sequence[str], seat: object) -> str:
     return "?"
 
 
-def deadline_text(lang: str, table: Table) -> str:
+def deadline_text(lang: str, table: TableView) -> str:
     """How long each player has to answer (a clock time would mean nothing to most players);
     "paused" while nobody plays in person."""
     if table.status == "playing" and table.paused_by:
@@ -109,7 +107,7 @@ def time_label(lang: str, seconds: float) -> str:
     return t(lang, "phone.opt.seconds", n=round(seconds))
 
 
-def options_text(lang: str, table: Table) -> str:
+def options_text(lang: str, table: TableView) -> str:
     labels = table.adapter.option_labels(table.options)
     words = [t(lang, key, **params) for key, params in labels]
     seconds = table.turn_time or table.turn_seconds  # chosen, else the bot's own
@@ -122,7 +120,7 @@ def game_name(lang: str, game: str) -> str:
     return t(lang, f"game.{game}")
 
 
-def lobby_text(table: Table) -> str:
+def lobby_text(table: TableView) -> str:
     """The lobby: the game and options, who sits (by team when the game has teams), the count."""
     lang = table.lang
     low, high = table.seats_range()
@@ -160,7 +158,7 @@ def lobby_text(table: Table) -> str:
     return "\n".join(lines)
 
 
-def hand_title(table: Table, hand: object) -> str:
+def hand_title(table: TableView, hand: object) -> str:
     """The first line of a private hand message: game, group and hand number."""
     lang = table.lang
     return t(
@@ -175,7 +173,7 @@ def worth_line(lang: str, worth: Sequence[tuple[str, dict[str, Any]]]) -> str | 
     return t(lang, "hand.worth", worth=" · ".join(t(lang, k, **p) for k, p in worth))
 
 
-def discard_lines(table: Table, seat: int, cards: Sequence[str]) -> list[str]:
+def discard_lines(table: TableView, seat: int, cards: Sequence[str]) -> list[str]:
     """The private hand's discard prompt (or wait) while the game is in a private discard."""
     lang = table.lang
     state = table.engine_state()

@@ -21,12 +21,14 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot import senas
-from bot.games import Game, get_game
+from bot.games import senas
+from bot.games.base import Game
+from bot.games.registry import get_game
+from bot.games.seats import LogEntry, Player, Status
 from bot.games.timing import minutes_left, next_change
 from bot.records import book
 from bot.records.model import HandLog, Pending
@@ -34,7 +36,6 @@ from bot.render import esc
 from engine.core import Action, Event, IllegalAction
 from locales import t, tn
 
-Status = Literal["lobby", "playing", "over", "cancelled"]
 TAKEOVER_AFTER = 2
 """A player's own turns timed out in a row after which the computer plays for him."""
 LEVELS = ("facil", "normal")
@@ -55,50 +56,6 @@ PARSED_STATES = 256
 """Engine states kept parsed (:meth:`Table.engine_state`), by game and text: states are
 immutable, and rendering a table and four hands asks for the same one a dozen times."""
 _PARSED: dict[tuple[str, str], Any] = {}
-
-
-class Player(BaseModel):
-    """A seated player: Telegram user id and display name (escaped when rendered).
-
-    ``team`` (0 or 1) in games played in two teams: chosen in the lobby, else by join order.
-    """
-
-    model_config = ConfigDict(extra="ignore")
-
-    user_id: int
-    name: str
-    team: int | None = None
-    bot_level: str | None = None
-    """A computer player's level (``facil``/``normal``): its ``user_id`` is negative (never a
-    Telegram user's) and it gets no private messages."""
-    away: bool = False
-    """A person the computer plays for (his turns timed out): back with "Vuelvo"."""
-    misses: int = 0
-    """This person's own turns timed out in a row."""
-    free: bool = False
-    """The seat was left mid-game (``/salir``, ``/sustituir``): the computer plays it until
-    someone presses "Sentarme"."""
-    reserved: str | None = None
-    """A free seat kept for this username (``/sustituir @usuario``), lower case."""
-
-    @property
-    def computer(self) -> bool:
-        """A computer seat, or a person the computer plays for now."""
-        return self.bot_level is not None or self.away
-
-    @property
-    def shown(self) -> str:
-        """The name in every list: 🤖 marks a seat the computer plays (unescaped)."""
-        return f"🤖 {self.name}" if self.computer else self.name
-
-
-class LogEntry(BaseModel):
-    """One public event (or a bot note such as ``timeout``) shown in the table message."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    kind: str
-    data: dict[str, Any] = Field(default_factory=dict)
 
 
 class Notice(BaseModel):

@@ -24,7 +24,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game
+from bot.games.base import OptionError
+from bot.games.registry import DEFAULT_GAME, GAMES, find_game
 from bot.handlers.computers import LevelError, take_level
 from bot.table import Table
 from engine.core import IllegalAction

@@ -13,12 +13,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
+from bot.games.seats import LogEntry, Player, Status
 from engine.core import Action, Event, IllegalAction, Transition
-
-if TYPE_CHECKING:
-    from bot.table import LogEntry, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +53,59 @@ class InlineChoice:
     title: str
     description: str
     text: str
+
+
+class TableView(Protocol):
+    """What a game (and the shared texts) may read of a table: the table document
+    (:class:`bot.table.Table`) read-only, never its transitions."""
+
+    @property
+    def chat_id(self) -> int: ...
+    @property
+    def tid(self) -> str: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def players(self) -> list[Player]: ...
+    @property
+    def state(self) -> str | None: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def hand(self) -> int: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def discards(self) -> dict[str, list[str]]: ...
+    @property
+    def deadline(self) -> float | None: ...
+    @property
+    def turn_seconds(self) -> int: ...
+    @property
+    def turn_time(self) -> float: ...
+    @property
+    def clock_min(self) -> int: ...
+    @property
+    def paused_by(self) -> str | None: ...
+    @property
+    def log(self) -> list[LogEntry]: ...
+    @property
+    def adapter(self) -> Game: ...
+    def engine_state(self) -> Any: ...
+    def names(self) -> list[str]: ...
+    def humans_present(self) -> bool: ...
+    def seats_range(self) -> tuple[int, int]: ...
+    def team_of(self, index: int) -> int: ...
+    def team_members(self) -> tuple[list[Player], list[Player]]: ...
+    def to_act(self) -> tuple[int, ...]: ...
 
 
 class OptionError(ValueError):
@@ -161,7 +212,7 @@ class Game(Protocol):
         """The action that discards ``cards`` (card texts)."""
         ...
 
-    def seat_cards(self, table: Table, seat: int) -> list[str]:
+    def seat_cards(self, table: TableView, seat: int) -> list[str]:
         """The cards a seat holds now, in the order its player holds them (best first)."""
         ...
 
@@ -171,43 +222,43 @@ class Game(Protocol):
         """What of the current hand's public log the table message still needs (kept small)."""
         ...
 
-    def table_text(self, table: Table) -> str:
+    def table_text(self, table: TableView) -> str:
         """The group's table message for the hand being played (public view only)."""
         ...
 
-    def closed_table_text(self, table: Table, log: Sequence[LogEntry]) -> str:
+    def closed_table_text(self, table: TableView, log: Sequence[LogEntry]) -> str:
         """The final form of a finished hand's table message, from that hand's log."""
         ...
 
     def result_text(
-        self, table: Table, events: Sequence[Event], hand_log: Sequence[LogEntry]
+        self, table: TableView, events: Sequence[Event], hand_log: Sequence[LogEntry]
     ) -> str | None:
         """The new group message a step deserves (a hand's result), else ``None``."""
         ...
 
-    def hand_text(self, table: Table, seat: int) -> str:
+    def hand_text(self, table: TableView, seat: int) -> str:
         """A player's private hand message (only what his seat may see)."""
         ...
 
-    def cards_alert(self, table: Table, seat: int) -> str:
+    def cards_alert(self, table: TableView, seat: int) -> str:
         """The "Mis cartas" private alert (plain text, at most 200 characters)."""
         ...
 
-    def table_buttons(self, table: Table) -> Buttons:
+    def table_buttons(self, table: TableView) -> Buttons:
         """The game buttons of the table message, built from the engine's legal actions."""
         ...
 
-    def hand_buttons(self, table: Table, seat: int) -> Buttons:
+    def hand_buttons(self, table: TableView, seat: int) -> Buttons:
         """Game buttons of a player's private hand message (besides the shared discard)."""
         ...
 
     # ---- optional hooks (EngineGame gives neutral defaults) ----------------------------------
 
-    def refusal(self, table: Table, error: IllegalAction) -> IllegalAction:
+    def refusal(self, table: TableView, error: IllegalAction) -> IllegalAction:
         """A refusal of the engine with the parameters its text needs (names, words)."""
         ...
 
-    def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
+    def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
         """The inline-mode results this seat may choose now (its own legal cards)."""
         ...
 
@@ -326,13 +377,13 @@ class EngineGame:
 
         return Action("descarto", cards=parse_cards(list(cards)))
 
-    def hand_buttons(self, table: Table, seat: int) -> Buttons:
+    def hand_buttons(self, table: TableView, seat: int) -> Buttons:
         return []
 
-    def refusal(self, table: Table, error: IllegalAction) -> IllegalAction:
+    def refusal(self, table: TableView, error: IllegalAction) -> IllegalAction:
         return error
 
-    def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
+    def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
         return []
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.games import find_game
+from bot.games.registry import find_game
 from bot.handlers.common import (
     Context,
     Services,

@@ -20,7 +20,7 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from bot import senas as signs
+from bot.games import senas as signs
 from bot.handlers import senas as sending
 from bot.handlers.common import (
     Context,

@@ -9,7 +9,9 @@ from telegram import Bot, Chat, Update
 from telegram.constants import ChatMemberStatus
 
 from bot import keyboards, render
-from bot.games import DEFAULT_GAME, GAMES, OptionError, find_game, timing
+from bot.games import timing
+from bot.games.base import OptionError
+from bot.games.registry import DEFAULT_GAME, GAMES, find_game
 from bot.handlers import computers
 from bot.handlers.common import (
     Context,

@@ -16,7 +16,8 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
-from bot.games import GAMES, Game, find_game
+from bot.games.base import Game
+from bot.games.registry import GAMES, find_game
 from bot.handlers.common import Context, Services, chat_lang, first_delivery, reply, services
 from bot.publisher import Deferred, Gone, call_api
 from bot.records import chart, texts

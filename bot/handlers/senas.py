@@ -2,7 +2,7 @@
 
 A seña is refused privately (an alert) when the hand or round it was offered in is over, when
 it was sent already (a second press) or the table moved on; a sent one is confirmed with a short
-private alert and delivered by the publisher as private notices (:mod:`bot.senas`).
+private alert and delivered by the publisher as private notices (:mod:`bot.games.senas`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from telegram import Update
 
 from bot import keyboards
-from bot import senas as signs
+from bot.games import senas as signs
 from bot.handlers.common import (
     Context,
     Services,

@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from bot.games.base import Game, TableView
 from bot.records.model import GameRecord, HandLog, Pending, RecordedPlayer, add_tally
 from engine.core import Action, Event
-
-if TYPE_CHECKING:
-    from bot.games.base import Game
-    from bot.table import Table
 
 log_ = logging.getLogger("bot.records")
 
@@ -30,7 +27,20 @@ GROUP = "*"
 """The tally's entry for the whole table (hands played)."""
 
 
-def open_hand(table: Table) -> None:
+class Booked(TableView, Protocol):
+    """A table as its bookkeeping sees it: what a game reads, and the records it keeps."""
+
+    rec_hand: HandLog | None
+    rec_tally: dict[str, dict[str, int]]
+    rec_out: list[Pending]
+
+    @property
+    def moved_at(self) -> float: ...
+    @property
+    def started_at(self) -> float: ...
+
+
+def open_hand(table: Booked) -> None:
     """A hand was dealt: its log starts from the stored engine state."""
     table.rec_hand = HandLog.of(table.state) if table.state is not None else None
 
@@ -50,7 +60,7 @@ def replay(game: Game, log: HandLog) -> tuple[Any, list[Event]]:
     return state, events
 
 
-def note(table: Table, actions: Sequence[tuple[int, Action]], events: Sequence[Event]) -> None:
+def note(table: Booked, actions: Sequence[tuple[int, Action]], events: Sequence[Event]) -> None:
     """After a transition was committed: log its actions; if it ended the hand (or the game),
     queue the hand's record, add its counters, and open the next hand's log (or queue the
     game's record). Tables started before records existed have no log and keep none."""
@@ -86,7 +96,7 @@ def note(table: Table, actions: Sequence[tuple[int, Action]], events: Sequence[E
         open_hand(table)
 
 
-def game_record(table: Table) -> GameRecord:
+def game_record(table: Booked) -> GameRecord:
     """The finished game as it is kept (players, places, times, counters)."""
     game = table.adapter
     places = game.game_places(table.engine_state(), len(table.players))

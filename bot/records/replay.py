@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games import get_game
+from bot.games.registry import get_game
+from bot.games.seats import LogEntry, Player
 from bot.records.book import replay
 from bot.records.model import HandLog, RecordedPlayer
-from bot.table import LogEntry, Player, Table
+from bot.table import Table
 from locales import t
 
 

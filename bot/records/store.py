@@ -270,7 +270,7 @@ class RedisRecords(RecordsBase):
         return {int(k): v for k, v in (await self._hash(self._k("names", chat_id))).items()}
 
     async def forget(self, user_id: int) -> int:
-        from bot.games import GAMES
+        from bot.games.registry import GAMES
 
         chats = [int(_text(c)) for c in await self.redis.smembers(self._k("user", user_id))]
         for chat in chats:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 
-from bot.games import Game
+from bot.games.base import Game
 from bot.records.model import ANONYMOUS_ID, GameRecord, RecordedPlayer
 from bot.records.rating import Rating, shown
 from locales import catalog, escape, t

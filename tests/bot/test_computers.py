@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot import keyboards, render
-from bot.games import GAMES
+from bot.games.registry import GAMES
 from bot.handlers import computers, lobby, play, timers
 from bot.records import book
 from bot.table import PAUSE, TAKEOVER_AFTER, Table

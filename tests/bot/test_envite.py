@@ -9,10 +9,10 @@ import re
 import pytest
 
 import engine.envite as envite
-from bot.games import find_game, get_game
 from bot.games.base import OptionError
-from bot.games.envite import ENVITE
+from bot.games.envite.adapter import ENVITE
 from bot.games.envite.render import trumps_text
+from bot.games.registry import find_game, get_game
 from bot.render import card_name
 from bot.table import Table
 from engine.core import IllegalAction

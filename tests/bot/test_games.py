@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import engine.mus as mus
-from bot.games import DEFAULT_GAME, GAMES, OptionError, get_game
-from bot.games.mus import MUS
+from bot.games.base import OptionError
+from bot.games.mus.adapter import MUS
+from bot.games.registry import DEFAULT_GAME, GAMES, get_game
 from engine.core import Action, IllegalAction
 
 

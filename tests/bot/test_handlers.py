@@ -23,8 +23,8 @@ from telegram.error import Forbidden
 
 from bot import keyboards, publisher, render
 from bot.budget import MemoryBudget
-from bot.games import GAMES
 from bot.games.mus import render as mus_render
+from bot.games.registry import GAMES
 from bot.handlers import info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY, Services, read_table
 from bot.settings import Settings

@@ -18,9 +18,10 @@ import bot.games.piedras.buttons
 import bot.games.piedras.events
 import bot.games.piedras.options
 import engine.piedras as piedras
-from bot.games import OptionError, find_game, get_game
+from bot.games.base import OptionError
 from bot.games.mus import worth
-from bot.games.piedras import PIEDRAS
+from bot.games.piedras.adapter import PIEDRAS
+from bot.games.registry import find_game, get_game
 from bot.handlers.common import error_text
 from bot.render import card_name
 from bot.table import Step, Table

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot import render
-from bot.games import get_game
 from bot.games.envite import render as envite_render
 from bot.games.mus import render as mus_render
 from bot.games.piedras import events as piedras_events
+from bot.games.registry import get_game
 from bot.table import Table
 from locales import t
 

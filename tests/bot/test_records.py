@@ -13,7 +13,7 @@ import fakeredis
 import pytest
 
 import engine.mus as mus
-from bot.games import GAMES
+from bot.games.registry import GAMES
 from bot.handlers import records as handlers
 from bot.records import book, chart, rating
 from bot.records.flush import store_pending

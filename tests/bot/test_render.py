@@ -215,7 +215,7 @@ def test_private_hand_is_sorted_high_to_low() -> None:
 
 def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
     """M5: a refusal is collected at once; the group reads it in the hand's result."""
-    from bot.table import LogEntry
+    from bot.games.seats import LogEntry
     from engine.core import Event
 
     table = seated_table()

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 import engine.mus as mus
-from bot import senas
-from bot.games import get_game
+from bot import keyboards
+from bot.games import senas
 from bot.games.base import OptionError
+from bot.games.registry import get_game
 from bot.keyboards import parse_callback, table_keyboard
 from bot.publisher import hand_markup
 from bot.table import Table
@@ -116,13 +117,17 @@ def test_s1_buttons_from_the_deal_but_the_table_offers_none_before_the_cut_nor_s
     table.start(7, 1000.0, 60)
     state = table.engine_state()
     for seat in range(4):
-        names = [b.callback_data.split(":", 4)[4] for row in senas.rows(table, seat) for b in row]
+        names = [
+            b.callback_data.split(":", 4)[4]
+            for row in keyboards.sena_rows(table, seat)
+            for b in row
+        ]
         assert names == [a.name for a in mus.coming_senas(state, seat)]
-    assert any(senas.rows(table, s) for s in range(4))
-    assert senas.table_row(table) == [] and senas.inline_choices(table, 0) == []
+    assert any(keyboards.sena_rows(table, s) for s in range(4))
+    assert keyboards.senas_row(table) == [] and senas.inline_choices(table, 0) == []
     table = cut_table({"sinsenas": True})
-    assert all(senas.rows(table, s) == [] for s in range(4))
-    assert senas.table_row(table) == []
+    assert all(keyboards.sena_rows(table, s) == [] for s in range(4))
+    assert keyboards.senas_row(table) == []
 
 
 def test_inline_choices_post_nothing_revealing() -> None:

@@ -12,7 +12,8 @@ import pytest
 
 import bot.games.timing
 from bot import keyboards, render
-from bot.games import GAMES, OptionError
+from bot.games.base import OptionError
+from bot.games.registry import GAMES
 from bot.games.timing import split_time
 from bot.records.model import Pending
 from bot.render import card_name

@@ -10,7 +10,7 @@ from driver import LANG, open_table, read_raw, t
 from fake_telegram import FakeTelegram
 from telegram.ext import CommandHandler
 
-from bot.games import GAMES
+from bot.games.registry import GAMES
 
 pytestmark = pytest.mark.e2e
 

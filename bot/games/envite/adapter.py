@@ -11,18 +11,24 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import engine.envite as envite
-from bot import senas
-from bot.games.base import Buttons, EngineGame, GameButton, InlineChoice, MenuCommand, OptionError
+from bot.games import senas
+from bot.games.base import (
+    Buttons,
+    EngineGame,
+    GameButton,
+    InlineChoice,
+    MenuCommand,
+    OptionError,
+    TableView,
+)
 from bot.games.envite import records, render
+from bot.games.seats import LogEntry
 from engine.core import Action, Event, IllegalAction, normalize
 from engine.envite import ai as envite_ai
 from locales import t
-
-if TYPE_CHECKING:
-    from bot.table import LogEntry, Table
 
 _CHICOS_RE = re.compile(r"^chicos=([1-4])$")
 BUTTONS_PER_ROW = 3
@@ -143,13 +149,13 @@ class EnviteGame(EngineGame):
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(events, int(start.players))
 
-    def seat_cards(self, table: Table, seat: int) -> list[str]:
+    def seat_cards(self, table: TableView, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)
         return [str(c) for c in view.get("cards") or []]
 
     # ---- hooks of the shared flow ------------------------------------------------------------
 
-    def refusal(self, table: Table, error: IllegalAction) -> IllegalAction:
+    def refusal(self, table: TableView, error: IllegalAction) -> IllegalAction:
         """Name the mandador who answers, and the suit in the table's language."""
         params = error.params
         if error.reason == "not_mandador":
@@ -162,10 +168,10 @@ class EnviteGame(EngineGame):
             return IllegalAction("must_follow_suit", suit=suit, name=t(table.lang, f"suit.{suit}"))
         return error
 
-    def inline_cards(self, table: Table, seat: int) -> list[InlineChoice]:
+    def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
         return render.inline_cards(table, seat, self._card_actions(table, seat))
 
-    def _card_actions(self, table: Table, seat: int) -> list[Action]:
+    def _card_actions(self, table: TableView, seat: int) -> list[Action]:
         if table.status != "playing":
             return []
         return [a for a in self.legal_actions(table.engine_state(), seat) if a.cards]
@@ -175,24 +181,24 @@ class EnviteGame(EngineGame):
     def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
         return [e for e in log if e.kind in _LOGGED][-MAX_LOG:]
 
-    def table_text(self, table: Table) -> str:
+    def table_text(self, table: TableView) -> str:
         return render.table_text(table)
 
-    def closed_table_text(self, table: Table, log: Sequence[LogEntry]) -> str:
+    def closed_table_text(self, table: TableView, log: Sequence[LogEntry]) -> str:
         return render.closed_table_text(table, log)
 
     def result_text(
-        self, table: Table, events: Sequence[Event], hand_log: Sequence[LogEntry]
+        self, table: TableView, events: Sequence[Event], hand_log: Sequence[LogEntry]
     ) -> str | None:
         return render.result_text(table, events)
 
-    def hand_text(self, table: Table, seat: int) -> str:
+    def hand_text(self, table: TableView, seat: int) -> str:
         return render.hand_text(table, seat)
 
-    def cards_alert(self, table: Table, seat: int) -> str:
+    def cards_alert(self, table: TableView, seat: int) -> str:
         return render.cards_alert(table, seat)
 
-    def table_buttons(self, table: Table) -> Buttons:
+    def table_buttons(self, table: TableView) -> Buttons:
         """The answers and bets of whoever may speak (the engine's list), ``Renuncio`` when
         somebody may call it, and the inline button that opens one's own cards."""
         if table.status != "playing":
@@ -215,7 +221,7 @@ class EnviteGame(EngineGame):
             rows.insert(0, [GameButton(t(table.lang, "envite.button.play"), inline=table.tid)])
         return rows
 
-    def hand_buttons(self, table: Table, seat: int) -> Buttons:
+    def hand_buttons(self, table: TableView, seat: int) -> Buttons:
         """One button per card this seat may play now (the mocho's cards on the mocho's turn)."""
         return [
             [GameButton(render.card_button(table.lang, str(a.cards[0])), str(a))]

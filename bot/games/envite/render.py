@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine.envite as envite
-from bot.games.base import InlineChoice
+from bot.games.base import InlineChoice, TableView
+from bot.games.seats import LogEntry
 from bot.render import card_name, cards_text, deadline_text, esc, join_words, options_text
 from engine.cards import Card
 from engine.core import Action, Event
 from locales import t, tn
-
-if TYPE_CHECKING:
-    from bot.table import LogEntry, Table
 
 LADDER: tuple[int | str, ...] = (2, 4, 7, 9, "chico fuera")
 """The bet ladder as the view words it (E5)."""
@@ -157,7 +155,7 @@ def _lines(lang: str, entries: Sequence[Event | LogEntry], names: Sequence[str])
 # ---- the table message ----------------------------------------------------------------------
 
 
-def _title(lang: str, table: Table, round_: object) -> str:
+def _title(lang: str, table: TableView, round_: object) -> str:
     return t(
         lang,
         "envite.table.title",
@@ -226,7 +224,7 @@ def _turn_line(lang: str, names: Sequence[str], view: Mapping[str, Any]) -> str:
     return ""
 
 
-def table_text(table: Table) -> str:
+def table_text(table: TableView) -> str:
     """The group's table message for the round being played (public view only)."""
     lang, names = table.lang, table.names()
     view = table.adapter.view(table.engine_state(), None)
@@ -281,7 +279,7 @@ def table_text(table: Table) -> str:
     return "\n".join(lines)
 
 
-def closed_table_text(table: Table, log: Sequence[LogEntry]) -> str:
+def closed_table_text(table: TableView, log: Sequence[LogEntry]) -> str:
     """A finished round's table message: its bets and tricks as they went (no buttons)."""
     lang = table.lang
     lines = [t(lang, "envite.table.closed", game=t(lang, f"game.{table.game}"))]
@@ -303,7 +301,7 @@ def _tricks(events: Sequence[Event], team: object) -> tuple[int | None, int | No
     return int(tricks[team]), int(tricks[1 - team])
 
 
-def result_text(table: Table, events: Sequence[Event]) -> str | None:
+def result_text(table: TableView, events: Sequence[Event]) -> str | None:
     """One group message per round: who won it and why, the stones, a chico or the game won."""
     shown = [e for e in events if e.public and e.kind in _RESULT_KINDS]
     if not any(e.kind in ("round_scored", "chico_won") for e in shown):
@@ -375,7 +373,7 @@ def _stones(lang: str, names: Sequence[str], score: Sequence[int]) -> str:
 # ---- the private hand -----------------------------------------------------------------------
 
 
-def hand_text(table: Table, seat: int) -> str:
+def hand_text(table: TableView, seat: int) -> str:
     """A player's private hand: his cards, and the mocho's for its mandador, clearly labelled."""
     lang = table.lang
     view = table.adapter.view(table.engine_state(), seat)
@@ -402,7 +400,7 @@ def hand_text(table: Table, seat: int) -> str:
     return "\n".join(lines)
 
 
-def cards_alert(table: Table, seat: int) -> str:
+def cards_alert(table: TableView, seat: int) -> str:
     """The "Mis cartas" alert (plain text, at most 200 characters)."""
     lang = table.lang
     view = table.adapter.view(table.engine_state(), seat)
@@ -412,7 +410,7 @@ def cards_alert(table: Table, seat: int) -> str:
     return text[:200]
 
 
-def inline_cards(table: Table, seat: int, actions: Sequence[Action]) -> list[InlineChoice]:
+def inline_cards(table: TableView, seat: int, actions: Sequence[Action]) -> list[InlineChoice]:
     """The inline results of a seat's playable cards (the mocho's on the mocho's turn)."""
     if not actions:
         return []

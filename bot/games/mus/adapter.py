@@ -11,17 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import engine.mus as mus
-from bot import senas
-from bot.games.base import Buttons, EngineGame, MenuCommand, OptionError
+from bot.games import senas
+from bot.games.base import Buttons, EngineGame, MenuCommand, OptionError, TableView
 from bot.games.mus import buttons, records, render, worth
+from bot.games.seats import LogEntry
 from engine.core import Action, Event, normalize
 from engine.mus import ai as mus_ai
-
-if TYPE_CHECKING:
-    from bot.table import LogEntry, Table
 
 _JUEGOS_RE = re.compile(r"^juegos=([1-9])$")
 _MAX_JUEGOS = 9
@@ -122,7 +120,7 @@ class MusGame(EngineGame):
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(events)
 
-    def seat_cards(self, table: Table, seat: int) -> list[str]:
+    def seat_cards(self, table: TableView, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)
         return self.display_order([str(c) for c in view.get("cards") or []], table.options)
 
@@ -136,24 +134,24 @@ class MusGame(EngineGame):
             log = [e for e in log[:last] if _summary(e)] + log[last:]
         return [e for e in log if e.kind not in _NOT_LOGGED][-MAX_LOG:]
 
-    def table_text(self, table: Table) -> str:
+    def table_text(self, table: TableView) -> str:
         return render.table_text(table)
 
-    def closed_table_text(self, table: Table, log: Sequence[LogEntry]) -> str:
+    def closed_table_text(self, table: TableView, log: Sequence[LogEntry]) -> str:
         return render.table_text(table, closed=log)
 
     def result_text(
-        self, table: Table, events: Sequence[Event], hand_log: Sequence[LogEntry]
+        self, table: TableView, events: Sequence[Event], hand_log: Sequence[LogEntry]
     ) -> str | None:
         return render.result_text(table, events, hand_log)
 
-    def hand_text(self, table: Table, seat: int) -> str:
+    def hand_text(self, table: TableView, seat: int) -> str:
         return render.hand_text(table, seat)
 
-    def cards_alert(self, table: Table, seat: int) -> str:
+    def cards_alert(self, table: TableView, seat: int) -> str:
         return render.cards_alert(table, seat)
 
-    def table_buttons(self, table: Table) -> Buttons:
+    def table_buttons(self, table: TableView) -> Buttons:
         """The distinct legal actions of every seat to act, in the engine's order (discards are
         chosen in private): the words, then the amounts labelled with what they do ("2 más")."""
         if table.status != "playing":

@@ -36,10 +36,11 @@ def _name(names: Sequence[str], seat: int) -> str:
     return esc(names[seat]) if 0 <= seat < len(names) else "?"
 
 
-def _pair(lang: str, names: Sequence[str], pair: object) -> str:
-    from bot.games.mus.render import pair_name
-
-    return pair_name(lang, names, pair)
+def pair_name(lang: str, names: Sequence[str], pair: object) -> str:
+    """Pair 0 is seats 0 and 2, pair 1 seats 1 and 3 (rules/mus.md M1)."""
+    if not isinstance(pair, int) or len(names) < 4:
+        return t(lang, "pair.unknown")
+    return t(lang, "pair.names", a=esc(names[pair]), b=esc(names[pair + 2]))
 
 
 def _value(lance: str, seat: int, showdown: Mapping[str, Any]) -> str:
@@ -88,7 +89,7 @@ def scored_line(
     why = str(data.get("why"))
     lance = str(data.get("lance"))
     lance_text = t(lang, f"lance.{lance}")
-    pair = _pair(lang, names, data.get("pair"))
+    pair = pair_name(lang, names, data.get("pair"))
     if why == "ordago":
         if not parts:
             return t(lang, "reasons.ordago_nobody", lance=lance_text, pair=pair)

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.games.base import TableView
 from bot.games.mus import buttons, reasons, worth
+from bot.games.mus.reasons import pair_name
+from bot.games.seats import LogEntry
 from bot.render import (
     MAX_LOG_LINES,
     cards_text,
@@ -33,10 +36,6 @@ from bot.render import (
 )
 from engine.core import Action, Event
 from locales import t, tn
-
-if TYPE_CHECKING:
-    from bot.table import LogEntry, Table
-
 
 # ---- small pieces ---------------------------------------------------------------------------
 
@@ -55,13 +54,6 @@ def amarracos(lang: str, points: int) -> str:
 def ranks_text(lang: str, cards: Iterable[str]) -> str:
     """``["12o", "3c"]`` → ``rey, tres`` (suits do not matter in mus)."""
     return ", ".join(t(lang, f"rank.{str(c)[:-1]}") for c in cards)
-
-
-def pair_name(lang: str, names: Sequence[str], pair: object) -> str:
-    """Pair 0 is seats 0 and 2, pair 1 seats 1 and 3 (rules/mus.md M1)."""
-    if not isinstance(pair, int) or len(names) < 4:
-        return t(lang, "pair.unknown")
-    return t(lang, "pair.names", a=esc(names[pair]), b=esc(names[pair + 2]))
 
 
 def lance_name(lang: str, lance: object) -> str:
@@ -374,7 +366,7 @@ def _closed_lances(lang: str, names: Sequence[str], entries: Sequence[LogEntry])
     return _lances_text(lang, names, results)
 
 
-def table_text(table: Table, *, closed: Sequence[LogEntry] | None = None) -> str:
+def table_text(table: TableView, *, closed: Sequence[LogEntry] | None = None) -> str:
     """The group's table message for the current hand (public view only).
 
     With ``closed`` (the log of a finished hand) it renders that hand's final, closed form: the
@@ -469,7 +461,7 @@ def _to_act_text(
 
 
 def result_text(
-    table: Table, events: Iterable[Event], hand_log: Sequence[LogEntry] = ()
+    table: TableView, events: Iterable[Event], hand_log: Sequence[LogEntry] = ()
 ) -> str | None:
     """The hand result message: the score first, then the cards shown with what each hand is
     worth, the points lance by lance (refused bets, collected during the hand, come from
@@ -522,7 +514,7 @@ _RESULT_KINDS = frozenset(
 )
 
 
-def hand_text(table: Table, seat: int) -> str:
+def hand_text(table: TableView, seat: int) -> str:
     """A player's private hand message (only this seat's own cards, high to low)."""
     lang = table.lang
     view = table.adapter.view(table.engine_state(), seat)
@@ -538,7 +530,7 @@ def hand_text(table: Table, seat: int) -> str:
     return "\n".join(lines)
 
 
-def cards_alert(table: Table, seat: int) -> str:
+def cards_alert(table: TableView, seat: int) -> str:
     """The "Mis cartas" private alert (plain text, at most 200 characters)."""
     cards = table.adapter.seat_cards(table, seat)
     lang = table.lang

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import engine.piedras as piedras
-from bot.games.base import Buttons, EngineGame, MenuCommand
+from bot.games.base import Buttons, EngineGame, MenuCommand, TableView
 from bot.games.mus import worth
 from bot.games.mus.adapter import BETTING_COMMANDS
 from bot.games.piedras import buttons, options, records, render
+from bot.games.seats import LogEntry
 from engine.core import Action, Event, IllegalAction, Transition
 from engine.piedras import ai as piedras_ai
-
-if TYPE_CHECKING:
-    from bot.table import LogEntry, Table
 
 
 class PiedrasGame(EngineGame):
@@ -96,7 +94,7 @@ class PiedrasGame(EngineGame):
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(start.piles, start.in_hand, events)
 
-    def seat_cards(self, table: Table, seat: int) -> list[str]:
+    def seat_cards(self, table: TableView, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)
         cards = [str(c) for c in view.get("cards") or []]
         return worth.display_order(cards, options.card_rules(table.options))
@@ -106,24 +104,24 @@ class PiedrasGame(EngineGame):
     def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
         return render.keep_log(log)
 
-    def table_text(self, table: Table) -> str:
+    def table_text(self, table: TableView) -> str:
         return render.table_text(table)
 
-    def closed_table_text(self, table: Table, log: Sequence[LogEntry]) -> str:
+    def closed_table_text(self, table: TableView, log: Sequence[LogEntry]) -> str:
         return render.closed_table_text(table, log)
 
     def result_text(
-        self, table: Table, events: Sequence[Event], hand_log: Sequence[LogEntry]
+        self, table: TableView, events: Sequence[Event], hand_log: Sequence[LogEntry]
     ) -> str | None:
         return render.result_text(table, events, hand_log)
 
-    def hand_text(self, table: Table, seat: int) -> str:
+    def hand_text(self, table: TableView, seat: int) -> str:
         return render.hand_text(table, seat)
 
-    def cards_alert(self, table: Table, seat: int) -> str:
+    def cards_alert(self, table: TableView, seat: int) -> str:
         return render.cards_alert(table, seat)
 
-    def table_buttons(self, table: Table) -> Buttons:
+    def table_buttons(self, table: TableView) -> Buttons:
         """The player to act's legal actions, a few of them (see :mod:`.buttons`)."""
         if table.status != "playing":
             return []

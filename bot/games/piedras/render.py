@@ -9,11 +9,13 @@ are escaped by :func:`bot.render.seat_name`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.games.base import TableView
 from bot.games.mus import worth
 from bot.games.piedras.events import event_lines, lance_name
 from bot.games.piedras.options import card_rules
+from bot.games.seats import LogEntry
 from bot.render import (
     MAX_LOG_LINES,
     cards_text,
@@ -26,9 +28,6 @@ from bot.render import (
     worth_line,
 )
 from locales import t, tn
-
-if TYPE_CHECKING:
-    from bot.table import LogEntry, Table
 
 SLOTS = ("grande", "chica", "pares", "juego")
 SUMMARY_KINDS = frozenset(
@@ -55,7 +54,7 @@ RESULT_KINDS = frozenset(
 # ---- the table message ----------------------------------------------------------------------
 
 
-def table_text(table: Table) -> str:
+def table_text(table: TableView) -> str:
     """The group's table message for the hand being played (public view only)."""
     lang, names = table.lang, table.names()
     state = table.engine_state()
@@ -173,7 +172,7 @@ def plate_line(lang: str, view: Mapping[str, Any]) -> str:
 
 
 def lance_line(
-    lang: str, names: Sequence[str], table: Table, state: Any, betting: Mapping[str, Any]
+    lang: str, names: Sequence[str], table: TableView, state: Any, betting: Mapping[str, Any]
 ) -> str:
     """``Lance: Grande · van 4 · tope 8``: the bets so far and the cap the engine allows now."""
     parts = [t(lang, "table.lance", lance=lance_name(lang, betting.get("lance")))]
@@ -187,7 +186,7 @@ def lance_line(
     return " · ".join(parts)
 
 
-def cap_text(lang: str, table: Table, state: Any, betting: Mapping[str, Any]) -> str:
+def cap_text(lang: str, table: TableView, state: Any, betting: Mapping[str, Any]) -> str:
     """The most anyone may bet now, read from the legal actions of the player to act."""
     to_act = table.adapter.to_act(state)
     if not to_act or betting.get("stage") == "envite" or betting.get("ordago") is not None:
@@ -263,7 +262,7 @@ def keep_log(log: list[LogEntry], limit: int = 24) -> list[LogEntry]:
     return earlier + [e for i, e in enumerate(now) if i not in drop]
 
 
-def closed_table_text(table: Table, log: Sequence[LogEntry]) -> str:
+def closed_table_text(table: TableView, log: Sequence[LogEntry]) -> str:
     """The final form of a finished hand's table message: the lances as they closed."""
     lang, names = table.lang, table.names()
     lines = [t(lang, "table.closed_title", game=t(lang, f"game.{table.game}"))]
@@ -285,7 +284,9 @@ def closed_table_text(table: Table, log: Sequence[LogEntry]) -> str:
 # ---- the hand result ------------------------------------------------------------------------
 
 
-def result_text(table: Table, events: Sequence[Any], hand_log: Sequence[LogEntry]) -> str | None:
+def result_text(
+    table: TableView, events: Sequence[Any], hand_log: Sequence[LogEntry]
+) -> str | None:
     """The new group message at the end of a hand: the hands shown, what each lance settled
     (stones to the plate, deposits taken), who got free, the piles, who lost the juego.
 
@@ -307,7 +308,7 @@ def result_text(table: Table, events: Sequence[Any], hand_log: Sequence[LogEntry
 # ---- the private hand -----------------------------------------------------------------------
 
 
-def hand_text(table: Table, seat: int) -> str:
+def hand_text(table: TableView, seat: int) -> str:
     """A player's private hand: his cards best first, what they are worth, his pile."""
     lang = table.lang
     view = table.adapter.view(table.engine_state(), seat)
@@ -333,7 +334,7 @@ def pile_text(lang: str, view: Mapping[str, Any], seat: int) -> str:
     return t(lang, "piedras.hand.pile", n=n, plate=view.get("plate", 0))
 
 
-def cards_alert(table: Table, seat: int) -> str:
+def cards_alert(table: TableView, seat: int) -> str:
     """The "Mis cartas" private alert (plain text, at most 200 characters)."""
     lang = table.lang
     cards = table.adapter.seat_cards(table, seat)

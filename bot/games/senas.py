@@ -1,4 +1,4 @@
-"""Señas at the table (rules/senas.md): the buttons that send them, the private notices that
+"""Señas at the table (rules/senas.md): what each seat may send, the private notices that
 deliver them, their options and their inline results. Game-agnostic: a game has señas when its
 engine exposes ``legal_senas`` (Mus and envite; Mus a piedras has none).
 
@@ -16,17 +16,12 @@ message, nothing of the seña.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-from telegram import InlineKeyboardButton
+from typing import Any
 
 from bot import render
-from bot.games.base import InlineChoice, OptionError
+from bot.games.base import InlineChoice, OptionError, TableView
 from engine.core import Action, Event, normalize
 from locales import t
-
-if TYPE_CHECKING:
-    from bot.table import Table
 
 INLINE_WORD = "senas"
 """Second word of the inline query that lists one's señas (``@bot <tid> senas``)."""
@@ -44,7 +39,7 @@ def label(lang: str, game: str, name: str) -> str:
     return t(lang, f"senas.{game}.{slug(name)}")
 
 
-def offered(table: Table, seat: int) -> list[Action]:
+def offered(table: TableView, seat: int) -> list[Action]:
     """The señas ``seat``'s hand message offers (empty when the game has none, or they are
     off): those he may send now, and those his cards will allow once their window opens."""
     if table.status != "playing" or table.state is None:
@@ -52,50 +47,12 @@ def offered(table: Table, seat: int) -> list[Action]:
     return table.adapter.coming_senas(table.engine_state(), seat)
 
 
-def enabled(table: Table) -> bool:
+def enabled(table: TableView) -> bool:
     """Señas are played at this table (the game has them and ``sinsenas`` is off)."""
     return table.adapter.has_senas and not table.options.get("sinsenas", False)
 
 
-# ---- buttons ---------------------------------------------------------------------------------
-
-
-def callback(table: Table, name: str) -> str:
-    """``s:<chat>:<tid>:<hand>:<name>`` (the hand, not the turn: a seña may be made at any
-    moment of the hand, so moves do not make its button stale)."""
-    from bot.keyboards import pack
-
-    return pack("s", table.chat_id, table.tid, table.hand, name)
-
-
-def rows(table: Table, seat: int) -> list[list[InlineKeyboardButton]]:
-    """The seat's señas as buttons for his private hand message ("🤫 dos reyes")."""
-    buttons = [
-        InlineKeyboardButton(
-            t(table.lang, "senas.button", sena=label(table.lang, table.game, a.name or "")),
-            callback_data=callback(table, a.name or ""),
-        )
-        for a in offered(table, seat)
-    ]
-    return [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
-
-
-def table_row(table: Table) -> list[InlineKeyboardButton]:
-    """The table message's "🤫 Señas" button (opens one's señas inline), while in their window."""
-    if table.status != "playing" or not enabled(table):
-        return []
-    state = table.engine_state()
-    if not any(table.adapter.legal_senas(state, s) for s in range(len(table.players))):
-        return []
-    return [
-        InlineKeyboardButton(
-            t(table.lang, "senas.table_button"),
-            switch_inline_query_current_chat=f"{table.tid} {INLINE_WORD}",
-        )
-    ]
-
-
-def inline_choices(table: Table, seat: int) -> list[InlineChoice]:
+def inline_choices(table: TableView, seat: int) -> list[InlineChoice]:
     """The seat's señas as inline results; the text posted in the group reveals nothing."""
     partners = sum(1 for i in range(len(table.players)) if table.team_of(i) == table.team_of(seat))
     to = "senas.inline.partner" if partners <= 2 else "senas.inline.team"
@@ -111,7 +68,7 @@ def inline_choices(table: Table, seat: int) -> list[InlineChoice]:
     ]
 
 
-def sent_text(table: Table, name: str) -> str:
+def sent_text(table: TableView, name: str) -> str:
     """The sender's private confirmation ("🤫 Seña hecha: dos reyes")."""
     return t(table.lang, "senas.sent", sena=label(table.lang, table.game, name))
 
@@ -119,7 +76,7 @@ def sent_text(table: Table, name: str) -> str:
 # ---- notices ---------------------------------------------------------------------------------
 
 
-def notices(table: Table, events: Sequence[Event]) -> list[tuple[int, str]]:
+def notices(table: TableView, events: Sequence[Event]) -> list[tuple[int, str]]:
     """``(user_id, text)`` for every private seña event: "Ana te hace la seña: dos reyes 😬"
     to each partner (several señas in a row from one player: one message, "Ana te hace las
     señas: dos reyes, 31"), "👀 Pillas a Ana..." to an opponent who caught it."""
@@ -146,7 +103,7 @@ def notices(table: Table, events: Sequence[Event]) -> list[tuple[int, str]]:
     return out
 
 
-def _told(table: Table, names: Sequence[str], run: Sequence[Event]) -> list[tuple[int, str]]:
+def _told(table: TableView, names: Sequence[str], run: Sequence[Event]) -> list[tuple[int, str]]:
     """The partners' notice of one player's señas in a row."""
     who = render.esc(_name(names, run[0].data["seat"]))
     said = [label(table.lang, table.game, str(e.data["name"])) for e in run]
@@ -157,7 +114,7 @@ def _told(table: Table, names: Sequence[str], run: Sequence[Event]) -> list[tupl
     return _to_seats(table, run[0].to, text)
 
 
-def _to_seats(table: Table, seats: Iterable[int] | None, text: str) -> list[tuple[int, str]]:
+def _to_seats(table: TableView, seats: Iterable[int] | None, text: str) -> list[tuple[int, str]]:
     return [
         (table.players[seat].user_id, text)
         for seat in sorted(seats or ())
