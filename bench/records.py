@@ -32,9 +32,10 @@ import redis.asyncio as aioredis  # noqa: E402
 from telegram import Update  # noqa: E402
 
 from bot.handlers import records as handlers  # noqa: E402
-from bot.handlers.common import SERVICES_KEY, Services  # noqa: E402
+from bot.handlers.common import SERVICES_KEY  # noqa: E402
 from bot.records.model import GameRecord, HandLog  # noqa: E402
 from bot.records.store import RedisRecords  # noqa: E402
+from bot.services import Services  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import RedisStore  # noqa: E402
 from bot.table import Table  # noqa: E402

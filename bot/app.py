@@ -54,9 +54,10 @@ from bot.handlers import (
     senas,
     timers,
 )
-from bot.handlers.common import SERVICES_KEY, Context, Services, note_private
+from bot.handlers.common import SERVICES_KEY, Context, note_private
 from bot.http import SplitRequest
 from bot.ops import MeteredApplication, StatusServer
+from bot.services import Services
 from bot.settings import Settings
 from bot.storage import Store, open_store
 from locales import DEFAULT_LANGUAGE, LANGUAGES, catalog

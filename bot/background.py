@@ -17,14 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
-
-from telegram import Bot
-
-from bot.publisher import flush
-
-if TYPE_CHECKING:
-    from bot.handlers.common import Services
+from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("bot.background")
 
@@ -43,23 +36,24 @@ class Publications:
     def __len__(self) -> int:
         return len(self._tasks)
 
-    def start(self, bot: Bot, svc: Services, chat_id: int) -> None:
-        """Publish the table of ``chat_id`` soon (now, or once more after the running one)."""
+    def start(self, chat_id: int, publish: Callable[[], Awaitable[None]]) -> None:
+        """Publish the table of ``chat_id`` soon with ``publish()`` (now, or once more after
+        the running one)."""
         running = self._tasks.get(chat_id)
         if running is not None and not running.done():
             self._again.add(chat_id)
             return
         self._tasks[chat_id] = asyncio.create_task(
-            self._run(bot, svc, chat_id), name=f"tapete:publish:{chat_id}"
+            self._run(chat_id, publish), name=f"tapete:publish:{chat_id}"
         )
 
-    async def _run(self, bot: Bot, svc: Services, chat_id: int) -> None:
+    async def _run(self, chat_id: int, publish: Callable[[], Awaitable[None]]) -> None:
         try:
             while True:
                 self._again.discard(chat_id)
                 try:
-                    await flush(bot, svc, chat_id)
-                except Exception:  # flush keeps the table due on any trouble: a sweep retries
+                    await publish()
+                except Exception:  # publishing keeps the table due on any trouble: a sweep retries
                     log.exception("publishing table %s failed", chat_id)
                 if chat_id not in self._again:
                     return

@@ -26,10 +26,10 @@ from telegram import Update
 from telegram.ext import Application
 from telegram.request import HTTPXRequest, RequestData
 
+from bot.services import Services
+
 if TYPE_CHECKING:
     from tornado.httpserver import HTTPServer
-
-    from bot.handlers.common import Services
 
 __all__ = [
     "LOG_CHAT",

@@ -60,18 +60,18 @@ import warnings
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 from bot import keyboards, render, storage
+from bot.records.flush import store_records
+from bot.services import Services
 from bot.storage import Held, Loaded, Store
 from bot.table import Table
-
-if TYPE_CHECKING:
-    from bot.handlers.common import Services
+from bot.tables import change_table, load_doc
 
 log = logging.getLogger("bot.publisher")
 
@@ -544,8 +544,6 @@ async def _loop(
 async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _Run) -> Loaded:
     """One round: closing edits, the group's notices, missing messages, private notices, then
     edits. Returns the document the edits rendered (its version is what was published)."""
-    from bot.handlers.common import load_doc
-
     table = load_doc(loaded)
     assert table is not None
     run.version, run.moved = loaded.version, False
@@ -553,8 +551,6 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
     # again after a crash, it changes nothing): the records stored, the closing edits made.
     done = _Done()
     if table.rec_out:  # the records first: they never wait for Telegram
-        from bot.records.flush import store_records
-
         done.records = await store_records(svc, table)
     for msg, text in sorted(table.closing.items()):
         await _edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
@@ -669,8 +665,6 @@ async def _post_missing(
 
 
 def load_table(loaded: Loaded, fallback: Table) -> Table:
-    from bot.handlers.common import load_doc
-
     return load_doc(loaded) or fallback
 
 
@@ -728,8 +722,6 @@ async def _record(
     """Write down in the document what was just shown (so no process shows it again), and
     what ``done`` holds (then emptied). Sets ``run.moved`` when the write landed on another
     one (the document is not the one the round rendered plus this record)."""
-    from bot.handlers.common import change_table
-
     tid = table.tid
     closed = list(closing or [])
     stored: set[int] = set()

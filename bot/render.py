@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.games.base import TableView
+from engine.core import IllegalAction
 from locales import t, tn
 
 MAX_LOG_LINES = 8
@@ -186,3 +187,22 @@ def discard_lines(table: TableView, seat: int, cards: Sequence[str]) -> list[str
     if chosen:
         lines.append(t(lang, "hand.discard_chosen", cards=cards_text(lang, chosen)))
     return lines
+
+
+def error_text(lang: str, error: IllegalAction, *, plain: bool = False) -> str:
+    """A refusal in the chat's language (``error.<reason>``). A dotted reason is a game's own
+    locale key (``piedras.error.free``).
+
+    The words it echoes (an unknown action, a bad card...) lose their bidi and control
+    characters, and are HTML-escaped for a message, or left as they are for an alert
+    (``plain=True``: alerts are plain text, where ``&lt;`` would show as typed).
+    """
+    clean = neutral if plain else esc
+    params: dict[str, Any] = {
+        k: clean(v) if isinstance(v, str) else v for k, v in error.params.items()
+    }
+    key = error.reason if "." in error.reason else f"error.{error.reason}"
+    try:
+        return t(lang, key, **params)
+    except (KeyError, IndexError, ValueError):
+        return t(lang, "error.generic")

@@ -27,6 +27,7 @@ from typing import TextIO
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
 from bot.handlers.computers import LevelError, take_level
+from bot.render import error_text
 from bot.table import Table
 from engine.core import IllegalAction
 from locales import LANGUAGES, t, tn
@@ -228,8 +229,6 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
 
 
 def _refusal(table: Table, refusal: IllegalAction) -> str:
-    from bot.handlers.common import error_text
-
     return error_text(table.lang, table.adapter.refusal(table, refusal))
 
 

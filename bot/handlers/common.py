@@ -7,102 +7,29 @@ send the few new group messages, update the private hand messages).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
-import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from telegram import Bot, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatAction, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bot import render
-from bot.background import Publications
-from bot.budget import Budget
-from bot.ops import LOG_TABLE
+from bot import tables
 from bot.publisher import Deferred, Gone, call_api, flush
-from bot.records.store import Records
-from bot.settings import Settings
-from bot.storage import DuplicateUpdate, Loaded, Store, Write
+from bot.services import Services
+from bot.storage import DuplicateUpdate
 from bot.table import Step, Table
+from bot.tables import load_doc
 from engine.core import IllegalAction
-from locales import t
 
 log = logging.getLogger("bot.flow")
 
 R = TypeVar("R")
 SERVICES_KEY = "tapete"
-REACHABLE_FOR = 3600.0
-"""Seconds a user stays known to be reachable in private after the last proof of it."""
 Context = ContextTypes.DEFAULT_TYPE
-
-
-@dataclass
-class Services:
-    """Shared by every handler (kept in ``application.bot_data``)."""
-
-    settings: Settings
-    store: Store
-    clock: Callable[[], float] = time.time
-    records: Records | None = None
-    """Game records (:mod:`bot.records`): opened beside ``store`` on first use."""
-    #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
-    owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
-    background: bool = False
-    """Publish in the background (:mod:`bot.background`; the Application does): handlers
-    answer and return at once. Off, a handler awaits its publication (unit tests)."""
-    publications: Publications = field(default_factory=Publications)
-    budget: Budget = field(init=False)
-    #: Tables this process is publishing now (:func:`bot.publisher.flush`).
-    publishing: set[int] = field(default_factory=set)
-    #: Tables another process wrote while this one held their publication: released at once
-    #: until then (``time.monotonic()``; see :mod:`bot.publisher`).
-    contended: dict[int, float] = field(default_factory=dict)
-    #: Until when other processes are known to publish this bot's tables too (holds are short).
-    shared_until: float = 0.0
-    #: This process's id among those sweeping the store, and how many swept lately.
-    process: str = field(default_factory=lambda: secrets.token_hex(6))
-    processes: int = 0
-    #: Whether a finished publication may hold its lock (not while the process stops).
-    holding: bool = True
-    #: The task that releases held publications, and the publications it started.
-    releaser: asyncio.Task[None] | None = None
-    release_tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    #: Users this process knows it could write to in private lately (``time.monotonic()`` of
-    #: the last proof: a private message from them, or one sent to them).
-    reachable: OrderedDict[int, float] = field(default_factory=OrderedDict)
-
-    def __post_init__(self) -> None:
-        self.budget = self.store.budget()
-
-    def own(self, update_id: int) -> None:
-        self.owned[update_id] = None
-        self.owned.move_to_end(update_id)
-        if len(self.owned) > 1024:
-            self.owned.popitem(last=False)
-
-    def reached(self, user_id: int, ok: bool = True) -> None:
-        """The bot could (or, ``ok=False``, could not) write to ``user_id`` in private now."""
-        if not ok:
-            self.reachable.pop(user_id, None)
-            return
-        self.reachable[user_id] = time.monotonic()
-        self.reachable.move_to_end(user_id)
-        if len(self.reachable) > 4096:
-            self.reachable.popitem(last=False)
-
-    def known_reachable(self, user_id: int) -> bool:
-        """The bot wrote to ``user_id`` in private, or he wrote to it, in the last
-        :data:`REACHABLE_FOR` seconds (a check with Telegram is then not needed)."""
-        seen = self.reachable.get(user_id)
-        return seen is not None and time.monotonic() - seen < REACHABLE_FOR
 
 
 def services(context: Context) -> Services:
@@ -129,37 +56,6 @@ async def chat_lang(svc: Services, chat_id: int) -> str:
 
 async def set_chat_lang(svc: Services, chat_id: int, lang: str) -> None:
     await svc.store.set_prefs(f"chat:{chat_id}", {"lang": lang})
-
-
-# ---- table documents ------------------------------------------------------------------------
-
-
-def load_doc(current: Loaded | None) -> Table | None:
-    return None if current is None else Table.model_validate_json(current.doc)
-
-
-async def read_table(svc: Services, chat_id: int) -> Table | None:
-    return load_doc(await svc.store.load(chat_id))
-
-
-def current_table(table: Table | None, tid: str) -> Table:
-    """The table a button of table ``tid`` acts on (else ``IllegalAction("stale")``)."""
-    if table is None or table.tid != tid or not table.active:
-        raise IllegalAction("stale")
-    return table
-
-
-async def peek(svc: Services, chat_id: int, check: Callable[[Table | None], R]) -> R:
-    """``check`` (which may raise ``IllegalAction``) on the table as this process last saw it,
-    for checks made before a write that checks again (a stale copy that passes costs nothing:
-    the compare-and-set refuses it); a refusal is confirmed on the table as it is now."""
-    cached = svc.store.is_cached(chat_id)
-    try:
-        return check(load_doc(await svc.store.cached(chat_id)))
-    except IllegalAction:
-        if not cached:
-            raise
-    return check(await read_table(svc, chat_id))
 
 
 def dedupe_chat(update: Update, chat_id: int | None = None) -> int:
@@ -221,10 +117,7 @@ async def change_table(
     users: Iterable[int] = (),
     publish: bool = False,
 ) -> R:
-    """Load, run ``fn`` on a fresh copy, compare-and-set the result (retried on conflict).
-
-    ``fn`` returns ``(table_to_save_or_None, result)``; it may raise ``IllegalAction``, which
-    propagates with nothing written. The table's deadline becomes the store's timer.
+    """A handler's write of a table (:func:`bot.tables.change_table`).
 
     With ``update`` (the handler's own write for that update; not the follow-up bookkeeping
     writes), its update id is de-duplicated in the same round trip as the write: a duplicate
@@ -232,36 +125,11 @@ async def change_table(
     (``ApplicationHandlerStop``: no reply, no render, no edit). A refusal (``IllegalAction``)
     is checked lazily with :func:`first_delivery` before it propagates, so the duplicate of an
     update that already moved the table is not answered with a refusal either.
-
-    ``users``: if the table is written, the store also records (in the same write) that these
-    users sit at it (:meth:`~bot.storage.Store.user_tables`).
-
-    ``publish``: the caller publishes the table right after (:func:`bot.publisher.flush`): the
-    write also takes the table's publishing lock when it is free, saving a round trip.
     """
-    linked = tuple(users)
-    token = secrets.token_hex(8) if publish else None
-
-    def run(current: Loaded | None) -> Write[R]:
-        loaded = load_doc(current)
-        if loaded is not None:
-            LOG_TABLE.set(loaded.tid)  # the logs of this task name the table
-        table_to_save, result = fn(loaded)
-        if table_to_save is None:
-            return Write(result)
-        return Write(
-            result,
-            doc=table_to_save.model_dump_json(exclude_defaults=True),
-            timer_at=table_to_save.deadline if table_to_save.status == "playing" else None,
-            ttl=svc.settings.table_ttl,
-            users=linked,
-            lock=token,
-        )
-
     update_id = None if update is None else update.update_id
     try:
-        return await with_redis_retries(
-            lambda: svc.store.update_table(chat_id, run, update_id=update_id)
+        return await tables.change_table(
+            svc, chat_id, fn, update_id=update_id, users=users, publish=publish
         )
     except DuplicateUpdate:
         raise ApplicationHandlerStop from None
@@ -271,43 +139,7 @@ async def change_table(
         raise
 
 
-REDIS_PAUSES = (0.2, 0.5, 1.0, 2.0)
-"""Pauses between tries of a store call while Redis does not answer (about 4 s in all, within
-the time a player waits for a button)."""
-
-
-async def with_redis_retries(call: Callable[[], Awaitable[R]]) -> R:
-    """A store call, tried again while Redis is unreachable (a restart, a failover). A write
-    whose answer was lost and is tried again is recognised by its update id (the retry writes
-    nothing), or by the table's own checks (a timer no longer due)."""
-    for pause in REDIS_PAUSES:
-        try:
-            return await call()
-        except (RedisConnectionError, RedisTimeoutError):
-            await asyncio.sleep(pause)
-    return await call()
-
-
 # ---- replies --------------------------------------------------------------------------------
-
-
-def error_text(lang: str, error: IllegalAction, *, plain: bool = False) -> str:
-    """A refusal in the chat's language (``error.<reason>``). A dotted reason is a game's own
-    locale key (``piedras.error.free``).
-
-    The words it echoes (an unknown action, a bad card...) lose their bidi and control
-    characters, and are HTML-escaped for a message, or left as they are for an alert
-    (``plain=True``: alerts are plain text, where ``&lt;`` would show as typed).
-    """
-    clean = render.neutral if plain else render.esc
-    params: dict[str, Any] = {
-        k: clean(v) if isinstance(v, str) else v for k, v in error.params.items()
-    }
-    key = error.reason if "." in error.reason else f"error.{error.reason}"
-    try:
-        return t(lang, key, **params)
-    except (KeyError, IndexError, ValueError):
-        return t(lang, "error.generic")
 
 
 async def reply(
@@ -405,7 +237,7 @@ async def publish_chat(bot: Bot, svc: Services, chat_id: int) -> None:
     when ``svc.background`` (the handler goes on and returns; see :mod:`bot.background`),
     else before returning."""
     if svc.background:
-        svc.publications.start(bot, svc, chat_id)
+        svc.publications.start(chat_id, lambda: flush(bot, svc, chat_id))
     else:
         await flush(bot, svc, chat_id)
 

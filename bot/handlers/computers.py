@@ -17,16 +17,15 @@ from bot.handlers.common import (
     answer,
     change_table,
     chat_lang,
-    current_table,
-    error_text,
     first_delivery,
     now,
-    peek,
     publish_chat,
     reply,
     services,
 )
+from bot.render import error_text
 from bot.table import LEVELS, Table
+from bot.tables import current_table, peek
 from engine.core import IllegalAction, normalize
 from locales import t
 

@@ -7,7 +7,6 @@ from telegram import Update
 from bot.games.registry import find_game
 from bot.handlers.common import (
     Context,
-    Services,
     change_table,
     chat_lang,
     first_look,
@@ -17,6 +16,7 @@ from bot.handlers.common import (
     set_chat_lang,
 )
 from bot.render import esc
+from bot.services import Services
 from bot.table import Table
 from locales import LANGUAGES, language_of, t
 

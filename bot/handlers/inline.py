@@ -24,17 +24,17 @@ from bot.games import senas as signs
 from bot.handlers import senas as sending
 from bot.handlers.common import (
     Context,
-    Services,
     chat_lang,
-    error_text,
     publish,
     publish_chat,
-    read_table,
     services,
     start_dm_ok,
 )
 from bot.handlers.play import play
+from bot.render import error_text
+from bot.services import Services
 from bot.table import Table
+from bot.tables import read_table
 from engine.core import IllegalAction
 from engine.senas_play import parse_sena
 from locales import t

@@ -15,26 +15,23 @@ from bot.games.registry import DEFAULT_GAME, GAMES, find_game
 from bot.handlers import computers
 from bot.handlers.common import (
     Context,
-    Services,
     alert,
     answer,
     can_write_to,
     change_table,
     chat_lang,
-    current_table,
     display_name,
-    error_text,
     first_delivery,
-    load_doc,
     new_tid,
     now,
-    peek,
     publish_chat,
-    read_table,
     reply,
     services,
 )
+from bot.render import error_text
+from bot.services import Services
 from bot.table import Step, Table
+from bot.tables import current_table, load_doc, peek, read_table
 from engine.core import IllegalAction
 from locales import language_of, t
 

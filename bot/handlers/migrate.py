@@ -15,8 +15,10 @@ import logging
 
 from telegram import Update
 
-from bot.handlers.common import Context, Services, load_doc, publish_chat, services
+from bot.handlers.common import Context, publish_chat, services
+from bot.services import Services
 from bot.storage import ChatTaken
+from bot.tables import load_doc
 
 log = logging.getLogger("bot.migrate")
 

@@ -9,24 +9,23 @@ from telegram import Update
 from bot import keyboards, render
 from bot.handlers.common import (
     Context,
-    Services,
     alert,
     answer,
     can_write_to,
     change_table,
     chat_lang,
-    error_text,
     first_look,
     now,
     publish,
     publish_chat,
-    read_table,
     reply,
     services,
     start_dm_ok,
 )
-from bot.render import cards_text
+from bot.render import cards_text, error_text
+from bot.services import Services
 from bot.table import Step, Table
+from bot.tables import read_table
 from engine.core import IllegalAction
 from locales import t
 

@@ -18,13 +18,15 @@ from telegram.error import TelegramError
 
 from bot.games.base import Game
 from bot.games.registry import GAMES, find_game
-from bot.handlers.common import Context, Services, chat_lang, first_delivery, reply, services
+from bot.handlers.common import Context, chat_lang, first_delivery, reply, services
 from bot.publisher import Deferred, Gone, call_api
 from bot.records import chart, texts
 from bot.records.flush import records_of
 from bot.records.model import RecordedPlayer
 from bot.records.replay import hand_text
+from bot.services import Services
 from bot.table import Table
+from bot.tables import read_table
 from engine.core import normalize
 from locales import escape, t
 
@@ -247,8 +249,6 @@ async def _players_of(
     record = await records_of(svc).game(chat_id, gid)
     if record is not None:
         return record.game, record.options, record.players
-    from bot.handlers.common import read_table
-
     table: Table | None = await read_table(svc, chat_id)
     if table is None or table.tid != gid or table.status == "lobby":
         return None

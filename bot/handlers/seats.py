@@ -19,14 +19,13 @@ from bot.handlers.common import (
     change_table,
     chat_lang,
     display_name,
-    error_text,
     new_tid,
     now,
     publish_chat,
     reply,
     services,
 )
-from bot.render import esc
+from bot.render import error_text, esc
 from bot.table import Table
 from engine.core import IllegalAction
 from locales import t

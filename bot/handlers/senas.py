@@ -13,15 +13,15 @@ from bot import keyboards
 from bot.games import senas as signs
 from bot.handlers.common import (
     Context,
-    Services,
     alert,
     change_table,
     chat_lang,
-    error_text,
     publish_chat,
     services,
 )
 from bot.handlers.common import now as clock
+from bot.render import error_text
+from bot.services import Services
 from bot.table import Table
 from engine.core import IllegalAction
 from engine.senas_play import sena

@@ -17,8 +17,9 @@ from telegram.constants import ChatAction
 from telegram.error import Forbidden, TelegramError
 
 from bot import publisher
-from bot.handlers.common import Services, change_table, publish, publish_chat
+from bot.handlers.common import change_table, publish, publish_chat
 from bot.ops import LOG_CHAT
+from bot.services import Services
 from bot.table import Step, Table
 
 log = logging.getLogger("bot.timers")

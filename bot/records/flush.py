@@ -11,15 +11,13 @@ process's or another's sweep) stores them again, harmlessly.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from bot.records.model import GameRecord
 from bot.records.store import Records, dumps, open_records
+from bot.services import Services
 from bot.storage import Loaded
 from bot.table import Table
-
-if TYPE_CHECKING:
-    from bot.handlers.common import Services
+from bot.tables import change_table
 
 log = logging.getLogger("bot.records")
 
@@ -53,8 +51,6 @@ async def store_pending(svc: Services, table: Table) -> Loaded | None:
     nothing was pending or storing failed (it stays pending and is tried again)."""
     if not table.rec_out:
         return None
-    from bot.handlers.common import change_table
-
     stored = await store_records(svc, table)
     if not stored:  # something was pending, so storing failed
         return None

@@ -95,7 +95,8 @@ async def test_no_update_pays_a_dedupe_round_trip_up_front() -> None:
     is the shared-identity guard, which reads no store unless it refuses; the only handler for
     every update notes who wrote in private, in memory (no round trip)."""
     from bot.handlers import guard
-    from bot.handlers.common import Services, note_private
+    from bot.handlers.common import note_private
+    from bot.services import Services
 
     store = MemoryStore()
     app = build_application(settings(), store=store)

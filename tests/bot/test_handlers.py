@@ -26,9 +26,11 @@ from bot.budget import MemoryBudget
 from bot.games.mus import render as mus_render
 from bot.games.registry import GAMES
 from bot.handlers import info, lobby, play, timers
-from bot.handlers.common import SERVICES_KEY, Services, read_table
+from bot.handlers.common import SERVICES_KEY
+from bot.services import Services
 from bot.settings import Settings
 from bot.storage import MemoryStore, RedisStore, Store
+from bot.tables import read_table
 from engine.cards import DECK
 from locales import t
 

@@ -29,7 +29,7 @@ RLO, LRI, BELL = "\u202e", "\u2066", "\x07"
 
 
 def test_error_text_neutralises_bidi_and_controls_and_escapes_per_destination() -> None:
-    from bot.handlers.common import error_text
+    from bot.render import error_text
     from engine.core import IllegalAction
     from locales import t
 
@@ -159,7 +159,7 @@ async def test_private_commands_with_two_tables_name_the_table() -> None:
 
 
 async def read(h: object, chat: int) -> Any:
-    from bot.handlers.common import read_table
+    from bot.tables import read_table
 
     table = await read_table(h.svc, chat)  # type: ignore[attr-defined]
     assert table is not None

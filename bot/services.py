@@ -1,0 +1,84 @@
+"""What every part of a bot process shares: its settings, its store and its runtime state.
+
+One :class:`Services` per process (kept in the Application's ``bot_data``): the handlers, the
+publisher, the timers and the status server all read it; it knows none of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.background import Publications
+from bot.budget import Budget
+from bot.records.store import Records
+from bot.settings import Settings
+from bot.storage import Store
+
+REACHABLE_FOR = 3600.0
+"""Seconds a user stays known to be reachable in private after the last proof of it."""
+
+
+@dataclass
+class Services:
+    """Shared by every handler (kept in ``application.bot_data``)."""
+
+    settings: Settings
+    store: Store
+    clock: Callable[[], float] = time.time
+    records: Records | None = None
+    """Game records (:mod:`bot.records`): opened beside ``store`` on first use."""
+    #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
+    owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
+    background: bool = False
+    """Publish in the background (:mod:`bot.background`; the Application does): handlers
+    answer and return at once. Off, a handler awaits its publication (unit tests)."""
+    publications: Publications = field(default_factory=Publications)
+    budget: Budget = field(init=False)
+    #: Tables this process is publishing now (:func:`bot.publisher.flush`).
+    publishing: set[int] = field(default_factory=set)
+    #: Tables another process wrote while this one held their publication: released at once
+    #: until then (``time.monotonic()``; see :mod:`bot.publisher`).
+    contended: dict[int, float] = field(default_factory=dict)
+    #: Until when other processes are known to publish this bot's tables too (holds are short).
+    shared_until: float = 0.0
+    #: This process's id among those sweeping the store, and how many swept lately.
+    process: str = field(default_factory=lambda: secrets.token_hex(6))
+    processes: int = 0
+    #: Whether a finished publication may hold its lock (not while the process stops).
+    holding: bool = True
+    #: The task that releases held publications, and the publications it started.
+    releaser: asyncio.Task[None] | None = None
+    release_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    #: Users this process knows it could write to in private lately (``time.monotonic()`` of
+    #: the last proof: a private message from them, or one sent to them).
+    reachable: OrderedDict[int, float] = field(default_factory=OrderedDict)
+
+    def __post_init__(self) -> None:
+        self.budget = self.store.budget()
+
+    def own(self, update_id: int) -> None:
+        self.owned[update_id] = None
+        self.owned.move_to_end(update_id)
+        if len(self.owned) > 1024:
+            self.owned.popitem(last=False)
+
+    def reached(self, user_id: int, ok: bool = True) -> None:
+        """The bot could (or, ``ok=False``, could not) write to ``user_id`` in private now."""
+        if not ok:
+            self.reachable.pop(user_id, None)
+            return
+        self.reachable[user_id] = time.monotonic()
+        self.reachable.move_to_end(user_id)
+        if len(self.reachable) > 4096:
+            self.reachable.popitem(last=False)
+
+    def known_reachable(self, user_id: int) -> bool:
+        """The bot wrote to ``user_id`` in private, or he wrote to it, in the last
+        :data:`REACHABLE_FOR` seconds (a check with Telegram is then not needed)."""
+        seen = self.reachable.get(user_id)
+        return seen is not None and time.monotonic() - seen < REACHABLE_FOR
