@@ -35,7 +35,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.games import senas
 from bot.games.base import Buttons
 from bot.games.registry import GAMES
-from bot.render import card_name
+from bot.games.render import card_name
 from bot.table import Table
 from locales import t
 

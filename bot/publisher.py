@@ -66,7 +66,8 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot import keyboards, render, storage
+from bot import keyboards, storage
+from bot.games import render
 from bot.records.flush import store_records
 from bot.services import Services
 from bot.storage import Held, Loaded, Store

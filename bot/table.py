@@ -28,11 +28,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.games import senas
 from bot.games.base import Game
 from bot.games.registry import get_game
+from bot.games.render import esc
 from bot.games.seats import LogEntry, Player, Status
 from bot.games.timing import minutes_left, next_change
 from bot.records import book
 from bot.records.model import HandLog, Pending
-from bot.render import esc
 from engine.core import Action, Event, IllegalAction
 from locales import t, tn
 

@@ -26,8 +26,8 @@ from typing import TextIO
 
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
+from bot.games.render import error_text
 from bot.handlers.computers import LevelError, take_level
-from bot.render import error_text
 from bot.table import Table
 from engine.core import IllegalAction
 from locales import LANGUAGES, t, tn

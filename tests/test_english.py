@@ -59,7 +59,7 @@ def test_english_texts_have_no_spanish_word_outside_the_kept_terms() -> None:
 
 def test_known_half_translations_are_gone() -> None:
     from bot.games.mus import worth
-    from bot.render import worth_line
+    from bot.games.render import worth_line
 
     english = "\n".join(texts("en").values())
     for bad in (", no juego", "la real on", "(refused)"):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot import render
+from bot.games import render
 from bot.games.base import InlineChoice, OptionError, TableView
 from engine.core import Action, Event, normalize
 from locales import t

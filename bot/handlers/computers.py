@@ -10,7 +10,9 @@ from collections.abc import Sequence
 
 from telegram import Update
 
-from bot import keyboards, render
+from bot import keyboards
+from bot.games import render
+from bot.games.render import error_text
 from bot.handlers.common import (
     Context,
     alert,
@@ -23,7 +25,6 @@ from bot.handlers.common import (
     reply,
     services,
 )
-from bot.render import error_text
 from bot.table import LEVELS, Table
 from bot.tables import current_table, peek
 from engine.core import IllegalAction, normalize

@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.games.registry import find_game
+from bot.games.render import esc
 from bot.handlers.common import (
     Context,
     change_table,
@@ -15,7 +16,6 @@ from bot.handlers.common import (
     services,
     set_chat_lang,
 )
-from bot.render import esc
 from bot.services import Services
 from bot.table import Table
 from locales import LANGUAGES, language_of, t

@@ -21,6 +21,7 @@ from telegram import (
 from telegram.constants import ParseMode
 
 from bot.games import senas as signs
+from bot.games.render import error_text
 from bot.handlers import senas as sending
 from bot.handlers.common import (
     Context,
@@ -31,7 +32,6 @@ from bot.handlers.common import (
     start_dm_ok,
 )
 from bot.handlers.play import play
-from bot.render import error_text
 from bot.services import Services
 from bot.table import Table
 from bot.tables import read_table

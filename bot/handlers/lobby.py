@@ -8,10 +8,11 @@ from typing import Any
 from telegram import Bot, Chat, Update
 from telegram.constants import ChatMemberStatus
 
-from bot import keyboards, render
-from bot.games import timing
+from bot import keyboards
+from bot.games import render, timing
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
+from bot.games.render import error_text
 from bot.handlers import computers
 from bot.handlers.common import (
     Context,
@@ -28,7 +29,6 @@ from bot.handlers.common import (
     reply,
     services,
 )
-from bot.render import error_text
 from bot.services import Services
 from bot.table import Step, Table
 from bot.tables import current_table, load_doc, peek, read_table

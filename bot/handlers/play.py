@@ -6,7 +6,9 @@ from collections.abc import Callable
 
 from telegram import Update
 
-from bot import keyboards, render
+from bot import keyboards
+from bot.games import render
+from bot.games.render import cards_text, error_text
 from bot.handlers.common import (
     Context,
     alert,
@@ -22,7 +24,6 @@ from bot.handlers.common import (
     services,
     start_dm_ok,
 )
-from bot.render import cards_text, error_text
 from bot.services import Services
 from bot.table import Step, Table
 from bot.tables import read_table

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from telegram import MessageEntity, Update, User
 
 from bot import keyboards
+from bot.games.render import error_text, esc
 from bot.handlers.common import (
     Context,
     alert,
@@ -25,7 +26,6 @@ from bot.handlers.common import (
     reply,
     services,
 )
-from bot.render import error_text, esc
 from bot.table import Table
 from engine.core import IllegalAction
 from locales import t

@@ -11,6 +11,7 @@ from telegram import Update
 
 from bot import keyboards
 from bot.games import senas as signs
+from bot.games.render import error_text
 from bot.handlers.common import (
     Context,
     alert,
@@ -20,7 +21,6 @@ from bot.handlers.common import (
     services,
 )
 from bot.handlers.common import now as clock
-from bot.render import error_text
 from bot.services import Services
 from bot.table import Table
 from engine.core import IllegalAction

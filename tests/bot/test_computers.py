@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot import keyboards, render
+from bot import keyboards
+from bot.games import render
 from bot.games.registry import GAMES
 from bot.handlers import computers, lobby, play, timers
 from bot.records import book

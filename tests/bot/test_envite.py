@@ -13,7 +13,7 @@ from bot.games.base import OptionError
 from bot.games.envite.adapter import ENVITE
 from bot.games.envite.render import trumps_text
 from bot.games.registry import find_game, get_game
-from bot.render import card_name
+from bot.games.render import card_name
 from bot.table import Table
 from engine.core import IllegalAction
 
@@ -143,7 +143,7 @@ def test_table_message_shows_vira_trumps_teams_ladder_and_turn() -> None:
     with pytest.raises(IllegalAction) as info:
         table.play(2, "quiero", 0.0, 60)  # Cris is not his team's mandador
     assert info.value.reason == "not_mandador"
-    from bot.render import error_text
+    from bot.games.render import error_text
 
     assert error_text("es", info.value) == "Contesta el mandador: Ana."
     assert error_text("en", info.value) == "The mandador answers: Ana."
@@ -214,7 +214,7 @@ def test_inline_results_are_the_legal_cards_of_the_player_to_act() -> None:
     with pytest.raises(IllegalAction) as info:
         table.play(1, "tiro 6c", 0.0, 60)
     assert info.value.reason == "must_follow_suit" and info.value.reason in ENVITE.private_refusals
-    from bot.render import error_text
+    from bot.games.render import error_text
 
     assert error_text("es", info.value) == "Tienes que asistir al palo: oros."
     en = with_state(table_of(4, lang="en"), table.engine_state())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import error_text
+from bot.games.render import error_text
 from engine.core import IllegalAction
 from locales import LANGUAGES, catalog
 

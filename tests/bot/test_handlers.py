@@ -21,8 +21,9 @@ import pytest
 from telegram import Update
 from telegram.error import Forbidden
 
-from bot import keyboards, publisher, render
+from bot import keyboards, publisher
 from bot.budget import MemoryBudget
+from bot.games import render
 from bot.games.mus import render as mus_render
 from bot.games.registry import GAMES
 from bot.handlers import info, lobby, play, timers

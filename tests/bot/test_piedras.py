@@ -22,7 +22,7 @@ from bot.games.base import OptionError
 from bot.games.mus import worth
 from bot.games.piedras.adapter import PIEDRAS
 from bot.games.registry import find_game, get_game
-from bot.render import card_name, error_text
+from bot.games.render import card_name, error_text
 from bot.table import Step, Table
 from engine.core import Action, IllegalAction
 from locales import t

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import render
+from bot.games import render
 from bot.games.envite import render as envite_render
 from bot.games.mus import render as mus_render
 from bot.games.piedras import events as piedras_events

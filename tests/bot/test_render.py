@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine.mus as mus
-from bot import render
+from bot.games import render
 from bot.games.mus import render as mus_render
 from engine.cards import DECK
 from locales import t

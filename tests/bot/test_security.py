@@ -29,7 +29,7 @@ RLO, LRI, BELL = "\u202e", "\u2066", "\x07"
 
 
 def test_error_text_neutralises_bidi_and_controls_and_escapes_per_destination() -> None:
-    from bot.render import error_text
+    from bot.games.render import error_text
     from engine.core import IllegalAction
     from locales import t
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from bot import render
+from bot.games import render
 from bot.terminal import NEVER, Setup, main, my_name, new_table, play
 from locales import t, tn
 

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 import bot.games.timing
-from bot import keyboards, render
+from bot import keyboards
+from bot.games import render
 from bot.games.base import OptionError
 from bot.games.registry import GAMES
+from bot.games.render import card_name
 from bot.games.timing import split_time
 from bot.records.model import Pending
-from bot.render import card_name
 from bot.table import Table
 from engine.core import IllegalAction
 from locales import t

@@ -221,7 +221,7 @@ class MusTable:
     async def assert_messages_current(self, timeout: float = 3.0) -> None:
         """The lobby and table messages show the stored table as it is now (the last edit was
         not made from an older copy of the table by a slower process)."""
-        from bot import render
+        from bot.games import render
         from bot.table import Table
 
         diff: list[tuple[str, str | None]] = []

@@ -191,7 +191,7 @@ class PiedrasTable:
         if via != "button":
             user.send(user.private, f"/descarto {card}")
             return
-        from bot.render import card_name
+        from bot.games.render import card_name
 
         name = card_name(self.lang, card).lower()
 

@@ -15,7 +15,7 @@ from driver import LANG, PREFIX, MusTable, card_mentions, ordago_policy, play_ha
 from fake_telegram import Chat, FakeTelegram, Message, User
 
 import engine.mus as mus
-from bot.render import card_name as bot_card_name
+from bot.games.render import card_name as bot_card_name
 from bot.table import Table
 from engine.core import Action
 from locales import t

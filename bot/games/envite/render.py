@@ -15,8 +15,8 @@ from typing import Any
 
 import engine.envite as envite
 from bot.games.base import InlineChoice, TableView
+from bot.games.render import card_name, cards_text, deadline_text, esc, join_words, options_text
 from bot.games.seats import LogEntry
-from bot.render import card_name, cards_text, deadline_text, esc, join_words, options_text
 from engine.cards import Card
 from engine.core import Action, Event
 from locales import t, tn

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.render import esc
+from bot.games.render import esc
 from locales import t
 
 _BY_HAND = ("grande", "chica")

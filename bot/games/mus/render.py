@@ -21,8 +21,7 @@ from typing import Any
 from bot.games.base import TableView
 from bot.games.mus import buttons, reasons, worth
 from bot.games.mus.reasons import pair_name
-from bot.games.seats import LogEntry
-from bot.render import (
+from bot.games.render import (
     MAX_LOG_LINES,
     cards_text,
     deadline_text,
@@ -34,6 +33,7 @@ from bot.render import (
     seat_name,
     worth_line,
 )
+from bot.games.seats import LogEntry
 from engine.core import Action, Event
 from locales import t, tn
 

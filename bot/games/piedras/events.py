@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.games.mus import worth
-from bot.render import join_words, seat_name
+from bot.games.render import join_words, seat_name
 from engine.core import Action
 from locales import t, tn
 

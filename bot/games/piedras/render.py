@@ -3,7 +3,7 @@
 Everything comes from the engine's public view, its public events and its legal actions (the cap
 is the highest amount the player to act may bet; the speaking order and direction are the
 engine's ``Betting.queue`` and ``Betting.direction``); texts come from ``locales/``. User names
-are escaped by :func:`bot.render.seat_name`.
+are escaped by :func:`bot.games.render.seat_name`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from bot.games.base import TableView
 from bot.games.mus import worth
 from bot.games.piedras.events import event_lines, lance_name
 from bot.games.piedras.options import card_rules
-from bot.games.seats import LogEntry
-from bot.render import (
+from bot.games.render import (
     MAX_LOG_LINES,
     cards_text,
     deadline_text,
@@ -27,6 +26,7 @@ from bot.render import (
     seat_name,
     worth_line,
 )
+from bot.games.seats import LogEntry
 from locales import t, tn
 
 SLOTS = ("grande", "chica", "pares", "juego")
