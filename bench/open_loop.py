@@ -41,6 +41,8 @@ from typing import Any
 
 from fake_telegram import Chat, FakeTelegram, User
 
+from bot.flow import moves
+
 ROOT = Path(__file__).resolve().parents[1]
 PREFIX = "tapete"
 #: Bot API methods held back by ``--latency`` (every call the bot makes but getUpdates).
@@ -363,7 +365,14 @@ class OpenLoop:
             if args.timers:
                 await self.timers(players)
                 return 0
-            tasks = [asyncio.create_task(p.play()) for p in players]
+            tasks = [
+                asyncio.create_task(
+                    moves.play(
+                        p,
+                    )
+                )
+                for p in players
+            ]
             await asyncio.sleep(args.warmup)
             if args.outage:
                 self.players = players
@@ -407,7 +416,7 @@ class OpenLoop:
         await asyncio.sleep(args.outage)
         self.stopping.set()
         await asyncio.wait(tasks, timeout=30)
-        moves = sum(1 for c in tg.calls[mark:] if c.method.lower() == "answercallbackquery")
+        presses = sum(1 for c in tg.calls[mark:] if c.method.lower() == "answercallbackquery")
         with tg._lock:
             tg.fail.clear()
         back = time.monotonic()
@@ -423,7 +432,7 @@ class OpenLoop:
         print(
             f"outage                 {args.outage:.0f} s of 502 on every Bot API call but "
             f"getUpdates, {n} Mus tables, {args.processes} bot process(es), "
-            f"{args.latency:.0f} ms latency; {moves} presses during it (stored, unanswered)"
+            f"{args.latency:.0f} ms latency; {presses} presses during it (stored, unanswered)"
         )
         print(
             f"converged after        p50 {percentile(converged, 0.5):.1f} s, "

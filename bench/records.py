@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 import redis.asyncio as aioredis  # noqa: E402
 from telegram import Update  # noqa: E402
 
+from bot.flow import moves  # noqa: E402
 from bot.handlers import records as handlers  # noqa: E402
 from bot.handlers.common import SERVICES_KEY  # noqa: E402
 from bot.records.model import GameRecord, HandLog  # noqa: E402
@@ -49,11 +50,11 @@ def random_game(game: str, players: list[tuple[int, str]], chat: int, seed: int)
     table = Table(chat_id=chat, creator=players[0][0], tid=uuid.uuid4().hex[:6], game=game)
     for uid, name in players:
         table.join(uid, name)
-    table.start(seed, time.time() - 3600, 60)
+    moves.start(table, seed, time.time() - 3600, 60)
     pending = []
     while table.status == "playing":
         seat = rnd.choice(table.to_act())
-        table.play(seat, rnd.choice(table.adapter.legal_actions(table.engine_state(), seat)),
+        moves.play(table, seat, rnd.choice(table.adapter.legal_actions(table.engine_state(), seat)),
                    time.time(), 60)  # fmt: skip
         pending += table.rec_out
         table.rec_out = []

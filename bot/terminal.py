@@ -24,6 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from bot.flow import moves
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
 from bot.games.render import error_text
@@ -169,7 +170,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
         stdout.write(text + "\n")
 
     clock = 0.0
-    table.start(seed, clock, NEVER, pause=(0.0, 0.0))
+    moves.start(table, seed, clock, NEVER, pause=(0.0, 0.0))
     names = ", ".join(table.names()[1:])
     say(t(lang, "terminal.welcome", game=t(lang, f"game.{table.game}"), others=names))
     say(t(lang, "terminal.how"))
@@ -188,7 +189,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
         table.turn_seconds = 0  # no clock to show: you have all the time
         if ME not in table.to_act():
             clock = max(clock, table.deadline or clock)
-            table.fire_timer(clock, NEVER, (0.0, 0.0))
+            moves.fire_timer(table, clock, NEVER, (0.0, 0.0))
             continue
         choices = _choices(table)
         if shown_turn != table.turn:
@@ -223,7 +224,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
             action = choices[int(text) - 1][1]
         try:
             clock += 1.0
-            table.play(ME, action, clock, NEVER, (0.0, 0.0))
+            moves.play(table, ME, action, clock, NEVER, (0.0, 0.0))
         except IllegalAction as refusal:
             say(t(lang, "terminal.refused", why=plain(_refusal(table, refusal))))
 

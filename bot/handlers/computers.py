@@ -1,6 +1,6 @@
 """Computer players at a table: ``/maquina`` (and the lobby button), filling the free seats at
 the start, the level word of ``/nueva``, and "Vuelvo" (``/vuelvo``) for a person the computer
-played for. Their moves are made by the turn timer (:meth:`bot.table.Table.fire_timer`).
+played for. Their moves are made by the turn timer (:func:`bot.flow.moves.fire_timer`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from telegram import Update
 
 from bot import keyboards
+from bot.flow import moves, seating
 from bot.games import render
 from bot.games.render import error_text
 from bot.handlers.common import (
@@ -131,7 +132,7 @@ async def fill_and_start(update: Update, context: Context, chat_id: int) -> None
             raise IllegalAction("stale")
         _may_seat(table, user.id)
         table.fill_with_computers()
-        table.start(seed, at, settings.turn_timeout, settings.pause)
+        moves.start(table, seed, at, settings.turn_timeout, settings.pause)
         return table, None
 
     try:
@@ -159,7 +160,7 @@ async def _back(update: Update, context: Context, chat_id: int) -> None:
     def fn(table: Table | None) -> tuple[Table | None, Table]:
         if table is None or table.status != "playing":
             raise IllegalAction("no_table")
-        table.come_back(user.id, at, settings.turn_timeout, settings.pause)
+        seating.come_back(table, user.id, at, settings.turn_timeout, settings.pause)
         return table, table
 
     try:

@@ -9,6 +9,7 @@ from telegram import Bot, Chat, Update
 from telegram.constants import ChatMemberStatus
 
 from bot import keyboards
+from bot.flow import moves, seating
 from bot.games import render, timing
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
@@ -325,7 +326,7 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
         if table is None or not table.active:
             raise IllegalAction("no_table")
         if table.status == "playing":  # mid-game: the seat waits for someone ("Sentarme")
-            table.free_seat(user.id, at, svc.settings.pause)
+            seating.free_seat(table, user.id, at, svc.settings.pause)
             table.notify(t(table.lang, "phone.left", name=render.esc(name)))
         else:
             table.leave(user.id)
@@ -360,7 +361,7 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
             raise IllegalAction("no_table")
         if table.seat_of(user.id) is None and table.creator != user.id:
             raise IllegalAction("not_seated")
-        step = table.start(seed, at, svc.settings.turn_timeout, svc.settings.pause)
+        step = moves.start(table, seed, at, svc.settings.turn_timeout, svc.settings.pause)
         return table, (table, step)
 
     try:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from telegram import Update
 
 from bot import keyboards
+from bot.flow import discard, moves
 from bot.games import render
 from bot.games.render import cards_text, error_text
 from bot.handlers.common import (
@@ -94,7 +95,7 @@ async def play(
             raise IllegalAction("typed_too_late")
         text = action if isinstance(action, str) else action(table)
         try:
-            step = table.play(seat, text, at, svc.settings.turn_timeout, svc.settings.pause)
+            step = moves.play(table, seat, text, at, svc.settings.turn_timeout, svc.settings.pause)
         except IllegalAction as exc:
             if exc.reason in table.adapter.private_refusals:
                 raise PrivateRefusal(exc.reason, **exc.params) from None
@@ -227,15 +228,15 @@ async def discard_button(update: Update, context: Context) -> None:
             raise IllegalAction("not_seated")
         if cb.kind == "t":
             card, on = (*cb.args, "", "")[:2]
-            table.toggle_discard(seat, card, on == "1", round_)
+            discard.toggle(table, seat, card, on == "1", round_)
         elif cb.kind == "p":
             pick = _card_at(table, seat, cb.args)
             picked = pick not in table.discards.get(str(seat), [])
-            chosen = table.toggle_discard(seat, pick, picked, round_)
+            chosen = discard.toggle(table, seat, pick, picked, round_)
             shown = [c for c in table.adapter.seat_cards(table, seat) if c in chosen]
             return table, _selection_text(table, shown)
         else:
-            table.confirm_discard(seat, round_, at, svc.settings.turn_timeout, svc.settings.pause)
+            discard.confirm(table, seat, round_, at, svc.settings.turn_timeout, svc.settings.pause)
         return table, None
 
     try:

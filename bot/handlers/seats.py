@@ -12,6 +12,7 @@ from collections.abc import Callable
 from telegram import MessageEntity, Update, User
 
 from bot import keyboards
+from bot.flow import seating
 from bot.games.render import error_text, esc
 from bot.handlers.common import (
     Context,
@@ -61,7 +62,7 @@ async def pausa(update: Update, context: Context) -> None:
     def fn(table: Table | None) -> tuple[Table | None, None]:
         if table is None or not table.active:
             raise IllegalAction("no_table")
-        table.pause(user.id)
+        seating.pause(table, user.id)
         table.notify(t(table.lang, "phone.paused", name=esc(table.paused_by or "")))
         return table, None
 
@@ -79,7 +80,7 @@ async def seguir(update: Update, context: Context) -> None:
     def fn(table: Table | None) -> tuple[Table | None, None]:
         if table is None or not table.active:
             raise IllegalAction("no_table")
-        table.resume(user.id, at, svc.settings.turn_timeout, svc.settings.pause)
+        seating.resume(table, user.id, at, svc.settings.turn_timeout, svc.settings.pause)
         table.notify(t(table.lang, "phone.resumed", name=esc(name)))
         return table, None
 
@@ -125,12 +126,18 @@ async def sustituir(update: Update, context: Context) -> None:
         if table is None or table.status != "playing":
             raise IllegalAction("not_started" if table is not None else "no_table")
         if newcomer is not None:
-            seat = table.hand_over(
-                user.id, newcomer.id, newcomer.full_name, at, settings.turn_timeout, settings.pause
+            seat = seating.hand_over(
+                table,
+                user.id,
+                newcomer.id,
+                newcomer.full_name,
+                at,
+                settings.turn_timeout,
+                settings.pause,
             )
             _seated_notices(table, seat, name)
         else:
-            table.free_seat(user.id, at, settings.pause, reserved=username)
+            seating.free_seat(table, user.id, at, settings.pause, reserved=username)
             text = t(table.lang, "phone.left_for", name=esc(name), user=esc(username or ""))
             table.notify(text)
         return table, None
@@ -161,8 +168,15 @@ async def sit_button(update: Update, context: Context) -> None:
     def fn(table: Table | None) -> tuple[Table | None, None]:
         if table is None or table.tid != cb.tid:
             raise IllegalAction("stale")
-        old = table.take_seat(
-            seat, user.id, name, user.username, at, svc.settings.turn_timeout, svc.settings.pause
+        old = seating.take_seat(
+            table,
+            seat,
+            user.id,
+            name,
+            user.username,
+            at,
+            svc.settings.turn_timeout,
+            svc.settings.pause,
         )
         _seated_notices(table, seat, old.name)
         return table, None

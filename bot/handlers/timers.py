@@ -17,6 +17,7 @@ from telegram.constants import ChatAction
 from telegram.error import Forbidden, TelegramError
 
 from bot import publisher
+from bot.flow import moves
 from bot.handlers.common import change_table, publish, publish_chat
 from bot.ops import LOG_CHAT
 from bot.services import Services
@@ -36,7 +37,7 @@ async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
             return None, None
         # No move due (a move came in, or a nudge or the clock): re-save all the same, so the
         # store's timer is right again and the nudges are posted.
-        step = table.fire_timer(at, svc.settings.turn_timeout, svc.settings.pause)
+        step = moves.fire_timer(table, at, svc.settings.turn_timeout, svc.settings.pause)
         return table, (table, step)
 
     fired = await change_table(svc, chat_id, fn, publish=True)

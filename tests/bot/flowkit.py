@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from bot.flow import discard, moves
 from bot.table import Step, Table
 
 NAMES = ["Ana", "Bea <b>", "Cris & Co", "Dani"]
@@ -25,7 +26,7 @@ def random_steps(seed: int, lang: str = "es", limit: int = 400) -> Iterator[tupl
     table after each step."""
     rnd = random.Random(seed)
     table = seated_table(lang=lang)
-    step = table.start(seed, 1000.0, 60)
+    step = moves.start(table, seed, 1000.0, 60)
     yield table, step
     for _ in range(limit):
         if table.status != "playing":
@@ -35,8 +36,8 @@ def random_steps(seed: int, lang: str = "es", limit: int = 400) -> Iterator[tupl
         action = rnd.choice(table.adapter.legal_actions(state, seat))
         if action.cards:
             for card in action.cards:
-                table.toggle_discard(seat, str(card), True, table.discard_round)
-            step = table.confirm_discard(seat, table.discard_round, 1000.0, 60)
+                discard.toggle(table, seat, str(card), True, table.discard_round)
+            step = discard.confirm(table, seat, table.discard_round, 1000.0, 60)
         else:
-            step = table.play(seat, str(action), 1000.0, 60)
+            step = moves.play(table, seat, str(action), 1000.0, 60)
         yield table, step

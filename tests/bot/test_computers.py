@@ -12,11 +12,14 @@ from typing import Any
 import pytest
 
 from bot import keyboards
+from bot.flow import moves, seating
+from bot.flow.clock import PAUSE
+from bot.flow.moves import TAKEOVER_AFTER
 from bot.games import render
 from bot.games.registry import GAMES
 from bot.handlers import computers, lobby, play, timers
 from bot.records import book
-from bot.table import PAUSE, TAKEOVER_AFTER, Table
+from bot.table import Table
 from engine.core import IllegalAction
 from locales import t
 
@@ -73,7 +76,7 @@ def test_a_table_needs_one_person() -> None:
     table = Table(chat_id=GROUP, creator=HUMAN, tid="t")
     table.fill_with_computers()
     with pytest.raises(IllegalAction, match=r"bots\.error\.no_humans"):
-        table.start(1, 0.0, 60)
+        moves.start(table, 1, 0.0, 60)
 
 
 def test_the_pause_is_short_seeded_and_reproducible() -> None:
@@ -85,16 +88,16 @@ def test_the_pause_is_short_seeded_and_reproducible() -> None:
         return table
 
     person_first = one_and_three()
-    person_first.start(1, 100.0, 60)
+    moves.start(person_first, 1, 100.0, 60)
     assert person_first.to_act() == (0,) and person_first.deadline == 160.0  # his full minute
     deadlines = set()
     for seed in range(12):
         table = computer_is_mano()
-        table.start(seed, 100.0, 60, pause=(1.5, 3.0))
+        moves.start(table, seed, 100.0, 60, pause=(1.5, 3.0))
         assert table.to_act() == (0,) and table.players[0].bot_level
         assert table.deadline is not None and 101.5 <= table.deadline <= 103.0
         again = computer_is_mano()
-        again.start(seed, 100.0, 60, pause=(1.5, 3.0))
+        moves.start(again, seed, 100.0, 60, pause=(1.5, 3.0))
         assert again.deadline == table.deadline
         deadlines.add(table.deadline)
     assert len(deadlines) > 3  # randomised
@@ -102,7 +105,7 @@ def test_the_pause_is_short_seeded_and_reproducible() -> None:
 
 def _drive(table: Table, person: Any, limit: int = 5000) -> int:
     """Fire the timer and let the person act by ``person(table)``; returns computer moves."""
-    moves = 0
+    made = 0
     for _ in range(limit):
         if table.status != "playing":
             break
@@ -110,24 +113,24 @@ def _drive(table: Table, person: Any, limit: int = 5000) -> int:
         if 0 in acting and person is not None:
             action = person(table)
             if action is not None:
-                table.play(0, action, table.moved_at + 1, 60)
+                moves.play(table, 0, action, table.moved_at + 1, 60)
                 continue
         assert table.deadline is not None
         before = table.turn
-        step = table.fire_timer(table.deadline, 60, PAUSE)
+        step = moves.fire_timer(table, table.deadline, 60, PAUSE)
         if step is None:  # the timer was a nudge or the clock's minute, not a move
             assert table.turn == before
             continue
         assert table.turn > before
-        moves += 1
-    return moves
+        made += 1
+    return made
 
 
 @pytest.mark.parametrize("game", ["mus", "envite", "piedras"])
 def test_one_person_and_computers_play_a_whole_game(game: str) -> None:
     opts = {"mus": {"juegos": 1}, "envite": {"chicos": 1}, "piedras": {}}[game]
     table = one_and_three(game, **opts)
-    table.start(7, 0.0, 60)
+    moves.start(table, 7, 0.0, 60)
     rng = random.Random(7)
 
     def person(tb: Table) -> str | None:
@@ -141,7 +144,7 @@ def test_one_person_and_computers_play_a_whole_game(game: str) -> None:
 
 def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
     table = one_and_three()
-    table.start(3, 0.0, 60)
+    moves.start(table, 3, 0.0, 60)
     seen: list[tuple[int, Any]] = []
     game = table.adapter
     real = game.ai.choose
@@ -156,12 +159,12 @@ def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
             break
         state = table.engine_state()
         if 0 in table.to_act():
-            table.play(0, game.default_action(state, 0), table.moved_at + 1, 60)
+            moves.play(table, 0, game.default_action(state, 0), table.moved_at + 1, 60)
             continue
         expected = {s: game.engine.view(state, s) for s in table.to_act()}
         discard = game.in_discard(state)
         assert table.deadline is not None
-        if table.fire_timer(table.deadline, 60) is None:
+        if moves.fire_timer(table, table.deadline, 60) is None:
             assert not seen  # a nudge or the clock's minute: nobody moved
             continue
         assert seen and (discard or len(seen) == 1)
@@ -177,17 +180,17 @@ def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
 def test_computers_discard_together_and_wait_for_the_person() -> None:
     for seed in range(100):  # a deal where all three computers say mus
         table = one_and_three()
-        table.start(seed, 0.0, 60)
+        moves.start(table, seed, 0.0, 60)
         while table.engine_state().phase == "mus":
             if 0 in table.to_act():
-                table.play(0, "mus", table.moved_at + 1, 60)
+                moves.play(table, 0, "mus", table.moved_at + 1, 60)
             else:
-                table.fire_timer(table.deadline or 0, 60)
+                moves.fire_timer(table, table.deadline or 0, 60)
         if table.adapter.in_discard(table.engine_state()):
             break
     assert table.to_act() == (0, 1, 2, 3)
     assert table.deadline is not None and table.deadline < table.moved_at + 3.01
-    step = table.fire_timer(table.deadline, 60)
+    step = moves.fire_timer(table, table.deadline, 60)
     assert step is not None and not step.notes  # the person's time is not up
     assert table.to_act() == (0,) and table.deadline == table.turn_deadline
     assert sum(e.kind == "discarded" for e in step.events) == 3
@@ -198,11 +201,11 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
     table.players[2] = table.players[2].model_copy(
         update={"user_id": 103, "name": "Cris", "bot_level": None}
     )
-    table.start(5, 0.0, 60)
+    moves.start(table, 5, 0.0, 60)
     misses = 0
     while not table.players[0].away:
         assert table.status == "playing" and table.deadline is not None
-        step = table.fire_timer(table.deadline, 60)
+        step = moves.fire_timer(table, table.deadline, 60)
         assert step is not None
         if any(n.data["seat"] == 0 for n in step.notes):
             misses += 1
@@ -215,12 +218,12 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
     for _ in range(30):
         if 0 in table.to_act():
             break
-        table.fire_timer(table.deadline or 0, 60)
+        moves.fire_timer(table, table.deadline or 0, 60)
     assert 0 in table.to_act() and table.deadline is not None
     assert table.deadline - table.moved_at <= PAUSE[1]
     with pytest.raises(IllegalAction, match=r"bots\.error\.not_away"):
-        table.come_back(103, 500.0, 60)
-    table.come_back(HUMAN, 500.0, 60)
+        seating.come_back(table, 103, 500.0, 60)
+    seating.come_back(table, HUMAN, 500.0, 60)
     assert not table.players[0].away and table.players[0].misses == 0
     if table.to_act() == (0,):
         assert table.deadline == 560.0
@@ -229,27 +232,27 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
 
 def test_when_nobody_answers_the_table_waits_and_vuelvo_resumes_it() -> None:
     table = one_and_three()
-    table.start(2, 0.0, 60)
+    moves.start(table, 2, 0.0, 60)
     while table.deadline is not None:
-        table.fire_timer(table.deadline, 60)
+        moves.fire_timer(table, table.deadline, 60)
     assert table.status == "playing" and table.players[0].away
     assert table.outbox[-1].text == t("es", "bots.paused")
     assert t("es", "bots.paused_short") in table.adapter.table_text(table)
-    assert table.fire_timer(10**9, 60) is None
-    table.come_back(HUMAN, 9000.0, 60)
+    assert moves.fire_timer(table, 10**9, 60) is None
+    seating.come_back(table, HUMAN, 9000.0, 60)
     assert table.deadline is not None and table.deadline <= 9060.0
 
 
 def test_a_person_who_acts_himself_is_back() -> None:
     table = one_and_three()
-    table.start(5, 0.0, 60)
+    moves.start(table, 5, 0.0, 60)
     table.players[0].away = True
     for _ in range(30):
         if 0 in table.to_act():
             break
-        table.fire_timer(table.deadline or 0, 60)
+        moves.fire_timer(table, table.deadline or 0, 60)
     state = table.engine_state()
-    table.play(0, table.adapter.default_action(state, 0), table.moved_at + 0.5, 60)
+    moves.play(table, 0, table.adapter.default_action(state, 0), table.moved_at + 0.5, 60)
     assert not table.players[0].away
 
 
@@ -342,7 +345,7 @@ def test_a_computer_partner_makes_senas_and_the_person_is_told_privately() -> No
     """S1/S2: with señas on, the computer partner (seat 2) signals what its hand holds once the
     mus is cut; only the person, its partner, is told, in private; opponents are computers."""
     table = one_and_three("mus", juegos=1)
-    table.start(11, 0.0, 60)
+    moves.start(table, 11, 0.0, 60)
     told: list[str] = []
     for _ in range(400):
         if table.status != "playing" or told:
@@ -350,10 +353,10 @@ def test_a_computer_partner_makes_senas_and_the_person_is_told_privately() -> No
         if 0 in table.to_act():
             state = table.engine_state()
             legal = [str(a) for a in table.adapter.legal_actions(state, 0)]
-            table.play(0, "corto" if "corto" in legal else legal[0], table.moved_at + 1, 60)
+            moves.play(table, 0, "corto" if "corto" in legal else legal[0], table.moved_at + 1, 60)
             continue
         assert table.deadline is not None
-        table.fire_timer(table.deadline, 60, PAUSE)
+        moves.fire_timer(table, table.deadline, 60, PAUSE)
         told = [n.text for n in table.outbox if n.to == HUMAN and "seña" in n.text]
     assert told, "the computer partner made no seña in a whole vaca"
     assert all(n.to in (HUMAN, None) for n in table.outbox)  # nobody else is written to
@@ -368,7 +371,7 @@ def test_s1_s3_computer_partner_signals_at_the_deal_in_one_message() -> None:
     told_before_play = 0
     for seed in range(12):
         table = one_and_three("envite")
-        table.start(seed, 0.0, 60)
+        moves.start(table, seed, 0.0, 60)
         state = table.engine_state()
         sent = set(state.senas_sent[partner])
         # It made every seña it wants at this moment: none is left for its turn.
@@ -388,16 +391,18 @@ def test_no_senas_from_computers_with_sinsenas() -> None:
     table.options = GAMES["mus"].parse_options(["juegos=1", "sinsenas"])
     table.join(HUMAN, "Ana")
     table.fill_with_computers()
-    table.start(11, 0.0, 60)
+    moves.start(table, 11, 0.0, 60)
     for _ in range(200):
         if table.status != "playing":
             break
         if 0 in table.to_act():
             state = table.engine_state()
-            table.play(0, str(table.adapter.legal_actions(state, 0)[0]), table.moved_at + 1, 60)
+            moves.play(
+                table, 0, str(table.adapter.legal_actions(state, 0)[0]), table.moved_at + 1, 60
+            )
             continue
         assert table.deadline is not None
-        table.fire_timer(table.deadline, 60, PAUSE)
+        moves.fire_timer(table, table.deadline, 60, PAUSE)
         assert not any("seña" in n.text for n in table.outbox)
 
 
@@ -427,7 +432,7 @@ def test_every_hand_with_senas_is_recorded(game: str, caplog: pytest.LogCaptureF
     """The hand's log holds every seña (a person's, and a computer's made at the deal or before
     its move) in order, so each hand's record replays to the table's state and is kept."""
     table = one_and_three(game)
-    table.start(5, 0.0, 60)
+    moves.start(table, 5, 0.0, 60)
     hands = 0
     for _ in range(3000):
         if table.status != "playing" or hands >= 6:
@@ -435,15 +440,15 @@ def test_every_hand_with_senas_is_recorded(game: str, caplog: pytest.LogCaptureF
         state = table.engine_state()
         offered = table.adapter.legal_senas(state, 0)
         if offered:  # the person signals too, out of turn
-            table.signal(0, offered[0], state)
+            moves.signal(table, 0, offered[0], state)
             continue
         before = table.hand
         if 0 in table.to_act():
             legal = table.adapter.legal_actions(state, 0)
-            table.play(0, str(legal[0]), table.moved_at + 1, 60)
+            moves.play(table, 0, str(legal[0]), table.moved_at + 1, 60)
         else:
             assert table.deadline is not None
-            table.fire_timer(table.deadline, 60, PAUSE)
+            moves.fire_timer(table, table.deadline, 60, PAUSE)
         hands += table.hand != before
     assert hands >= 3
     assert "does not replay" not in caplog.text

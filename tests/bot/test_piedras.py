@@ -18,6 +18,7 @@ import bot.games.piedras.buttons
 import bot.games.piedras.events
 import bot.games.piedras.options
 import engine.piedras as piedras
+from bot.flow import discard, moves
 from bot.games.base import OptionError
 from bot.games.mus import worth
 from bot.games.piedras.adapter import PIEDRAS
@@ -111,7 +112,7 @@ def table_of(
     table.options = PIEDRAS.parse_options(list(words))
     for i in range(players):
         table.join(100 + i, NAMES[i])
-    table.start(seed, 1000.0, 60)
+    moves.start(table, seed, 1000.0, 60)
     if hands is not None:
         state = piedras.new_game(
             players=players, options=piedras.Options(**table.options), hands=hands, seed=seed
@@ -121,7 +122,7 @@ def table_of(
 
 
 def act(table: Table, seat: int, text: str) -> Step:
-    return table.play(seat, text, 1000.0, 60)
+    return moves.play(table, seat, text, 1000.0, 60)
 
 
 def discard_all(table: Table) -> None:
@@ -129,8 +130,8 @@ def discard_all(table: Table) -> None:
     for seat in list(table.to_act()):
         state = table.engine_state()
         card = str(state.hands[seat][-1])
-        table.toggle_discard(seat, card, True, table.discard_round)
-        table.confirm_discard(seat, table.discard_round, 1000.0, 60)
+        discard.toggle(table, seat, card, True, table.discard_round)
+        discard.confirm(table, seat, table.discard_round, 1000.0, 60)
 
 
 def mentions(text: str, cards: Iterable[str], lang: str) -> list[str]:
@@ -348,8 +349,8 @@ def test_private_hand_best_first_with_worth_and_pile() -> None:
     assert "Tus piedras: 8 · plato: 0" in text
     assert "Elige la carta que tiras y pulsa Descartar." in text
     # Selecting a card replaces the selection (a single discard).
-    table.toggle_discard(0, "6o", True, table.discard_round)
-    assert table.toggle_discard(0, "1b", True, table.discard_round) == ["1b"]
+    discard.toggle(table, 0, "6o", True, table.discard_round)
+    assert discard.toggle(table, 0, "1b", True, table.discard_round) == ["1b"]
     discard_all(table)
     text = PIEDRAS.hand_text(table, 0)
     expected = worth.display_order(["12o", "12c", "1e", "1b"], {"reyes": 4})
@@ -400,8 +401,8 @@ def test_no_public_text_shows_a_card_still_held_by_another_seat(
         seat = rnd.choice(table.to_act())
         action = rnd.choice(piedras.legal_actions(before, seat))
         if action.cards:
-            table.toggle_discard(seat, str(action.cards[0]), True, table.discard_round)
-            step = table.confirm_discard(seat, table.discard_round, 1000.0, 60)
+            discard.toggle(table, seat, str(action.cards[0]), True, table.discard_round)
+            step = discard.confirm(table, seat, table.discard_round, 1000.0, 60)
         else:
             step = act(table, seat, str(action))
         state = table.engine_state()
@@ -458,14 +459,14 @@ def test_whole_match_renders_in_both_languages() -> None:
 def test_timer_plays_the_engine_default_and_says_so_without_the_card() -> None:
     table = table_of(hands=TRIO)
     assert table.deadline is not None
-    step = table.fire_timer(table.deadline + 1, 60)
+    step = moves.fire_timer(table, table.deadline + 1, 60)
     assert step is not None and len(step.notes) == 3
     state = table.engine_state()
     assert state.phase == "lance" and all(len(state.hands[s]) == 4 for s in range(3))
     text = PIEDRAS.table_text(table)
     assert not mentions(text, DECK, "es")
     assert table.deadline is not None
-    step = table.fire_timer(table.deadline + 1, 60)
+    step = moves.fire_timer(table, table.deadline + 1, 60)
     assert step is not None
     # Ana's second turn in a row ran out (the discard, then the lance): the computer plays for her
     assert "⏱ <b>🤖 Ana</b> no contestó a tiempo: paso." in PIEDRAS.table_text(table)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.flow import clock, discard, moves
 from bot.games import render
 from bot.games.envite import render as envite_render
 from bot.games.mus import render as mus_render
@@ -87,42 +88,42 @@ def test_envite_team_line_counts_stones(stones: int, es: str) -> None:
 def test_the_discard_prompt_speaks_of_one_card_or_several() -> None:
     assert t("es", "hand.discard_prompt", n=1).startswith("Elige la carta")
     mus_table = seated_table()
-    mus_table.start(3, 0.0, 60)
-    mus_table.play(0, "mus", 1.0, 60)
+    moves.start(mus_table, 3, 0.0, 60)
+    moves.play(mus_table, 0, "mus", 1.0, 60)
     for seat in (1, 2, 3):
-        mus_table.play(seat, "mus", 1.0, 60)
+        moves.play(mus_table, seat, "mus", 1.0, 60)
     cards = [str(c) for c in mus_table.engine_state().hands[0]]
     assert render.discard_lines(mus_table, 0, cards)[0].startswith("Marca las cartas")
     piedras_table = Table(chat_id=-100777, creator=1, tid="p1e2d3", title="P", game="piedras")
     for i in range(3):
         piedras_table.join(100 + i, NAMES[i])
-    piedras_table.start(1, 1000.0, 60)
+    moves.start(piedras_table, 1, 1000.0, 60)
     cards = [str(c) for c in piedras_table.engine_state().hands[0]]
     assert render.discard_lines(piedras_table, 0, cards)[0].startswith("Elige la carta")
 
 
 def test_one_or_several_left_to_discard() -> None:
     table = seated_table()
-    table.start(3, 0.0, 60)
+    moves.start(table, 3, 0.0, 60)
     for seat in range(4):
-        table.play(seat, "mus", 1.0, 60)
+        moves.play(table, seat, "mus", 1.0, 60)
     for seat in (0, 1, 2):
         card = str(table.engine_state().hands[seat][0])
-        table.toggle_discard(seat, card, True, table.discard_round)
-        table.confirm_discard(seat, table.discard_round, 1.0, 60)
+        discard.toggle(table, seat, card, True, table.discard_round)
+        discard.confirm(table, seat, table.discard_round, 1.0, 60)
     assert "▶ Falta por descartarse: <b>Dani</b>" in mus_render.table_text(table)
 
 
 def test_turn_clock_and_nudge_count_minutes_and_seconds() -> None:
     table = seated_table()
-    table.start(3, 0.0, 120)
+    moves.start(table, 3, 0.0, 120)
     table.clock_min = 1
     assert render.deadline_text("es", table) == "⏱ queda 1 min"
     table.clock_min = 2
     assert render.deadline_text("es", table) == "⏱ quedan 2 min"
     table.turn_deadline = 101.0
-    assert "queda 1 s." in table.nudge_text(100.0)
-    assert "quedan 30 s." in table.nudge_text(71.0)
+    assert "queda 1 s." in clock.nudge_text(table, 100.0)
+    assert "quedan 30 s." in clock.nudge_text(table, 71.0)
 
 
 def test_piedras_lance_level() -> None:

@@ -13,6 +13,7 @@ import fakeredis
 import pytest
 
 import engine.mus as mus
+from bot.flow import moves
 from bot.games.registry import GAMES
 from bot.handlers import records as handlers
 from bot.records import book, chart, rating
@@ -38,16 +39,16 @@ def mus_table(hands: list[str], tid: str, chat: int = GROUP, now: float = 1000.0
     table.options = GAMES["mus"].parse_options(["30", "juegos=1"])
     for uid, name in PLAYERS:
         table.join(uid, name)
-    table.start(1, now, 60)
+    moves.start(table, 1, now, 60)
     state = mus.new_game(options=mus.Options(**table.options), hands=hands, seed=1)
     table.state = mus.to_json(state)
     book.open_hand(table)
     return table
 
 
-def play(table: Table, moves: list[tuple[int, str]], now: float = 1100.0) -> None:
-    for seat, text in moves:
-        table.play(seat, text, now, 60)
+def play(table: Table, plays: list[tuple[int, str]], now: float = 1100.0) -> None:
+    for seat, text in plays:
+        moves.play(table, seat, text, now, 60)
 
 
 def vaca_to_bea(tid: str = "g1") -> Table:
@@ -255,12 +256,12 @@ async def test_random_games_of_every_game_are_recorded_and_replay(game: str, pla
     table = Table(chat_id=GROUP, creator=1, tid="r1", game=game)
     for i in range(players):
         table.join(i + 1, f"P{i}")
-    table.start(7, 0.0, 60)
+    moves.start(table, 7, 0.0, 60)
     kept: dict[int, str] = {}
     while table.status == "playing":
         seat = rnd.choice(table.to_act())
         action = rnd.choice(table.adapter.legal_actions(table.engine_state(), seat))
-        table.play(seat, action, 1.0, 60)
+        moves.play(table, seat, action, 1.0, 60)
         for item in table.rec_out:
             if item.hand:
                 kept[item.hand] = HandLog(**item.doc).model_dump_json()
@@ -288,13 +289,13 @@ def test_mano_shows_exactly_what_the_group_saw_at_the_hand_end() -> None:
         table = Table(chat_id=GROUP, creator=1, tid="r2", game=game)
         for i in range(players):
             table.join(i + 1, f"P{i}")
-        table.start(11, 0.0, 60)
+        moves.start(table, 11, 0.0, 60)
         compared = 0
         while table.status == "playing" and compared < 6:
             seat = rnd.choice(table.to_act())
             action = rnd.choice(table.adapter.legal_actions(table.engine_state(), seat))
             seen = table.notice_seq
-            table.play(seat, action, 1.0, 60)
+            moves.play(table, seat, action, 1.0, 60)
             hands = [p for p in table.rec_out if p.hand]
             if not hands or table.notice_seq == seen:
                 table.rec_out = []
@@ -402,13 +403,13 @@ def test_a_game_played_by_the_timer_alone_is_recorded_hand_by_hand() -> None:
     table = Table(chat_id=GROUP, creator=1, tid="tm", game="mus")
     for uid, name in PLAYERS:
         table.join(uid, name)
-    table.start(4, 0.0, 60)
+    moves.start(table, 4, 0.0, 60)
     kept: list[int] = []
     while table.status == "playing" and table.deadline is not None:
         table.timeouts = 0  # keep the table alive: only the defaults play
         for player in table.players:  # and nobody handed over to a computer player
             player.misses = 0
-        table.fire_timer(table.deadline, 60)
+        moves.fire_timer(table, table.deadline, 60)
         kept += [p.hand for p in table.rec_out if p.hand and p.hand not in kept]
     assert table.status == "over"
     assert kept == list(range(1, len(kept) + 1))

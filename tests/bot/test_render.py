@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine.mus as mus
+from bot.flow import moves
 from bot.games import render
 from bot.games.mus import render as mus_render
 from engine.cards import DECK
@@ -43,7 +44,7 @@ def test_card_names_in_both_languages() -> None:
 
 def test_table_text_shows_both_scores_names_escaped_and_turn() -> None:
     table = seated_table()
-    table.start(3, 1000.0, 60)
+    moves.start(table, 3, 1000.0, 60)
     text = mus_render.table_text(table)
     assert "Ana y Cris &amp; Co: 0" in text
     assert "Bea &lt;b&gt; y Dani: 0" in text
@@ -156,9 +157,9 @@ def test_raises_read_as_players_say_them() -> None:
 
 def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
     table = seated_table()
-    table.start(9, 0.0, 60)
-    table.play(table.to_act()[0], "corto", 1.0, 60)
-    table.play(table.to_act()[0], "envido", 2.0, 60)
+    moves.start(table, 9, 0.0, 60)
+    moves.play(table, table.to_act()[0], "corto", 1.0, 60)
+    moves.play(table, table.to_act()[0], "envido", 2.0, 60)
     first, second = table.to_act()
     text = mus_render.table_text(table)
     mano = table.adapter.view(table.engine_state(), None)["mano"]
@@ -172,7 +173,7 @@ def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
 
 def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
     table = seated_table()
-    table.start(9, 0.0, 60)
+    moves.start(table, 9, 0.0, 60)
     data = {
         "hands": [["1b", "3c", "7e", "12o"], ["4o", "5o", "6o", "7o"], ["11o"] * 4, ["2c"] * 4],
         "pares": [None, None, "duples", "duples"],
@@ -195,7 +196,7 @@ def test_lobby_hint_only_while_seats_are_free() -> None:
     table = seated_table()
     assert "Pulsa Unirme" not in render.lobby_text(table)
     assert t("es", "lobby.full") in render.lobby_text(table)
-    table.start(1, 0.0, 60)
+    moves.start(table, 1, 0.0, 60)
     text = render.lobby_text(table)
     assert "Pulsa Unirme" not in text and t("es", "lobby.started") in text
     table.players.pop()
@@ -205,7 +206,7 @@ def test_lobby_hint_only_while_seats_are_free() -> None:
 
 def test_private_hand_is_sorted_high_to_low() -> None:
     table = seated_table()
-    table.start(9, 0.0, 60)
+    moves.start(table, 9, 0.0, 60)
     cards = table.adapter.view(table.engine_state(), 0)["cards"]
     order = table.adapter.display_order([str(c) for c in cards], table.options)
     text = mus_render.hand_text(table, 0)
@@ -219,7 +220,7 @@ def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
     from engine.core import Event
 
     table = seated_table()
-    table.start(9, 0.0, 60)
+    moves.start(table, 9, 0.0, 60)
     refused = {"lance": "pares", "outcome": "no_querido", "bet": 2, "pair": 1}
     scored = {"pair": 1, "points": 2, "lance": "pares", "why": "no_querido"}
     mid_hand = [Event("lance_closed", refused), Event("scored", scored)]
@@ -239,19 +240,19 @@ def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
 
 def test_an_ordago_on_the_table_stands_out_in_the_header() -> None:
     table = seated_table()
-    table.start(9, 0.0, 60)
-    table.play(table.to_act()[0], "corto", 1.0, 60)
-    table.play(table.to_act()[0], "ordago", 2.0, 60)
+    moves.start(table, 9, 0.0, 60)
+    moves.play(table, table.to_act()[0], "corto", 1.0, 60)
+    moves.play(table, table.to_act()[0], "ordago", 2.0, 60)
     text = mus_render.table_text(table)
     assert "<b>¡órdago de " in text and "<b>¡ÓRDAGO!</b>" in text
 
 
 def test_one_player_left_to_answer_a_bet() -> None:
     table = seated_table()
-    table.start(9, 0.0, 60)
-    table.play(table.to_act()[0], "corto", 1.0, 60)
-    table.play(table.to_act()[0], "envido", 2.0, 60)
+    moves.start(table, 9, 0.0, 60)
+    moves.play(table, table.to_act()[0], "corto", 1.0, 60)
+    moves.play(table, table.to_act()[0], "envido", 2.0, 60)
     first, second = table.to_act()
-    table.play(first, "no quiero", 3.0, 60)
+    moves.play(table, first, "no quiero", 3.0, 60)
     name = render.seat_name(NAMES, second)
     assert f"▶ Responde {name} · ⏱ menos de 1 min" in mus_render.table_text(table)

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from bot.flow import moves
 from bot.games import render
 from bot.terminal import NEVER, Setup, main, my_name, new_table, play
 from locales import t, tn
@@ -45,7 +46,7 @@ def test_a_whole_game_against_the_computers(game: str, words: tuple[str, ...]) -
 def test_only_my_cards_before_the_showdown() -> None:
     setup = Setup(["semilla=5"])
     table = new_table("mus", (), setup, "Ana (tú)")
-    table.start(5, 0.0, NEVER, pause=(0.0, 0.0))
+    moves.start(table, 5, 0.0, NEVER, pause=(0.0, 0.0))
     state = table.engine_state()
     mine = {render.card_name("es", str(c)) for c in state.hands[0]}
     others = {render.card_name("es", str(c)) for h in state.hands[1:] for c in h} - mine

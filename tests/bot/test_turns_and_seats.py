@@ -12,6 +12,7 @@ import pytest
 
 import bot.games.timing
 from bot import keyboards
+from bot.flow import moves, seating
 from bot.games import render
 from bot.games.base import OptionError
 from bot.games.registry import GAMES
@@ -47,7 +48,7 @@ def test_every_game_takes_the_turn_time_through_one_helper(game: str) -> None:
 def _started(turn_time: float = 120, nudge_after: float = 20) -> Table:
     table = seated_table()
     table.turn_time, table.nudge_after = turn_time, nudge_after
-    table.start(7, 1000.0, 60)
+    moves.start(table, 7, 1000.0, 60)
     table.table_msg = 42
     return table
 
@@ -61,15 +62,15 @@ def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_de
     assert table.turn_deadline == 1120.0  # tiempo, not the bot's 60 s
     assert table.deadline == 1020.0  # the nudge comes first
     mano = table.to_act()[0]
-    assert table.fire_timer(1020.0, 60) is None  # no move: a nudge
+    assert moves.fire_timer(table, 1020.0, 60) is None  # no move: a nudge
     assert _nudged(table) == [table.players[mano].user_id]
     assert "https://t.me/c/1234567890/42" in table.outbox[-1].text
     assert table.nudge_at is None and table.deadline == 1060.0  # then the clock's minute
     assert table.clock_min == 2
-    assert table.fire_timer(1060.0, 60) is None
+    assert moves.fire_timer(table, 1060.0, 60) is None
     assert table.clock_min == 0 and len(_nudged(table)) == 1  # never twice in a turn
     assert render.deadline_text("es", table) == t("es", "phone.clock_last")
-    step = table.fire_timer(1120.0, 60)
+    step = moves.fire_timer(table, 1120.0, 60)
     assert step is not None and step.notes  # the default move
     assert table.nudge_at == 1140.0  # the next turn has its own nudge
     for player in table.players:  # computer seats are never nudged
@@ -81,7 +82,7 @@ def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_de
 def test_a_nudge_names_the_group_without_a_link_in_a_basic_group() -> None:
     table = _started()
     table.chat_id = -4242
-    table.fire_timer(1020.0, 60)
+    moves.fire_timer(table, 1020.0, 60)
     text = table.outbox[-1].text
     assert "t.me" not in text and "Mus &lt;del&gt; jueves" in text
 
@@ -94,7 +95,7 @@ def test_the_clock_shows_whole_minutes_and_changes_once_a_minute() -> None:
     clock = 1000.0
     while table.turn_deadline is not None and table.deadline is not None:
         clock = table.deadline
-        if table.fire_timer(clock, 60) is not None:
+        if moves.fire_timer(table, clock, 60) is not None:
             break
         changes += 1
     assert changes == 2 and clock == 1180.0  # 3 → 2 → 0 ("menos de 1 min"), then the default
@@ -105,22 +106,22 @@ def test_the_clock_shows_whole_minutes_and_changes_once_a_minute() -> None:
 def test_pause_stops_every_timer_and_resume_gives_fresh_time() -> None:
     table = _started()
     with pytest.raises(IllegalAction) as refused:
-        table.pause(999)
+        seating.pause(table, 999)
     assert refused.value.reason == "not_seated"
-    table.pause(12)
+    seating.pause(table, 12)
     assert table.paused_by == "Bea <b>" and table.deadline is None
     assert t("es", "phone.paused_line", name="Bea &lt;b&gt;") in table.adapter.table_text(table)
-    assert table.fire_timer(5000.0, 60) is None and table.turn == 1
+    assert moves.fire_timer(table, 5000.0, 60) is None and table.turn == 1
     seat = table.to_act()[0]
     with pytest.raises(IllegalAction) as refused:
-        table.play(seat, "mus", 1001.0, 60)
+        moves.play(table, seat, "mus", 1001.0, 60)
     assert refused.value.reason == "phone.error.paused"
     with pytest.raises(IllegalAction):
-        table.pause(13)  # already paused
-    table.resume(13, 9000.0, 60)
+        seating.pause(table, 13)  # already paused
+    seating.resume(table, 13, 9000.0, 60)
     assert table.paused_by is None and table.turn_deadline == 9120.0 and table.deadline == 9020.0
     with pytest.raises(IllegalAction) as refused:
-        table.resume(13, 9001.0, 60)
+        seating.resume(table, 13, 9001.0, 60)
     assert refused.value.reason == "phone.error.not_paused"
     again = Table.model_validate_json(table.model_dump_json(exclude_defaults=True))
     assert again.deadline == 9020.0
@@ -128,18 +129,18 @@ def test_pause_stops_every_timer_and_resume_gives_fresh_time() -> None:
 
 def test_a_seat_left_mid_game_is_played_by_the_computer_until_someone_sits() -> None:
     table = _started()
-    seat = table.free_seat(12, 1001.0, reserved="@Fede")
+    seat = seating.free_seat(table, 12, 1001.0, reserved="@Fede")
     assert table.players[seat].computer and table.free_seats() == [seat]
     table.hand_msgs[str(seat)] = 77
     labels = [b.text for row in keyboards.table_keyboard(table).inline_keyboard for b in row]
     assert t("es", "phone.button.sit", name="Bea <b>") in labels
     assert t("es", "bots.back") not in labels  # the free seat is no "Vuelvo" seat
     with pytest.raises(IllegalAction) as refused:
-        table.take_seat(seat, 50, "Gus", "gus", 1002.0, 60)
+        seating.take_seat(table, seat, 50, "Gus", "gus", 1002.0, 60)
     assert refused.value.reason == "phone.error.reserved"
     with pytest.raises(IllegalAction):
-        table.take_seat(seat, 11, "Ana", "fede", 1002.0, 60)  # seated already
-    old = table.take_seat(seat, 51, "Fede", "FEDE", 1002.0, 60)
+        seating.take_seat(table, seat, 11, "Ana", "fede", 1002.0, 60)  # seated already
+    old = seating.take_seat(table, seat, 51, "Fede", "FEDE", 1002.0, 60)
     assert old.user_id == 12 and table.seat_of(12) is None and table.seat_of(51) == seat
     assert str(seat) not in table.hand_msgs  # his hand goes out anew, to him
     assert not table.players[seat].computer and table.free_seats() == []
@@ -147,20 +148,20 @@ def test_a_seat_left_mid_game_is_played_by_the_computer_until_someone_sits() -> 
 
 def test_who_left_takes_his_seat_back_while_it_is_free() -> None:
     table = _started()
-    seat = table.free_seat(13, 1001.0)
+    seat = seating.free_seat(table, 13, 1001.0)
     with pytest.raises(IllegalAction) as refused:
-        table.play(seat, "mus", 1002.0, 60)
+        moves.play(table, seat, "mus", 1002.0, 60)
     assert refused.value.reason == "not_seated"
-    table.come_back(13, 1003.0, 60)
+    seating.come_back(table, 13, 1003.0, 60)
     assert not table.players[seat].free and not table.players[seat].computer
 
 
 def test_hand_over_by_reply_swaps_at_once_and_refuses_a_seated_newcomer() -> None:
     table = _started()
-    seat = table.hand_over(11, 60, "Eva", 1001.0, 60)
+    seat = seating.hand_over(table, 11, 60, "Eva", 1001.0, 60)
     assert table.players[seat].user_id == 60 and table.players[seat].team is not None
     with pytest.raises(IllegalAction) as refused:
-        table.hand_over(60, 12, "Bea", 1002.0, 60)
+        seating.hand_over(table, 60, 12, "Bea", 1002.0, 60)
     assert refused.value.reason == "already_seated"
 
 
@@ -189,7 +190,7 @@ def test_otra_partida_copies_players_teams_options_and_times() -> None:
 
 def _to_discard(table: Table) -> None:
     while not table.adapter.in_discard(table.engine_state()):
-        table.play(table.to_act()[0], "mus", 1001.0, 60)
+        moves.play(table, table.to_act()[0], "mus", 1001.0, 60)
 
 
 def test_discard_buttons_on_the_table_message_show_positions_never_cards() -> None:
@@ -205,7 +206,7 @@ def test_discard_buttons_on_the_table_message_show_positions_never_cards() -> No
     for seat in range(4):
         for card in table.adapter.seat_cards(table, seat):
             assert card_name("es", card) not in every
-    table.pause(11)
+    seating.pause(table, 11)
     assert keyboards.discard_rows(table) == []  # paused: nothing to press
 
 
@@ -214,7 +215,7 @@ def test_piedras_discards_one_card_from_the_table_message() -> None:
     table.options = GAMES["piedras"].parse_options([])
     for i, name in enumerate(["Ana", "Bea", "Cris"]):
         table.join(100 + i, name)
-    table.start(1, 1000.0, 60)
+    moves.start(table, 1, 1000.0, 60)
     assert table.adapter.in_discard(table.engine_state())
     labels = [b.text for row in keyboards.discard_rows(table) for b in row]
     assert labels[0] == "1ª" and t("es", "phone.button.discard") in labels

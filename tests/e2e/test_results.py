@@ -11,7 +11,7 @@ import pytest
 from driver import LANG, open_table, ordago_policy, play_hand, t
 from fake_telegram import FakeTelegram
 
-from bot.table import READ_PAUSE
+from bot.flow.clock import READ_PAUSE
 
 pytestmark = pytest.mark.e2e
 

@@ -1,0 +1,50 @@
+"""The private discard (Mus): each seat selects its cards, then confirms them."""
+
+from __future__ import annotations
+
+from bot.flow import moves
+from bot.flow.clock import PAUSE
+from bot.table import Step, Table
+from engine.core import IllegalAction
+
+
+def toggle(table: Table, seat: int, card: str, selected: bool, round_: int) -> list[str]:
+    """Select or unselect one card for this seat's discard; returns the selection."""
+    check(table, seat, round_)
+    view = table.adapter.view(table.engine_state(), seat)
+    cards = [str(c) for c in view.get("cards") or []]
+    if card not in cards:
+        raise IllegalAction("card_not_in_hand", card=card)
+    chosen = [c for c in table.discards.get(str(seat), []) if c != card]
+    if selected and len(chosen) >= table.adapter.discard_limit:
+        chosen = chosen[1:] if table.adapter.discard_limit > 1 else []
+    if selected:
+        chosen.append(card)
+    table.discards[str(seat)] = [c for c in cards if c in chosen]
+    return table.discards[str(seat)]
+
+
+def confirm(
+    table: Table,
+    seat: int,
+    round_: int,
+    now: float,
+    timeout: float,
+    pause: tuple[float, float] = PAUSE,
+) -> Step:
+    """Discard the selected cards (the engine refuses an empty selection)."""
+    check(table, seat, round_)
+    chosen = table.discards.get(str(seat), [])
+    if not chosen:
+        raise IllegalAction("bad_discard", count=0)
+    return moves.play(table, seat, table.adapter.discard_action(chosen), now, timeout, pause)
+
+
+def check(table: Table, seat: int, round_: int) -> None:
+    if table.status != "playing":
+        raise IllegalAction("not_started")
+    state = table.engine_state()
+    if round_ != table.discard_round or not table.adapter.in_discard(state):
+        raise IllegalAction("stale")
+    if seat not in table.adapter.to_act(state):
+        raise IllegalAction("already_discarded")
