@@ -112,8 +112,8 @@ def games_keyboard(lang: str) -> InlineKeyboardMarkup:
     """``/nueva`` alone: one button per game the bot hosts."""
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton(t(lang, f"game.{name}"), callback_data=pack("n", name))]
-            for name in GAMES
+            [InlineKeyboardButton(game.title(lang), callback_data=pack("n", name))]
+            for name, game in GAMES.items()
         ]
     )
 

@@ -172,7 +172,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
     clock = 0.0
     moves.start(table, seed, clock, NEVER, pause=(0.0, 0.0))
     names = ", ".join(table.names()[1:])
-    say(t(lang, "terminal.welcome", game=t(lang, f"game.{table.game}"), others=names))
+    say(t(lang, "terminal.welcome", game=table.adapter.title(lang), others=names))
     say(t(lang, "terminal.how"))
     shown_turn = -1
     while True:
@@ -237,7 +237,7 @@ def _ask_game(stdin: TextIO, stdout: TextIO, lang: str) -> str | None:
     names = list(GAMES)
     stdout.write(t(lang, "terminal.which_game") + "\n")
     for i, name in enumerate(names, 1):
-        stdout.write(f"  {i}) {t(lang, f'game.{name}')}\n")
+        stdout.write(f"  {i}) {GAMES[name].title(lang)}\n")
     stdout.write("> ")
     stdout.flush()
     line = stdin.readline()

@@ -11,7 +11,7 @@ import random
 from bot.games.render import esc
 from bot.games.timing import minutes_left, next_change
 from bot.table import Table
-from locales import t, tn
+from locales import tn
 
 PAUSE = (1.5, 3.0)
 """Seconds a computer player "thinks" before its move (least, most); settings may shorten it."""
@@ -97,7 +97,7 @@ def between_moves(table: Table, now: float) -> None:
 def nudge_text(table: Table, now: float) -> str:
     """The private nudge: your turn, with a link to the table (or the group's name)."""
     left = max(0, round((table.turn_deadline or now) - now))
-    title = esc(table.title or t(table.lang, f"game.{table.game}"))
+    title = esc(table.title or table.adapter.title(table.lang))
     link = table.table_link()
     if link is not None:
         where = f'<a href="{link}">{title}</a>'

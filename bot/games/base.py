@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol
 
 from bot.games.seats import LogEntry, Player, Status
 from engine.core import Action, Event, IllegalAction, Transition
+from locales import t
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +133,10 @@ class Game(Protocol):
     engine_checks_turn: bool
     """The engine itself judges who may act (out-of-turn calls, "the mandador answers"):
     the table does not refuse a seat outside ``to_act`` before asking it."""
+
+    def title(self, lang: str) -> str:
+        """The game's name as the group reads it ("Mus a piedras")."""
+        ...
 
     @property
     def commands(self) -> Mapping[str, str]:
@@ -324,6 +329,11 @@ class EngineGame:
     button_hints: frozenset[str] = frozenset()
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
     record_counters: tuple[tuple[str, ...], ...] = ()
+
+    name: str
+
+    def title(self, lang: str) -> str:
+        return t(lang, f"game.{self.name}")
 
     def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
         if self.teams and sizes[0] != sizes[1]:

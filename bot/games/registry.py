@@ -29,6 +29,13 @@ def find_game(word: str) -> Game | None:
     return None
 
 
+def game_title(name: str, lang: str) -> str:
+    """The name of a game as the group reads it, by its registry name (a record of a game no
+    longer hosted keeps its name)."""
+    game = GAMES.get(name)
+    return game.title(lang) if game is not None else name
+
+
 def command_names() -> list[str]:
     """Every game's action command names, for the handler wiring (each once)."""
     names: dict[str, None] = {}

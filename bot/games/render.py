@@ -117,16 +117,12 @@ def options_text(lang: str, table: TableView) -> str:
     return ", ".join(words)
 
 
-def game_name(lang: str, game: str) -> str:
-    return t(lang, f"game.{game}")
-
-
 def lobby_text(table: TableView) -> str:
     """The lobby: the game and options, who sits (by team when the game has teams), the count."""
     lang = table.lang
     low, high = table.seats_range()
     lines = [
-        t(lang, "lobby.title", game=game_name(lang, table.game), options=options_text(lang, table))
+        t(lang, "lobby.title", game=table.adapter.title(lang), options=options_text(lang, table))
     ]
     if table.adapter.teams:
         for team, members in enumerate(table.team_members()):
@@ -162,9 +158,7 @@ def lobby_text(table: TableView) -> str:
 def hand_title(table: TableView, hand: object) -> str:
     """The first line of a private hand message: game, group and hand number."""
     lang = table.lang
-    return t(
-        lang, "hand.title", game=game_name(lang, table.game), title=esc(table.title), hand=hand
-    )
+    return t(lang, "hand.title", game=table.adapter.title(lang), title=esc(table.title), hand=hand)
 
 
 def worth_line(lang: str, worth: Sequence[tuple[str, dict[str, Any]]]) -> str | None:

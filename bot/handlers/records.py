@@ -17,7 +17,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
 from bot.games.base import Game
-from bot.games.registry import GAMES, find_game
+from bot.games.registry import GAMES, find_game, game_title
 from bot.handlers.common import Context, chat_lang, first_delivery, reply, services
 from bot.publisher import Deferred, Gone, call_api
 from bot.records import chart, texts
@@ -151,7 +151,7 @@ async def ranking(update: Update, context: Context) -> None:
         title = t(
             lang,
             "records.ranking.title",
-            game=t(lang, f"game.{game.name}"),
+            game=game.title(lang),
             games=stats.get("*:games", 0),
             hands=stats.get("*:hands", 0),
         )
@@ -166,7 +166,7 @@ async def ranking(update: Update, context: Context) -> None:
             lines.append(t(lang, "records.ranking.pairs", list=" · ".join(pairs)))
         blocks.append("\n".join(lines))
         chart_rows = [(names.get(uid, "?"), rating) for uid, rating, _, _ in rows]
-        pictures.append((t(lang, "records.photo.ranking", game=t(lang, f"game.{game.name}")),
+        pictures.append((t(lang, "records.photo.ranking", game=game.title(lang)),
                          chart_rows))  # fmt: skip
     if not blocks:
         await reply(update, t(lang, "records.none"))
@@ -238,7 +238,7 @@ async def mano(update: Update, context: Context) -> None:
     except Exception:
         log.exception("hand %s/%s of %s does not replay", gid, n, chat_id)
         body = None
-    head = t(lang, "records.hand.title", n=n, id=gid, game=t(lang, f"game.{game}"))
+    head = t(lang, "records.hand.title", n=n, id=gid, game=game_title(game, lang))
     await reply(update, f"{head}\n\n{body or t(lang, 'records.hand.no_result')}")
 
 
@@ -304,7 +304,7 @@ async def _player_photo(
         await reply(update, t(lang, "records.photo.none"))
         return
     plain = name if uid == 0 else (await records.names(chat_id)).get(uid, name)
-    title = t(lang, "records.photo.player", name=plain, game=t(lang, f"game.{best[1]}"))
+    title = t(lang, "records.photo.player", name=plain, game=game_title(best[1], lang))
     await _send_png(update, context, svc, lang, chart.timeline_png, title, points)
 
 

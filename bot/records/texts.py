@@ -13,6 +13,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from bot.games.base import Game
+from bot.games.registry import game_title
 from bot.records.model import ANONYMOUS_ID, GameRecord, RecordedPlayer
 from bot.records.rating import Rating, shown
 from locales import catalog, escape, t
@@ -70,7 +71,7 @@ def game_lines(
 ) -> list[str]:
     """A player's block for one game: games, hands, the game's own counters, rating, partner."""
     lines = [
-        t(lang, "records.stats.game", game=t(lang, f"game.{game.name}")),
+        t(lang, "records.stats.game", game=game.title(lang)),
         " · ".join(
             [
                 t(lang, f"records.line.games.{game.name}", n=mine.get("games", 0),
@@ -129,7 +130,7 @@ def history_text(lang: str, games: Sequence[GameRecord], now: float | None = Non
                 lang,
                 "records.history.row",
                 id=record.id,
-                game=t(lang, f"game.{record.game}"),
+                game=game_title(record.game, lang),
                 ago=ago(lang, record.ended, now),
                 hands=record.hands,
                 winners=_join(lang, winners),

@@ -159,7 +159,7 @@ def _title(lang: str, table: TableView, round_: object) -> str:
     return t(
         lang,
         "envite.table.title",
-        game=t(lang, f"game.{table.game}"),
+        game=table.adapter.title(lang),
         round=round_,
         options=options_text(lang, table),
     )
@@ -282,7 +282,7 @@ def table_text(table: TableView) -> str:
 def closed_table_text(table: TableView, log: Sequence[LogEntry]) -> str:
     """A finished round's table message: its bets and tricks as they went (no buttons)."""
     lang = table.lang
-    lines = [t(lang, "envite.table.closed", game=t(lang, f"game.{table.game}"))]
+    lines = [t(lang, "envite.table.closed", game=table.adapter.title(lang))]
     lines += _lines(lang, log, table.names())
     return "\n".join(lines)
 
@@ -382,7 +382,7 @@ def hand_text(table: TableView, seat: int) -> str:
         t(
             lang,
             "envite.hand.title",
-            game=t(lang, f"game.{table.game}"),
+            game=table.adapter.title(lang),
             title=esc(table.title),
             round=view.get("round"),
         ),

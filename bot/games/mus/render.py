@@ -375,7 +375,7 @@ def table_text(table: TableView, *, closed: Sequence[LogEntry] | None = None) ->
     lang = table.lang
     names = table.names()
     if closed is not None:
-        lines = [t(lang, "table.closed_title", game=t(lang, f"game.{table.game}"))]
+        lines = [t(lang, "table.closed_title", game=table.adapter.title(lang))]
         lances = _closed_lances(lang, names, closed)
         if lances:
             lines.append(lances)
@@ -389,7 +389,7 @@ def table_text(table: TableView, *, closed: Sequence[LogEntry] | None = None) ->
         t(
             lang,
             "table.title",
-            game=t(lang, f"game.{table.game}"),
+            game=table.adapter.title(lang),
             hand=view.get("hand", table.hand),
             options=options_text(lang, table),
         ),

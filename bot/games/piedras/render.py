@@ -265,7 +265,7 @@ def keep_log(log: list[LogEntry], limit: int = 24) -> list[LogEntry]:
 def closed_table_text(table: TableView, log: Sequence[LogEntry]) -> str:
     """The final form of a finished hand's table message: the lances as they closed."""
     lang, names = table.lang, table.names()
-    lines = [t(lang, "table.closed_title", game=t(lang, f"game.{table.game}"))]
+    lines = [t(lang, "table.closed_title", game=table.adapter.title(lang))]
     parts = [
         t(
             lang,
