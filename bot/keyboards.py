@@ -88,7 +88,7 @@ def lobby_keyboard(table: Table) -> InlineKeyboardMarkup:
             InlineKeyboardButton(t(lang, "button.leave"), callback_data=pack("l", chat, tid)),
         ]
     ]
-    if table.adapter.teams:
+    if table.adapter.features.teams:
         rows.append(
             [
                 InlineKeyboardButton(
@@ -193,7 +193,7 @@ def discard_rows(table: Table) -> list[list[InlineKeyboardButton]]:
     """A discard from the group: one button per position in the presser's own sorted hand
     (his cards are told to him alone, in an alert), "Descartar", and the private chat."""
     game = table.adapter
-    if not game.discard_limit or table.paused_by or table.state is None:
+    if not game.features.discard_limit or table.paused_by or table.state is None:
         return []
     state = table.engine_state()
     if not game.in_discard(state):

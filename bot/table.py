@@ -251,7 +251,7 @@ class Table(BaseModel):
             raise IllegalAction("already_started")
         if len(self.players) >= self.seats_range()[1]:
             raise IllegalAction("table_full")
-        if team is not None and not self.adapter.teams:
+        if team is not None and not self.adapter.features.teams:
             team = None
         if team is not None and len(self.team_members()[team]) >= self.seats_range()[1] // 2:
             raise IllegalAction("team_full", n=team + 1)
@@ -267,12 +267,12 @@ class Table(BaseModel):
         added = 0
         while True:
             have = len(self.players)
-            sizes = [len(m) for m in self.team_members()] if self.adapter.teams else [0, 0]
+            sizes = [len(m) for m in self.team_members()] if self.adapter.features.teams else [0, 0]
             if have >= self.seats_range()[0] and sizes[0] == sizes[1]:
                 return added
             if have >= self.seats_range()[1]:
                 return added
-            self.add_computer(None if not self.adapter.teams else int(sizes[1] < sizes[0]))
+            self.add_computer(None if not self.adapter.features.teams else int(sizes[1] < sizes[0]))
             added += 1
 
     def choose_team(self, user_id: int, team: int, *, joining: bool = False) -> None:
@@ -280,7 +280,7 @@ class Table(BaseModel):
         being in that team already is no mistake). A team holds half the seats at most."""
         if self.status != "lobby":
             raise IllegalAction("already_started")
-        if not self.adapter.teams or team not in (0, 1):
+        if not self.adapter.features.teams or team not in (0, 1):
             raise IllegalAction("stale")
         seat = self.seat_of(user_id)
         if seat is None:

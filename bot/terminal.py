@@ -52,10 +52,10 @@ def plain(text: str) -> str:
 
 def _button_hints(table: Table) -> frozenset[str]:
     """The lines of the table and hand texts that say how to act with Telegram's buttons (the
-    game's :attr:`~bot.games.base.Game.button_hints` and the discard prompt): the terminal
+    game's :attr:`~bot.games.base.Features.button_hints` and the discard prompt): the terminal
     says how to act here instead (``terminal.discard_hint``, the numbered choices)."""
     lang = table.lang
-    hints = [t(lang, key) for key in table.adapter.button_hints]
+    hints = [t(lang, key) for key in table.adapter.features.button_hints]
     hints += [tn(lang, "hand.discard_prompt", n) for n in (1, 2)]
     return frozenset(plain(hint) for hint in hints)
 
@@ -199,7 +199,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
             if table.adapter.in_discard(table.engine_state()):
                 cards = table.adapter.seat_cards(table, ME)
                 say(" · ".join(f"{i}) {c}" for i, c in enumerate(cards, 1)))
-                say(tn(lang, "terminal.discard_hint", table.adapter.discard_limit))
+                say(tn(lang, "terminal.discard_hint", table.adapter.features.discard_limit))
             for i, (label, _action) in enumerate(choices, 1):
                 say(f"  {i}) {label}")
         stdout.write("> ")

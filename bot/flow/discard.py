@@ -16,8 +16,8 @@ def toggle(table: Table, seat: int, card: str, selected: bool, round_: int) -> l
     if card not in cards:
         raise IllegalAction("card_not_in_hand", card=card)
     chosen = [c for c in table.discards.get(str(seat), []) if c != card]
-    if selected and len(chosen) >= table.adapter.discard_limit:
-        chosen = chosen[1:] if table.adapter.discard_limit > 1 else []
+    if selected and len(chosen) >= table.adapter.features.discard_limit:
+        chosen = chosen[1:] if table.adapter.features.discard_limit > 1 else []
     if selected:
         chosen.append(card)
     table.discards[str(seat)] = [c for c in cards if c in chosen]

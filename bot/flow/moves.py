@@ -35,7 +35,7 @@ def start(
     have = len(table.players)
     if have < low:
         raise IllegalAction("not_enough_players", have=have, need=low)
-    if table.adapter.teams:
+    if table.adapter.features.teams:
         first, second = table.team_members()
         table.adapter.check_teams((len(first), len(second)), table.options)
         if len(second) > len(first):
@@ -83,7 +83,7 @@ def play(
         raise IllegalAction("phone.error.paused", name=table.paused_by)
     if table.players[seat].free:
         raise IllegalAction("not_seated")
-    if seat not in adapter.to_act(state) and not adapter.engine_checks_turn:
+    if seat not in adapter.to_act(state) and not adapter.features.engine_checks_turn:
         raise adapter.turn_refusal(state, seat, action)
     try:
         transition = adapter.apply(state, seat, action)

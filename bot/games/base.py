@@ -56,6 +56,32 @@ class InlineChoice:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Features:
+    """What a game can do, declared as data: the shared flow reads these, never the game's name.
+
+    >>> Features(teams=2).teams, Features().discard_limit
+    (2, 0)
+    """
+
+    teams: int = 0
+    """2 when players sit in two teams (pairs), 0 when each plays on his own."""
+    team_captains: bool = False
+    """The first player of each team is its captain (the envite's mandador)."""
+    discard_limit: int = 0
+    """Most cards a player may select in a private discard (0: the game has none)."""
+    engine_checks_turn: bool = False
+    """The engine itself judges who may act (out-of-turn calls, "the mandador answers"):
+    the table does not refuse a seat outside ``to_act`` before asking it."""
+    senas: bool = False
+    """Partners may send señas (rules/senas.md): the engine has ``legal_senas``."""
+    private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
+    """Refusal reasons that tell something about the refused player's hand: answered privately."""
+    button_hints: frozenset[str] = frozenset()
+    """Locale keys of the lines of its table and hand texts that say how to act with
+    Telegram's buttons (the terminal, which has none, leaves them out)."""
+
+
 class TableView(Protocol):
     """What a game (and the shared texts) may read of a table: the table document
     (:class:`bot.table.Table`) read-only, never its transitions."""
@@ -124,15 +150,8 @@ class Game(Protocol):
     """The word after ``/nueva`` (``mus``)."""
     aliases: tuple[str, ...]
     """Other words for it after ``/nueva`` (``canario``)."""
-    teams: int
-    """2 when players sit in two teams (pairs), 0 when each plays on his own."""
-    team_captains: bool
-    """The first player of each team is its captain (the envite's mandador)."""
-    discard_limit: int
-    """Most cards a player may select in a private discard (0: the game has none)."""
-    engine_checks_turn: bool
-    """The engine itself judges who may act (out-of-turn calls, "the mandador answers"):
-    the table does not refuse a seat outside ``to_act`` before asking it."""
+    features: Features
+    """What it can do (teams, discards, señas...)."""
 
     def title(self, lang: str) -> str:
         """The game's name as the group reads it ("Mus a piedras")."""
@@ -146,13 +165,6 @@ class Game(Protocol):
     menu_commands: tuple[MenuCommand, ...]
     """The game's action commands as the "/" menu of groups lists them (a subset of
     :attr:`commands`, each with a description key)."""
-
-    private_refusals: frozenset[str]
-    """Refusal reasons that tell something about the refused player's hand: answered privately."""
-
-    button_hints: frozenset[str]
-    """Locale keys of the lines of its table and hand texts that say how to act with
-    Telegram's buttons (the terminal, which has none, leaves them out)."""
 
     # ---- seats and options -------------------------------------------------------------------
 
@@ -267,11 +279,6 @@ class Game(Protocol):
         """The inline-mode results this seat may choose now (its own legal cards)."""
         ...
 
-    @property
-    def has_senas(self) -> bool:
-        """Partners may send señas (rules/senas.md): the engine has ``legal_senas``."""
-        ...
-
     def legal_senas(self, state: Any, seat: int) -> list[Action]:
         """The señas ``seat`` may send now (any seat, in turn or not; empty without señas)."""
         ...
@@ -320,13 +327,8 @@ class EngineGame:
     ai: ClassVar[ModuleType]
     """The engine's computer player (``engine.<game>.ai``, DESIGN.md's ``choose``)."""
     aliases: tuple[str, ...] = ()
-    teams = 0
-    team_captains = False
-    discard_limit = 0
-    engine_checks_turn = False
+    features = Features()
     menu_commands: tuple[MenuCommand, ...] = ()
-    private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
-    button_hints: frozenset[str] = frozenset()
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
     record_counters: tuple[tuple[str, ...], ...] = ()
 
@@ -336,7 +338,7 @@ class EngineGame:
         return t(lang, f"game.{self.name}")
 
     def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
-        if self.teams and sizes[0] != sizes[1]:
+        if self.features.teams and sizes[0] != sizes[1]:
             raise IllegalAction("uneven_teams", a=sizes[0], b=sizes[1])
 
     def to_json(self, state: Any) -> str:
@@ -396,12 +398,8 @@ class EngineGame:
     def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
         return []
 
-    @property
-    def has_senas(self) -> bool:
-        return hasattr(self.engine, "legal_senas")
-
     def legal_senas(self, state: Any, seat: int) -> list[Action]:
-        if not self.has_senas:
+        if not self.features.senas:
             return []
         return list(self.engine.legal_senas(state, seat))
 
@@ -417,13 +415,13 @@ class EngineGame:
     def game_places(self, state: Any, seats: int) -> list[int]:
         """The winner (a seat, or a team of ``seat % 2`` in a teams game) first, the rest tied.
 
-        >>> class G(EngineGame): teams = 2
+        >>> class G(EngineGame): features = Features(teams=2)
         >>> class S: winner = 1
         >>> G().game_places(S(), 4)
         [1, 0, 1, 0]
         """
         winner = state.winner
-        if self.teams:
+        if self.features.teams:
             return [0 if seat % 2 == winner else 1 for seat in range(seats)]
         return [0 if seat == winner else 1 for seat in range(seats)]
 

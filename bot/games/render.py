@@ -124,10 +124,10 @@ def lobby_text(table: TableView) -> str:
     lines = [
         t(lang, "lobby.title", game=table.adapter.title(lang), options=options_text(lang, table))
     ]
-    if table.adapter.teams:
+    if table.adapter.features.teams:
         for team, members in enumerate(table.team_members()):
             names = [esc(p.shown) for p in members]
-            if names and table.adapter.team_captains:
+            if names and table.adapter.features.team_captains:
                 names[0] = t(lang, "lobby.mandador", name=names[0])
             label = t(lang, f"{table.game}.team", n=team + 1)
             lines.append(t(lang, "lobby.team", team=label, names=", ".join(names) or "—"))
@@ -177,7 +177,7 @@ def discard_lines(table: TableView, seat: int, cards: Sequence[str]) -> list[str
     if seat not in table.adapter.to_act(state):
         return [t(lang, "hand.discard_wait")]
     chosen = [c for c in cards if c in table.discards.get(str(seat), [])]
-    lines = [tn(lang, "hand.discard_prompt", table.adapter.discard_limit)]
+    lines = [tn(lang, "hand.discard_prompt", table.adapter.features.discard_limit)]
     if chosen:
         lines.append(t(lang, "hand.discard_chosen", cards=cards_text(lang, chosen)))
     return lines

@@ -49,7 +49,7 @@ def offered(table: TableView, seat: int) -> list[Action]:
 
 def enabled(table: TableView) -> bool:
     """Señas are played at this table (the game has them and ``sinsenas`` is off)."""
-    return table.adapter.has_senas and not table.options.get("sinsenas", False)
+    return table.adapter.features.senas and not table.options.get("sinsenas", False)
 
 
 def inline_choices(table: TableView, seat: int) -> list[InlineChoice]:

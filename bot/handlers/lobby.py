@@ -258,7 +258,7 @@ async def seat_user(
         if table is None or not table.active or (key is not None and table.join_key != key):
             raise IllegalAction("no_table")
         table.join(user_id, name)
-        if team is not None and table.adapter.teams:
+        if team is not None and table.adapter.features.teams:
             table.choose_team(user_id, team, joining=True)
         table.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
         return table, table

@@ -97,7 +97,7 @@ async def play(
         try:
             step = moves.play(table, seat, text, at, svc.settings.turn_timeout, svc.settings.pause)
         except IllegalAction as exc:
-            if exc.reason in table.adapter.private_refusals:
+            if exc.reason in table.adapter.features.private_refusals:
                 raise PrivateRefusal(exc.reason, **exc.params) from None
             raise
         return table, (table, step, seat)
@@ -198,7 +198,7 @@ async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) 
 
 def _discarding(table: Table, seat: int) -> bool:
     """The seat still chooses its discard (from the table message or in private)."""
-    if table.status != "playing" or not table.adapter.discard_limit:
+    if table.status != "playing" or not table.adapter.features.discard_limit:
         return False
     state = table.engine_state()
     return table.adapter.in_discard(state) and seat in table.adapter.to_act(state)

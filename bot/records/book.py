@@ -105,7 +105,7 @@ def game_record(table: Booked) -> GameRecord:
             id=p.user_id,
             name=p.name,
             seat=seat,
-            team=seat % 2 if game.teams else None,
+            team=seat % 2 if game.features.teams else None,
             computer=bool(getattr(p, "computer", False)),
         )
         for seat, p in enumerate(table.players)

@@ -40,7 +40,7 @@ def with_state(table: Table, state: envite.EnviteState) -> Table:
 
 def test_registry_name_and_alias() -> None:
     assert get_game("envite") is ENVITE and find_game("canario") is ENVITE
-    assert ENVITE.teams == 2 and ENVITE.team_captains
+    assert ENVITE.features.teams == 2 and ENVITE.features.team_captains
 
 
 @pytest.mark.parametrize(
@@ -214,7 +214,10 @@ def test_inline_results_are_the_legal_cards_of_the_player_to_act() -> None:
     assert table.adapter.inline_cards(table, 0) == []
     with pytest.raises(IllegalAction) as info:
         moves.play(table, 1, "tiro 6c", 0.0, 60)
-    assert info.value.reason == "must_follow_suit" and info.value.reason in ENVITE.private_refusals
+    assert (
+        info.value.reason == "must_follow_suit"
+        and info.value.reason in ENVITE.features.private_refusals
+    )
     from bot.games.render import error_text
 
     assert error_text("es", info.value) == "Tienes que asistir al palo: oros."

@@ -83,7 +83,8 @@ def test_unknown_option_is_named_with_piedras_options(word: str) -> None:
 
 def test_registry_seats_and_labels() -> None:
     assert get_game("piedras") is PIEDRAS and find_game("PIEDRAS") is PIEDRAS
-    assert PIEDRAS.teams == 0 and PIEDRAS.seats({}) == (3, 8) and PIEDRAS.discard_limit == 1
+    assert PIEDRAS.features.teams == 0 and PIEDRAS.seats({}) == (3, 8)
+    assert PIEDRAS.features.discard_limit == 1
     opts = PIEDRAS.parse_options(["piedras=5", "perdidas=2", "4reyes", "real", "ampliado"])
     text = ", ".join(t("es", k, **p) for k, p in PIEDRAS.option_labels(opts))
     assert text == "5 piedras, fuera al perder 2 juegos, 4 reyes, con la real, tanteo ampliado"

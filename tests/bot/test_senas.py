@@ -14,7 +14,7 @@ from bot import keyboards
 from bot.flow import moves
 from bot.games import senas
 from bot.games.base import OptionError
-from bot.games.registry import get_game
+from bot.games.registry import GAMES, get_game
 from bot.keyboards import parse_callback, table_keyboard
 from bot.publisher import hand_markup
 from bot.table import Table
@@ -49,8 +49,10 @@ def test_options_at_nueva(game: str) -> None:
 
 
 def test_piedras_has_no_senas() -> None:
-    assert not get_game("piedras").has_senas
-    assert get_game("mus").has_senas and get_game("envite").has_senas
+    assert not get_game("piedras").features.senas
+    assert get_game("mus").features.senas and get_game("envite").features.senas
+    for game in GAMES.values():  # declared as the engine is
+        assert game.features.senas == hasattr(game.engine, "legal_senas"), game.name
 
 
 def test_every_sena_name_has_a_label_in_every_language() -> None:

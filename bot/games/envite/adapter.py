@@ -18,6 +18,7 @@ from bot.games import senas
 from bot.games.base import (
     Buttons,
     EngineGame,
+    Features,
     GameButton,
     InlineChoice,
     MenuCommand,
@@ -48,11 +49,14 @@ class EnviteGame(EngineGame):
     ai: ClassVar[ModuleType] = envite_ai
     name = "envite"
     aliases: tuple[str, ...] = ("canario",)
-    teams = 2
-    team_captains = True
-    engine_checks_turn = True
-    private_refusals = frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"})
-    button_hints = frozenset({"envite.hand.your_turn"})
+    features = Features(
+        teams=2,
+        team_captains=True,
+        engine_checks_turn=True,
+        senas=True,
+        private_refusals=frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"}),
+        button_hints=frozenset({"envite.hand.your_turn"}),
+    )
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"round_started"})
     commands: ClassVar[Mapping[str, str]] = {
         "tiro": "tiro",

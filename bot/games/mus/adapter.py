@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import engine.mus as mus
 from bot.games import senas
-from bot.games.base import Buttons, EngineGame, MenuCommand, OptionError, TableView
+from bot.games.base import Buttons, EngineGame, Features, MenuCommand, OptionError, TableView
 from bot.games.mus import buttons, records, render, worth
 from bot.games.seats import LogEntry
 from engine.core import Action, Event, normalize
@@ -47,9 +47,9 @@ class MusGame(EngineGame):
     engine: ClassVar[ModuleType] = mus
     ai: ClassVar[ModuleType] = mus_ai
     name = "mus"
-    teams = 2
-    discard_limit = 4
-    button_hints = frozenset({"table.phase.discard"})
+    features = Features(
+        teams=2, discard_limit=4, senas=True, button_hints=frozenset({"table.phase.discard"})
+    )
     commands: ClassVar[Mapping[str, str]] = {
         "mus": "mus",
         "corto": "corto",

@@ -1,6 +1,6 @@
 """Mus a piedras at the table (rules/piedras.md): options, seats, the engine, and its messages.
 
->>> PIEDRAS.seats({}), PIEDRAS.teams, PIEDRAS.discard_limit
+>>> PIEDRAS.seats({}), PIEDRAS.features.teams, PIEDRAS.features.discard_limit
 ((3, 8), 0, 1)
 >>> PIEDRAS.parse_options(["piedras=5"])["stones"]
 5
@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 import engine.piedras as piedras
-from bot.games.base import Buttons, EngineGame, MenuCommand, TableView
+from bot.games.base import Buttons, EngineGame, Features, MenuCommand, TableView
 from bot.games.mus import worth
 from bot.games.mus.adapter import BETTING_COMMANDS
 from bot.games.piedras import buttons, options, records, render
@@ -28,9 +28,7 @@ class PiedrasGame(EngineGame):
     engine: ClassVar[ModuleType] = piedras
     ai: ClassVar[ModuleType] = piedras_ai
     name = "piedras"
-    teams = 0
-    discard_limit = 1
-    button_hints = frozenset({"table.phase.discard"})
+    features = Features(discard_limit=1, button_hints=frozenset({"table.phase.discard"}))
     commands: ClassVar[Mapping[str, str]] = BETTING_COMMANDS
     menu_commands: tuple[MenuCommand, ...] = (
         MenuCommand("paso", "pass", "menu.piedras.paso"),
