@@ -1,0 +1,149 @@
+"""One hash of seeded games played through the bot's table flow, to show that a change to the
+bot keeps what every player sees and what is stored, byte for byte.
+
+Each game (Mus, envite of 4 and 6, piedras of 3 and 4, in Spanish and English, with people and
+computer seats) is played from a seed by random legal moves, some typed, some refused, some
+left to the timer; after every update the trace records the stored document
+(``model_dump_json``), the lobby or table message and every seat's private message as the
+publisher would post them (text and buttons), and the outbox. Run it on two checkouts::
+
+    PYTHONPATH=. python bench/bot_trace.py [--games 12] [--out trace.txt]
+
+``--out`` writes the trace itself (one JSON line per update), to find where two traces differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot import publisher
+from bot.flow import discard, moves
+from bot.table import Table
+from engine.core import IllegalAction
+
+SETUPS = (
+    ("mus", {}, 4, 1),
+    ("envite", {"chicos": 1}, 4, 1),
+    ("envite", {"chicos": 1}, 6, 2),
+    ("piedras", {}, 3, 0),
+    ("piedras", {}, 4, 1),
+)
+"""Game, options, seats, computer seats among them."""
+TIMEOUT = 60.0
+PAUSE = (1.5, 3.0)
+
+
+def _markup(markup: Any) -> Any:
+    return None if markup is None else markup.to_dict()
+
+
+def _shown(table: Table) -> dict[str, Any]:
+    """What the group and each seat would see now, and what is stored."""
+    seen: dict[str, Any] = {"doc": table.model_dump_json()}
+    if table.status == "lobby":
+        text, markup = publisher.lobby_view(table)
+        seen["lobby"] = [text, _markup(markup)]
+        return seen
+    text, markup = publisher.table_view(table)
+    seen["table"] = [text, _markup(markup)]
+    if table.status == "playing":
+        hands = []
+        for seat, player in enumerate(table.players):
+            if not player.computer:
+                hand_text, hand_markup = publisher.hand_view(table, seat)
+                hands.append([seat, hand_text, _markup(hand_markup)])
+        seen["hands"] = hands
+    seen["outbox"] = [[n.seq, n.to, n.text] for n in table.outbox]
+    return seen
+
+
+def _person_move(table: Table, seat: int, rng: random.Random, now: float) -> Any:
+    """One move of a person: a discard by its buttons, a typed or a pressed action, at times a
+    refused one (the trace records the refusal)."""
+    game = table.adapter
+    state = table.engine_state()
+    if game.in_discard(state):
+        cards = game.seat_cards(table, seat)
+        for card in rng.sample(cards, rng.randint(1, min(len(cards), 2))):
+            discard.toggle(table, seat, card, True, table.discard_round)
+        return discard.confirm(table, seat, table.discard_round, now, TIMEOUT, PAUSE)
+    legal = game.legal_actions(state, seat)
+    if rng.random() < 0.05:
+        return moves.play(table, seat, "quiero 7", now, TIMEOUT, PAUSE)
+    action = rng.choice([a for a in legal if a.kind != "ordago"] or legal)
+    typed = str(action) if rng.random() < 0.5 else action
+    return moves.play(table, seat, typed, now, TIMEOUT, PAUSE)
+
+
+def _game(
+    index: int, game: str, options: dict[str, Any], seats: int, computers: int
+) -> Iterator[Any]:
+    lang = "es" if index % 2 == 0 else "en"
+    rng = random.Random(f"{game}:{seats}:{index}")
+    table = Table(chat_id=-1000 - index, creator=1, tid=f"t{index}", game=game, lang=lang)
+    table.options = dict(options)
+    people = seats - computers
+    for user in range(1, people + 1):
+        table.join(user, f"Jugador {user} <&>")
+        yield {"joined": user, **_shown(table)}
+    for _ in range(computers):
+        table.add_computer()
+    now = 1000.0
+    moves.start(table, index + 1, now, TIMEOUT, PAUSE)
+    yield {"started": index + 1, **_shown(table)}
+    for _ in range(4000):
+        if table.status != "playing":
+            break
+        now += rng.choice([0.5, 2.0, 5.0])
+        to_act = [s for s in table.to_act() if not table.players[s].computer]
+        if to_act and rng.random() < 0.9:
+            seat = rng.choice(to_act)
+            try:
+                _person_move(table, seat, rng, now)
+                yield {"seat": seat, **_shown(table)}
+            except IllegalAction as exc:
+                yield {"seat": seat, "refused": [exc.reason, sorted(map(str, exc.params))]}
+            continue
+        if table.deadline is None:
+            break
+        now = max(now, table.deadline)
+        moves.fire_timer(table, now, TIMEOUT, PAUSE)
+        yield {"timer": now, **_shown(table)}
+        table.outbox = []  # posted: the publisher empties it
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="games of each setup")
+    parser.add_argument("--out", type=Path, help="write the trace, one JSON line per update")
+    args = parser.parse_args()
+    total = hashlib.sha256()
+    out = args.out.open("w") if args.out else None
+    updates = 0
+    for game, options, seats, computers in SETUPS:
+        digest = hashlib.sha256()
+        for index in range(args.games):
+            for step in _game(index, game, options, seats, computers):
+                line = json.dumps(step, sort_keys=True, ensure_ascii=False)
+                digest.update(line.encode())
+                updates += 1
+                if out is not None:
+                    out.write(line + "\n")
+        total.update(digest.digest())
+        print(f"{game:8} {seats} seats: {digest.hexdigest()[:16]}")
+    print(f"{updates} updates, trace {total.hexdigest()[:16]}")
+    if out is not None:
+        out.close()
+
+
+if __name__ == "__main__":
+    main()
