@@ -447,7 +447,7 @@ class OpenLoop:
         each one fires, and which processes fire them (the first edit of each group)."""
         import json
 
-        from bot.storage import doc_digest
+        from bot.store import doc_digest
 
         tg, redis = self.tg, self.redis
         mark = tg.mark()

@@ -38,7 +38,7 @@ from bot.records.model import GameRecord, HandLog  # noqa: E402
 from bot.records.store import RedisRecords  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.storage import RedisStore  # noqa: E402
+from bot.store import RedisStore  # noqa: E402
 from bot.table import Table  # noqa: E402
 
 SIZES = {"mus": 4, "envite": 6, "piedras": 5}

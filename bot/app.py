@@ -59,7 +59,7 @@ from bot.http import SplitRequest
 from bot.ops import MeteredApplication, StatusServer
 from bot.services import Services
 from bot.settings import Settings
-from bot.storage import Store, open_store
+from bot.store import Store, open_store
 from locales import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 log = logging.getLogger("bot.app")
@@ -203,7 +203,7 @@ SWEEP_STOP_SECONDS = 5.0
 
 async def _stop_sweeper(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Let the sweep in progress finish (timers it claimed are fired, not left leased to no
-    one for :data:`~bot.storage.TIMER_LEASE`), up to :data:`SWEEP_STOP_SECONDS`."""
+    one for :data:`~bot.store.TIMER_LEASE`), up to :data:`SWEEP_STOP_SECONDS`."""
     running = app.bot_data.pop(SWEEPER_KEY, None)
     if running is None:
         return

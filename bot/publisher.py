@@ -4,7 +4,7 @@ Nothing a handler decides is only in memory. A move's compare-and-set write carr
 there is to show: the new state (the table message, the lobby and each private hand are rendered
 from it), the notices to post (:attr:`~bot.table.Table.outbox`: a hand's result...) and the final
 texts of earlier table messages (:attr:`~bot.table.Table.closing`). The same write marks the
-table as due for publication (see :mod:`bot.storage`). Then :func:`flush` makes Telegram show it:
+table as due for publication (see :mod:`bot.store`). Then :func:`flush` makes Telegram show it:
 
 1. the closing edits, then the notices in order (each recorded in the document once posted, so
    no other process posts it again);
@@ -29,7 +29,7 @@ whose send timed out may have been posted, so it is not posted again (a table me
 hand is: a player needs its buttons).
 
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
-:mod:`bot.storage`; not renewed meanwhile: the hold ends :data:`LEASE_MARGIN` before the lease at
+:mod:`bot.store`; not renewed meanwhile: the hold ends :data:`LEASE_MARGIN` before the lease at
 the latest): the table's next write in this process releases it in its own round trip, and
 :func:`release_held` releases the others together. A publication resumed from a hold goes on with
 its lock (renewed first if less than :data:`LEASE_MARGIN` is left). A process that wants to publish
@@ -66,11 +66,11 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot import keyboards, storage
+from bot import keyboards
 from bot.games import render
 from bot.records.flush import store_records
 from bot.services import Services
-from bot.storage import Held, Loaded, Store
+from bot.store import PUBLISH_LEASE, Held, Loaded, Store
 from bot.table import Table
 from bot.tables import change_table, load_doc
 
@@ -131,7 +131,7 @@ class _Lease:
     """A running publication's lock: renewed while the publication runs, checked before each
     of its Bot API calls.
 
-    A timer renews it (token-checked: :meth:`~bot.storage.Store.pub_extend`) halfway between
+    A timer renews it (token-checked: :meth:`~bot.store.Store.pub_extend`) halfway between
     now and the moment only :data:`LEASE_MARGIN` would be left, every 4 s with the default
     lease: a publication that ends sooner (nearly all: well under a second) costs no round
     trip, only a timer set and cancelled; a slow one (flood waits, retries, a Bot API call
@@ -168,9 +168,7 @@ class _Lease:
 
     async def _renew(self) -> None:
         try:
-            kept = await self.store.pub_extend(
-                self.chat_id, self.token, lease=storage.PUBLISH_LEASE
-            )
+            kept = await self.store.pub_extend(self.chat_id, self.token, lease=PUBLISH_LEASE)
         except Exception as exc:  # Redis away: tried again (and checked before each call)
             log.warning("publishing %s: lease renewal failed: %s", self.chat_id, type(exc).__name__)
             return
@@ -420,7 +418,7 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
     if taken is None:
         token = secrets.token_hex(8)
         try:
-            found = await svc.store.pub_acquire(chat_id, token, lease=storage.PUBLISH_LEASE)
+            found = await svc.store.pub_acquire(chat_id, token, lease=PUBLISH_LEASE)
         except Exception as exc:
             log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
             return
@@ -450,7 +448,7 @@ async def _resume(
     if svc.store.lease_left(chat_id) > LEASE_MARGIN:
         return (held.token, held.shown), held.spent
     try:
-        kept = await svc.store.pub_extend(chat_id, held.token, lease=storage.PUBLISH_LEASE)
+        kept = await svc.store.pub_extend(chat_id, held.token, lease=PUBLISH_LEASE)
     except Exception as exc:
         log.warning("publishing %s: lease renewal failed: %s", chat_id, type(exc).__name__)
         kept = False
@@ -814,7 +812,7 @@ WAKE_WARN_EVERY = 60.0
 
 
 async def listen(bot: Bot, svc: Services) -> None:
-    """Wake-ups (:meth:`~bot.storage.Store.wakeups`): another process could not take the lock
+    """Wake-ups (:meth:`~bot.store.Store.wakeups`): another process could not take the lock
     of a table, maybe this one's. The background task started with the Application; runs until
     cancelled (a lost connection is listened to again; meanwhile holds end by their timer)."""
     warned = -math.inf

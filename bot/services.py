@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.background import Publications
-from bot.budget import Budget
 from bot.records.store import Records
 from bot.settings import Settings
-from bot.storage import Store
+from bot.store import Store
+from bot.store.budget import Budget
 
 REACHABLE_FOR = 3600.0
 """Seconds a user stays known to be reachable in private after the last proof of it."""

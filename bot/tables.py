@@ -17,7 +17,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.ops import LOG_TABLE
 from bot.services import Services
-from bot.storage import Loaded, Write
+from bot.store import Loaded, Write
 from bot.table import Table
 from engine.core import IllegalAction
 
@@ -69,10 +69,10 @@ async def change_table(
     With ``update_id`` (a handler's own write for that update; not the follow-up bookkeeping
     writes), the id is de-duplicated in the same round trip as the write: a duplicate delivery
     (here or in another process) writes nothing and raises
-    :class:`~bot.storage.DuplicateUpdate`.
+    :class:`~bot.store.DuplicateUpdate`.
 
     ``users``: if the table is written, the store also records (in the same write) that these
-    users sit at it (:meth:`~bot.storage.Store.user_tables`).
+    users sit at it (:meth:`~bot.store.Store.user_tables`).
 
     ``publish``: the caller publishes the table right after (:func:`bot.publisher.flush`): the
     write also takes the table's publishing lock when it is free, saving a round trip.

@@ -20,7 +20,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 from bot import tables
 from bot.publisher import Deferred, Gone, call_api, flush
 from bot.services import Services
-from bot.storage import DuplicateUpdate
+from bot.store import DuplicateUpdate
 from bot.table import Step, Table
 from bot.tables import load_doc
 from engine.core import IllegalAction
@@ -59,7 +59,7 @@ async def set_chat_lang(svc: Services, chat_id: int, lang: str) -> None:
 
 
 def dedupe_chat(update: Update, chat_id: int | None = None) -> int:
-    """The chat whose window of update ids (:mod:`bot.storage`, "De-duplication") an update
+    """The chat whose window of update ids (:mod:`bot.store`, "De-duplication") an update
     is checked against: the table's chat when the update concerns a table (``chat_id``), else
     the chat it came from (or its sender's private chat)."""
     if chat_id is not None:
@@ -154,7 +154,8 @@ async def reply(
 
     With ``svc``, an answer in a group is no part of the game (a refusal, help): it goes to
     the group only while the group's budget keeps a reserve for the game and the user was not
-    answered there lately; otherwise to the user in private (or nowhere), see :mod:`bot.budget`.
+    answered there lately; otherwise to the user in private (or nowhere), see
+    :mod:`bot.store.budget`.
     """
     message = update.effective_message
     if message is None:

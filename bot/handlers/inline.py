@@ -2,7 +2,7 @@
 
 The table message's "play a card" button types ``@bot <tid>`` in the group
 (``switch_inline_query_current_chat``). An inline query carries no chat id, so the bot finds the
-player's table among the tables he sits at (:meth:`~bot.storage.Store.user_tables`), the one
+player's table among the tables he sits at (:meth:`~bot.store.Store.user_tables`), the one
 with that ``tid`` (any, when typed alone). Results are personal and never cached: only the
 asking player's legal moves at this turn (the game's :meth:`~bot.games.base.Game.inline_cards`).
 Each result id carries ``<chat>:<tid>:<turn>:<action>``, so a stale choice is refused. Choosing a

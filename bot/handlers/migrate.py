@@ -3,7 +3,7 @@
 Telegram announces the upgrade with two service messages, one in the old chat
 (``migrate_to_chat_id``) and one in the new supergroup (``migrate_from_chat_id``); either one
 moves the table (the second finds nothing left to move). The move is one atomic store step
-(:meth:`~bot.storage.Store.move_table`): the document, its turn timer, its publication entry,
+(:meth:`~bot.store.Store.move_table`): the document, its turn timer, its publication entry,
 the chat's language and the players' links to their table. Messages of the old group are not
 reachable in the supergroup, so the lobby or table message is posted there anew by the
 publisher; private hands are edited in place (their buttons now name the new chat).
@@ -17,7 +17,7 @@ from telegram import Update
 
 from bot.handlers.common import Context, publish_chat, services
 from bot.services import Services
-from bot.storage import ChatTaken
+from bot.store import ChatTaken
 from bot.tables import load_doc
 
 log = logging.getLogger("bot.migrate")

@@ -15,7 +15,7 @@ import logging
 from bot.records.model import GameRecord
 from bot.records.store import Records, dumps, open_records
 from bot.services import Services
-from bot.storage import Loaded
+from bot.store import Loaded
 from bot.table import Table
 from bot.tables import change_table
 

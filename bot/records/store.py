@@ -32,6 +32,7 @@ from redis.asyncio import Redis
 from bot.records import rating
 from bot.records.model import GameRecord, forget_player, increments
 from bot.records.rating import Rating
+from bot.store import RedisStore
 
 DEFAULT_KEEP = 200
 """Games kept in full per group (older ones live on in the aggregates only)."""
@@ -412,8 +413,6 @@ class MemoryRecords(RecordsBase):
 
 def open_records(store: object, keep: int = DEFAULT_KEEP) -> Records:
     """Records beside a table store: on its Redis client and prefix, else in memory."""
-    from bot.storage import RedisStore
-
     if isinstance(store, RedisStore):
         return RedisRecords(store.redis, store.prefix, keep)
     return MemoryRecords(keep)

@@ -15,7 +15,7 @@ from bot import app as bot_app
 from bot.app import build_application
 from bot.handlers.common import SERVICES_KEY
 from bot.settings import Settings
-from bot.storage import MemoryStore, RedisStore
+from bot.store import MemoryStore, RedisStore
 
 SPANISH = [
     "nueva",

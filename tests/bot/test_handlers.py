@@ -22,7 +22,6 @@ from telegram import Update
 from telegram.error import Forbidden
 
 from bot import keyboards, publisher
-from bot.budget import MemoryBudget
 from bot.games import render
 from bot.games.mus import render as mus_render
 from bot.games.registry import GAMES
@@ -30,7 +29,8 @@ from bot.handlers import info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY
 from bot.services import Services
 from bot.settings import Settings
-from bot.storage import MemoryStore, RedisStore, Store
+from bot.store import MemoryStore, RedisStore, Store, StoreBase
+from bot.store.budget import MemoryBudget
 from bot.tables import read_table
 from engine.cards import DECK
 from locales import t
@@ -866,9 +866,8 @@ async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(k
 
 def _short_lease(monkeypatch: pytest.MonkeyPatch, lease: float = 0.5) -> float:
     """Leases of ``lease`` seconds (the publisher's margins scaled down with them)."""
-    from bot import storage
-
-    monkeypatch.setattr(storage, "PUBLISH_LEASE", lease)
+    monkeypatch.setattr(StoreBase, "publish_lease", lease)
+    monkeypatch.setattr(publisher, "PUBLISH_LEASE", lease)
     monkeypatch.setattr(publisher, "LEASE_MARGIN", lease / 5)
     monkeypatch.setattr(publisher, "RENEW_MIN", lease / 10)
     return lease

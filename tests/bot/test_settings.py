@@ -158,8 +158,20 @@ def test_docstring_examples() -> None:
     import doctest
 
     import bot.settings
-    import bot.storage
+    import bot.store.budget
+    import bot.store.keys
+    import bot.store.memory
+    import bot.store.rules
+    import bot.store.scripts
 
-    for module in (bot.settings, bot.storage):
+    store = bot.store
+    for module in (
+        bot.settings,
+        store.rules,
+        store.memory,
+        store.keys,
+        store.scripts,
+        store.budget,
+    ):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__

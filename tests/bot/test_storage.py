@@ -22,7 +22,7 @@ import fakeredis
 import pytest
 import redis.asyncio
 
-from bot.storage import (
+from bot.store import (
     DEDUPE_KEEP,
     PUBLISH_GRACE,
     TIMER_LEASE,
@@ -58,7 +58,7 @@ class Backend:
         if self.kind == "memory":
             return self._memory.connect()
         if self.kind == "sqlite":
-            from bot.sqlite_store import SQLiteStore
+            from bot.store.sqlite import SQLiteStore
 
             self._sqlite.append(SQLiteStore(Path(str(self._dir)) / "tapete.sqlite3"))
             return self._sqlite[-1]  # type: ignore[no-any-return]
@@ -745,7 +745,7 @@ async def test_decode_responses_client_works() -> None:
 
 
 async def test_open_store_and_from_url() -> None:
-    from bot.storage import open_store
+    from bot.store import open_store
 
     assert isinstance(open_store(), MemoryStore)
     client = fakeredis.FakeAsyncRedis()

@@ -23,8 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_storage import BACKENDS, Backend
 
-from bot.sqlite_store import SQLiteStore
-from bot.storage import Loaded, MemoryStore, RedisStore, Store, Write
+from bot.store import Loaded, MemoryStore, RedisStore, SQLiteStore, Store, Write
 
 CHAT = 77
 
@@ -117,7 +116,7 @@ async def test_a_stale_cache_after_a_rollback_never_erases_moves(backend: Backen
 
 
 async def test_move_table_moves_everything_at_once(backend: Backend) -> None:
-    from bot.storage import ChatTaken
+    from bot.store import ChatTaken
 
     a, b = backend.store(), backend.store()
     old, new, taken = 501, 502, 503

@@ -11,7 +11,7 @@ import pytest
 from driver import LANG, PREFIX, open_table, read_doc, t
 from fake_telegram import FakeTelegram
 
-from bot.storage import doc_digest
+from bot.store import doc_digest
 
 pytestmark = pytest.mark.e2e
 

@@ -22,7 +22,7 @@ from driver import LANG, PREFIX, card_mentions, open_table, play_hand, read_doc
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
-from bot.storage import DEDUPE_KEEP
+from bot.store import DEDUPE_KEEP
 from locales import t as dt
 
 pytestmark = pytest.mark.e2e
@@ -499,7 +499,7 @@ async def test_a_table_on_the_sqlite_store_survives_a_restart(
     from driver import MusTable
 
     from bot.app import build_application
-    from bot.sqlite_store import SQLiteStore
+    from bot.store.sqlite import SQLiteStore
 
     path = tmp_path / "tapete.sqlite3"
 

@@ -1,6 +1,6 @@
 """A store in one SQLite file: tables survive a restart with nothing to install.
 
-:class:`SQLiteStore` has :class:`~bot.storage.RedisStore`'s semantics (the conformance suite in
+:class:`SQLiteStore` has :class:`~bot.store.redis.RedisStore`'s semantics (the conformance suite in
 ``tests/bot/test_storage.py`` runs on every store): versioned compare-and-set documents checked
 against the document they were based on, update de-duplication in the same write, turn timers
 and publications claimed with leases, user links, preferences, expiry. Every operation is one
@@ -19,11 +19,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from importlib.resources import files
 from pathlib import Path
 from typing import TypeVar
 
-from bot.budget import Budget, MemoryBudget
-from bot.storage import (
+from bot.store.base import StoreBase
+from bot.store.budget import Budget, MemoryBudget
+from bot.store.rules import (
     DEDUPE_TTL,
     PREFS_TTL,
     PUBLISH_GRACE,
@@ -35,49 +37,26 @@ from bot.storage import (
     Loaded,
     Outcome,
     Released,
-    StoreBase,
     Sweep,
-    _positive_ttl,
+    positive_ttl,
     seen_before,
 )
 
 __all__ = ["SQLiteStore"]
+
+#: The tables, made if missing when a store opens.
+_SCHEMA = files(__package__ or "bot.store") / "schema.sql"
 
 #: Seconds between two deletions of expired rows (done by the timer sweep).
 PURGE_EVERY = 60.0
 
 T = TypeVar("T")
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (chat INTEGER PRIMARY KEY, v INTEGER NOT NULL,
-  d TEXT NOT NULL, expires REAL);
-CREATE TABLE IF NOT EXISTS timers (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS publish (chat INTEGER PRIMARY KEY, due REAL NOT NULL);
-DROP TABLE IF EXISTS seen;
-CREATE TABLE IF NOT EXISTS windows (chat INTEGER PRIMARY KEY, ids TEXT NOT NULL,
-  expires REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS users (user INTEGER NOT NULL, chat INTEGER NOT NULL,
-  PRIMARY KEY (user, chat));
-CREATE TABLE IF NOT EXISTS user_ttl (user INTEGER PRIMARY KEY, expires REAL);
-CREATE TABLE IF NOT EXISTS prefs (scope TEXT NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL,
-  PRIMARY KEY (scope, k));
-CREATE TABLE IF NOT EXISTS prefs_ttl (scope TEXT PRIMARY KEY, expires REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS locks (chat INTEGER PRIMARY KEY, token TEXT NOT NULL,
-  until REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS shown (chat INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL,
-  PRIMARY KEY (chat, k));
-CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS procs (id TEXT PRIMARY KEY, seen REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
-CREATE INDEX IF NOT EXISTS publish_due ON publish (due);
-CREATE INDEX IF NOT EXISTS windows_expires ON windows (expires);
-"""
-
 
 class SQLiteStore(StoreBase):
     """The store in the SQLite file at ``path`` (created with its directory if missing).
 
-    ``clock`` (unix time) is for tests of expiry, as in :class:`~bot.storage.MemoryStore`.
+    ``clock`` (unix time) is for tests of expiry, as in :class:`~bot.store.memory.MemoryStore`.
     """
 
     def __init__(
@@ -101,7 +80,7 @@ class SQLiteStore(StoreBase):
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(SCHEMA)
+            self._db.executescript(_SCHEMA.read_text(encoding="utf-8"))
 
     def connect(self) -> SQLiteStore:
         """Another store on the same file (a second process)."""
@@ -215,7 +194,7 @@ class SQLiteStore(StoreBase):
                 self._store_shown(db, chat_id, held.shown)
                 db.execute(
                     "UPDATE locks SET token = ?, until = ? WHERE chat = ?",
-                    (lock, time.time() + PUBLISH_LEASE, chat_id),
+                    (lock, time.time() + self.publish_lease, chat_id),
                 )
                 db.execute(
                     "UPDATE publish SET due = ? WHERE chat = ?",
@@ -223,7 +202,7 @@ class SQLiteStore(StoreBase):
                 )
                 folded.append(True)
                 return Outcome(True, version, shown=dict(held.shown))
-            if self._take_lock(db, chat_id, lock, PUBLISH_LEASE):
+            if self._take_lock(db, chat_id, lock, self.publish_lease):
                 return Outcome(True, version, shown=self._shown(db, chat_id))
             return Outcome(True, version)
 
@@ -246,7 +225,7 @@ class SQLiteStore(StoreBase):
     # ---- update ids -----------------------------------------------------------------------
 
     def _mark_seen(self, db: sqlite3.Connection, chat_id: int, update_id: int) -> bool:
-        """The chat's window of update ids (:func:`~bot.storage.seen_before`)."""
+        """The chat's window of update ids (:func:`~bot.store.rules.seen_before`)."""
         now = self._now()
         row = db.execute("SELECT ids, expires FROM windows WHERE chat = ?", (chat_id,)).fetchone()
         window = [int(x) for x in str(row[0]).split()] if row is not None and row[1] > now else []
@@ -494,7 +473,7 @@ class SQLiteStore(StoreBase):
             db.execute("DELETE FROM users WHERE user = ?", (user_id,))
             row = None
         db.execute("INSERT OR IGNORE INTO users (user, chat) VALUES (?, ?)", (user_id, chat_id))
-        expires = (row[0] if row else None) if ttl is None else self._now() + _positive_ttl(ttl)
+        expires = (row[0] if row else None) if ttl is None else self._now() + positive_ttl(ttl)
         db.execute(
             "INSERT OR REPLACE INTO user_ttl (user, expires) VALUES (?, ?)", (user_id, expires)
         )
@@ -570,7 +549,7 @@ class SQLiteStore(StoreBase):
             if self._live(db, new_chat) is not None:
                 raise ChatTaken(f"chat {new_chat} has a table already")
             version = self._next_version(db, None)
-            expires = None if ttl is None else self._now() + _positive_ttl(ttl)
+            expires = None if ttl is None else self._now() + positive_ttl(ttl)
             db.execute(
                 "INSERT OR REPLACE INTO tables (chat, v, d, expires) VALUES (?, ?, ?, ?)",
                 (new_chat, version, doc, expires),

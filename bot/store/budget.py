@@ -1,8 +1,8 @@
-"""Telegram's budget, shared by every process: token buckets in Redis (or in memory).
+"""Telegram's budget, shared by every process: token buckets in the store.
 
 Telegram lets a bot send about 30 messages a second, and about 20 a minute to one group. Game
 messages come first: the publisher spends from the group's and the bot's buckets when it releases
-a publication (in the same round trip, see :meth:`bot.storage.Store.pub_release`), and answers
+a publication (in the same round trip, see :meth:`bot.store.Store.pub_release`), and answers
 that are no part of a game (help, refusals) may only spend while a reserve is left, and are
 throttled per user: the first refusal or help a user gets in a while goes to the group, the
 next ones go to him in private (or nowhere).
@@ -21,8 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from redis.asyncio import Redis
-
 Where = Literal["group", "private", "nowhere"]
 
 GROUP_RATE, GROUP_BURST = 20 / 60, 20.0
@@ -35,37 +33,6 @@ QUIET_SECONDS = 30
 """After a user's refusal or help in a group, his next ones in that group go to him privately
 for this long."""
 
-# One bucket: refill by the time elapsed, spend ``debit``, keep the level (may go negative: a
-# debt the next spenders see). Returns the level after.
-BUCKET_LUA = """
-local function bucket(key, now, rate, burst, debit)
-  local level = tonumber(redis.call('HGET', key, 't') or burst)
-  local at = tonumber(redis.call('HGET', key, 'a') or now)
-  level = math.min(burst, level + math.max(0, now - at) * rate) - debit
-  redis.call('HSET', key, 't', tostring(level), 'a', tostring(now))
-  redis.call('EXPIRE', key, math.ceil(burst / rate) + 60)
-  return level
-end
-"""
-
-# KEYS: group bucket, bot bucket, the user's quiet key. ARGV: now, then the rates and bursts,
-# the reserves and the quiet seconds. Returns 'group' (one token spent from both buckets),
-# 'private' (the user was answered in the group lately, or the reserve is reached).
-_WHERE = (
-    BUCKET_LUA
-    + """
-local now = tonumber(ARGV[1])
-if ARGV[8] ~= '0' and redis.call('EXISTS', KEYS[3]) == 1 then return 'private' end
-local group = bucket(KEYS[1], now, tonumber(ARGV[2]), tonumber(ARGV[3]), 0)
-local bot = bucket(KEYS[2], now, tonumber(ARGV[4]), tonumber(ARGV[5]), 0)
-if group < tonumber(ARGV[6]) + 1 or bot < tonumber(ARGV[7]) + 1 then return 'private' end
-bucket(KEYS[1], now, tonumber(ARGV[2]), tonumber(ARGV[3]), 1)
-bucket(KEYS[2], now, tonumber(ARGV[4]), tonumber(ARGV[5]), 1)
-if ARGV[8] ~= '0' then redis.call('SET', KEYS[3], '1', 'EX', ARGV[8]) end
-return 'group'
-"""
-)
-
 
 class Budget(Protocol):
     async def where(
@@ -77,40 +44,9 @@ class Budget(Protocol):
         ...
 
 
-def group_key(prefix: str, chat_id: int) -> str:
-    return f"{prefix}:b:chat:{chat_id}"
-
-
-def bot_key(prefix: str) -> str:
-    return f"{prefix}:b:bot"
-
-
-class RedisBudget:
-    """The buckets in Redis, one round trip per question."""
-
-    def __init__(self, redis: Redis, prefix: str = "tapete") -> None:
-        self.redis = redis
-        self.prefix = prefix
-        self._where = redis.register_script(_WHERE)
-
-    async def where(
-        self, chat_id: int, user_id: int, kind: str, quiet: float = QUIET_SECONDS
-    ) -> Where:
-        keys = [
-            group_key(self.prefix, chat_id),
-            bot_key(self.prefix),
-            f"{self.prefix}:q:{chat_id}:{user_id}:{kind}",
-        ]
-        args = [time.time(), GROUP_RATE, GROUP_BURST, BOT_RATE, BOT_BURST]
-        args += [GROUP_RESERVE, BOT_RESERVE, max(0, math.ceil(quiet))]
-        found = await self._where(keys=keys, args=args)
-        text = found.decode() if isinstance(found, bytes) else str(found)
-        return "group" if text == "group" else "private"
-
-
 @dataclass
 class Bucket:
-    """One token bucket in memory (the same arithmetic as :data:`BUCKET_LUA`)."""
+    """One token bucket in memory (the same arithmetic as ``lua/bucket.lua``)."""
 
     rate: float
     burst: float
@@ -138,7 +74,7 @@ class MemoryBudget:
         return self.groups.setdefault(chat_id, Bucket(GROUP_RATE, GROUP_BURST))
 
     def spend(self, chat_id: int, group_calls: int, all_calls: int) -> None:
-        """The publisher's spending (what :meth:`bot.storage.Store.pub_release` does in Redis)."""
+        """The publisher's spending (what :meth:`bot.store.Store.pub_release` does in Redis)."""
         now = self.clock()
         self.group(chat_id).spend(now, group_calls)
         self.bot.spend(now, all_calls)

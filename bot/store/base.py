@@ -1,0 +1,372 @@
+"""What every back-end shares: round-trip counting, the cache of last-seen tables, the
+compare-and-set retry loop of ``update_table``, and the publications held by this process."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import time
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator
+from typing import TypeVar, cast
+
+from bot.store.protocol import Store
+from bot.store.rules import (
+    PUBLISH_LEASE,
+    DuplicateUpdate,
+    Held,
+    Loaded,
+    Outcome,
+    Released,
+    TableConflict,
+    UpdateFn,
+    Write,
+    positive_ttl,
+)
+
+__all__ = ["StoreBase"]
+
+T = TypeVar("T")
+
+
+class StoreBase(Store):
+    """Round-trip counting, the cache of last-seen tables and ``update_table`` for both stores.
+
+    Implementations provide ``_load``, ``_cas``, ``_check`` and ``_version`` (one round trip
+    each). A refused ``_cas`` or ``_check`` returns the current table with the refusal, so a
+    stale cached copy costs no extra load.
+    """
+
+    #: How many tables' last-seen versions a store remembers.
+    CACHE_SIZE = 4096
+    #: Seconds a publishing lock taken by a write lasts (tests shorten it).
+    publish_lease: float = PUBLISH_LEASE
+
+    def __init__(self) -> None:
+        #: Compare-and-set writes (or checks) refused because the table had moved (metrics).
+        self.conflicts = 0
+        self.round_trips = 0
+        #: Round trips by operation name, for benchmarks.
+        self.ops: Counter[str] = Counter()
+        self._known: OrderedDict[int, Loaded | None] = OrderedDict()
+        self._acquired: dict[int, tuple[str, dict[str, str]]] = {}
+        #: Until when (``time.monotonic()``) each publishing lock this store took is its own.
+        self._leases: dict[int, float] = {}
+        #: Publications whose release waits (see "Publishing"), by chat.
+        self._held: dict[int, Held] = {}
+
+    def take_acquired(self, chat_id: int) -> tuple[str, dict[str, str]] | None:
+        """The publishing lock a write of this store took for the table (token, shown hashes),
+        once; ``None`` if none did."""
+        return self._acquired.pop(chat_id, None)
+
+    def lease_left(self, chat_id: int) -> float:
+        """Seconds this store's publishing lock of the table surely stays its own (0: none)."""
+        return max(0.0, self._leases.get(chat_id, 0.0) - time.monotonic())
+
+    def _leased(self, chat_id: int, lease: float | None, since: float | None = None) -> None:
+        """This store took (or extended) the table's publishing lock for ``lease`` seconds
+        (``None``: it is not its own any more), counted from ``since`` (``time.monotonic()``
+        when the request left: the estimate never outlives the lock; default now)."""
+        self._leases.pop(chat_id, None)
+        if lease is not None:
+            self._leases[chat_id] = (time.monotonic() if since is None else since) + lease
+            if len(self._leases) > self.CACHE_SIZE:  # forget the oldest (long expired)
+                self._leases.pop(next(iter(self._leases)))
+
+    def hold(self, chat_id: int, held: Held) -> None:
+        """Keep a finished publication's release for later (see "Publishing")."""
+        self._held[chat_id] = held
+
+    def take_held(self, chat_id: int) -> Held | None:
+        """The held publication of the table (its lock is still this store's), once."""
+        return self._held.pop(chat_id, None)
+
+    def held_since(self) -> float | None:
+        """When the oldest held publication ended (``None``: none is held)."""
+        return min((h.since for h in self._held.values()), default=None)
+
+    async def wakeups(self) -> AsyncIterator[int]:
+        """None by default (see :meth:`Store.wakeups`)."""
+        return
+        yield  # an async generator that ends at once
+
+    async def release_held(
+        self,
+        before: float = math.inf,
+        *,
+        chats: set[int] | None = None,
+        ttl: int | None = None,
+    ) -> list[tuple[int, Released]]:
+        """Release together (one round trip) the publications held since before ``before``
+        (all by default; only those of ``chats`` if given). One that finds a newer table keeps
+        the lock and hands it to :meth:`take_acquired`: the caller publishes that table."""
+        due = [
+            (chat, h)
+            for chat, h in self._held.items()
+            if h.since < before and (chats is None or chat in chats)
+        ]
+        for chat, _ in due:
+            del self._held[chat]
+        if not due:
+            return []
+        results = await self._release_many(
+            [(chat, h.token, h.version, h.shown, h.spent) for chat, h in due], ttl=ttl
+        )
+        out = []
+        for (chat, held), released in zip(due, results, strict=True):
+            if not released.done and not released.lost:
+                self._acquired[chat] = (held.token, held.shown)
+            out.append((chat, released))
+        return out
+
+    async def _release_many(
+        self,
+        items: list[tuple[int, str, int, dict[str, str], tuple[int, int]]],
+        *,
+        ttl: int | None,
+    ) -> list[Released]:
+        """:meth:`pub_release` of several tables (chat, token, version, shown, spent)."""
+        return [
+            await self.pub_release(chat, token, version, shown, ttl=ttl, spent=spent)
+            for chat, token, version, shown, spent in items
+        ]
+
+    def _count(self, op: str) -> None:
+        self.round_trips += 1
+        self.ops[op] += 1
+
+    def _remember(self, chat_id: int, table: Loaded | None) -> None:
+        self._known[chat_id] = table
+        self._known.move_to_end(chat_id)
+        if len(self._known) > self.CACHE_SIZE:
+            self._known.popitem(last=False)
+
+    def is_cached(self, chat_id: int) -> bool:
+        return chat_id in self._known
+
+    async def cached(self, chat_id: int) -> Loaded | None:
+        """The last copy of the table this store saw (no round trip), else a load."""
+        if chat_id in self._known:
+            return self._known[chat_id]
+        return await self.load(chat_id)
+
+    def forget(self, chat_id: int | None = None) -> None:
+        """Drop the cached copy of one table (or of all): the next update loads it."""
+        if chat_id is None:
+            self._known.clear()
+        else:
+            self._known.pop(chat_id, None)
+
+    async def _load(self, chat_id: int) -> Loaded | None:
+        raise NotImplementedError
+
+    async def _cas(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str | None,
+        timer_at: float | None,
+        ttl: int | None,
+        update_id: int | None = None,
+        users: tuple[int, ...] = (),
+        lock: str | None = None,
+        expected_doc: str | None = None,
+        held: Held | None = None,
+    ) -> Outcome:
+        """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
+        ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
+        A saved ``doc`` also adds the chat to each of ``users``' tables, and with ``lock`` takes
+        the publishing lock if it is free (``Outcome.shown``), or if it is still ``held``'s: then
+        it first releases ``held`` (its shown hashes stored, its calls spent, ``Outcome.shown``
+        is ``held.shown``). With ``expected_doc`` the stored document must also be that one
+        (see "Versions")."""
+        raise NotImplementedError
+
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        """``ok`` if the table is at ``expected_version`` (and holds ``expected_doc``, if
+        given), else the current table."""
+        raise NotImplementedError
+
+    async def _version(self, chat_id: int) -> int:
+        raise NotImplementedError
+
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        """:meth:`first_time`, and ``Outcome(True)`` if the table is at ``version`` (and holds
+        ``doc``), else the current table (version -1: always the current table)."""
+        raise NotImplementedError
+
+    async def first_look(self, chat_id: int, update_id: int) -> tuple[bool, Loaded | None]:
+        self._count("first_look")
+        known = chat_id in self._known
+        cached = self._known.get(chat_id)
+        version = (cached.version if cached is not None else 0) if known else -1
+        first, outcome = await self._first_look(
+            chat_id, update_id, version, None if cached is None else cached.doc
+        )
+        if outcome.ok:
+            return first, cached
+        self._remember(chat_id, outcome.current)
+        return first, outcome.current
+
+    async def load(self, chat_id: int) -> Loaded | None:
+        self._count("load")
+        table = await self._load(chat_id)
+        self._remember(chat_id, table)
+        return table
+
+    async def _write(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str | None,
+        timer_at: float | None = None,
+        ttl: int | None = None,
+        update_id: int | None = None,
+        users: tuple[int, ...] = (),
+        lock: str | None = None,
+        expected_doc: str | None = None,
+    ) -> Outcome:
+        self._count("delete" if doc is None else "save")
+        ttl = None if ttl is None else positive_ttl(ttl)
+        # A held publication of this table is released by this write (when it takes the lock).
+        held = self._held.pop(chat_id, None) if lock is not None and doc is not None else None
+        since = time.monotonic()
+        try:
+            outcome = await self._cas(
+                chat_id,
+                expected_version,
+                doc,
+                timer_at,
+                ttl,
+                update_id,
+                users=users,
+                lock=lock,
+                expected_doc=expected_doc,
+                held=held,
+            )
+        except BaseException:
+            if held is not None:
+                self._held.setdefault(chat_id, held)
+            raise
+        if held is not None and not outcome.ok:
+            self._held.setdefault(chat_id, held)  # nothing written: still held
+        elif held is not None:
+            self._leased(chat_id, None)  # released by the write (or its lock was lost)
+        if outcome.shown is not None and lock is not None:
+            self._acquired[chat_id] = (lock, outcome.shown)
+            self._leased(chat_id, self.publish_lease, since)
+        if outcome.duplicate:
+            raise DuplicateUpdate(update_id if update_id is not None else 0)
+        if outcome.ok:
+            self._remember(chat_id, None if doc is None else Loaded(outcome.version, doc))
+        else:
+            self._remember(chat_id, outcome.current)
+        return outcome
+
+    async def save(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str,
+        *,
+        timer_at: float | None = None,
+        ttl: int | None = None,
+    ) -> int | None:
+        outcome = await self._write(chat_id, expected_version, doc, timer_at, ttl)
+        return outcome.version if outcome.ok else None
+
+    async def delete(self, chat_id: int, expected_version: int) -> bool:
+        if expected_version <= 0:
+            return False
+        return (await self._write(chat_id, expected_version, None)).ok
+
+    async def version_of(self, chat_id: int) -> int:
+        self._count("version")
+        return await self._version(chat_id)
+
+    async def update_table(
+        self, chat_id: int, fn: UpdateFn[T], *, retries: int = 30, update_id: int | None = None
+    ) -> T:
+        if chat_id in self._known:
+            current, checked = self._known[chat_id], False
+        else:
+            current, checked = await self.load(chat_id), True
+        for attempt in range(retries):
+            done, result, now = await self._attempt(
+                chat_id, current, fn, checked=checked, update_id=update_id
+            )
+            if done:
+                return result
+            # The table moved; ``now`` is how it is (read with the refusal): try again on it.
+            self.conflicts += 1
+            # Back off a little (randomly, so racers spread out) when it is real contention.
+            if checked:
+                await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
+            current, checked = now, True
+        raise TableConflict(f"table {chat_id}: gave up after {retries} conflicting writes")
+
+    async def _attempt(
+        self,
+        chat_id: int,
+        current: Loaded | None,
+        fn: UpdateFn[T],
+        *,
+        checked: bool,
+        update_id: int | None = None,
+    ) -> tuple[bool, T, Loaded | None]:
+        """One try of ``fn`` on ``current``: ``(True, result, _)`` if it stands, else
+        ``(False, _, table as it is now)``.
+
+        ``checked`` says ``current`` was just read from the store; otherwise it is the cached
+        copy, and a decision not to write (or an exception) stands only if the version has not
+        moved.
+        """
+        version = current.version if current is not None else 0
+        based_on = current.doc if current is not None else None
+        no_result = cast(T, None)
+        try:
+            decided = fn(current)
+        except Exception:
+            if checked:
+                raise
+            outcome = await self._checked(chat_id, version, based_on)
+            if outcome.ok:
+                raise
+            return False, no_result, outcome.current
+        write = decided if isinstance(decided, Write) else Write(decided[1], doc=decided[0])
+        if write.delete and current is not None:
+            outcome = await self._write(
+                chat_id, version, None, update_id=update_id, expected_doc=based_on
+            )
+        elif write.delete or write.doc is None:  # nothing to write (or to delete)
+            if checked:
+                return True, write.result, None
+            outcome = await self._checked(chat_id, version, based_on)
+        else:
+            outcome = await self._write(
+                chat_id,
+                version,
+                write.doc,
+                write.timer_at,
+                write.ttl,
+                update_id,
+                write.users,
+                write.lock,
+                expected_doc=based_on,
+            )
+        return outcome.ok, write.result, outcome.current
+
+    async def _checked(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        self._count("check")
+        outcome = await self._check(chat_id, expected_version, expected_doc)
+        if not outcome.ok:
+            self._remember(chat_id, outcome.current)
+        return outcome

@@ -1,0 +1,500 @@
+"""The store on Redis (production: several bot processes can share one server).
+
+Every method is one round trip: a command, a pipeline or one of the Lua scripts in ``lua/``
+(:mod:`bot.store.scripts`), sent as EVALSHA (a server that does not know one yet gets it once
+more in full, which is not counted). Key names are in :mod:`bot.store.keys`; they are not
+cluster-safe (a table and the timer set live in different slots): use one Redis server, or a
+hash-tagged prefix such as ``{tapete}``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from bot.store.base import StoreBase
+from bot.store.budget import (
+    BOT_BURST,
+    BOT_RATE,
+    BOT_RESERVE,
+    GROUP_BURST,
+    GROUP_RATE,
+    GROUP_RESERVE,
+    QUIET_SECONDS,
+    Budget,
+    Where,
+)
+from bot.store.keys import Keys
+from bot.store.rules import (
+    DEDUPE_KEEP,
+    DEDUPE_TTL,
+    PREFS_TTL,
+    PUBLISH_GRACE,
+    PUBLISH_LEASE,
+    PUBLISH_RETRY,
+    TIMER_LEASE,
+    ChatTaken,
+    Held,
+    Loaded,
+    Outcome,
+    Released,
+    Sweep,
+    doc_digest,
+    positive_ttl,
+)
+from bot.store.scripts import lua
+
+__all__ = ["RedisBudget", "RedisStore"]
+
+
+def _decode(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _outcome(reply: Any) -> Outcome:
+    if int(reply[0]) == 2:
+        return Outcome(False, duplicate=True)
+    if int(reply[0]) == 1:
+        shown = None
+        if len(reply) > 2 and int(reply[2]) == 1:
+            flat = [_decode(x) for x in reply[3:]]
+            shown = dict(zip(flat[::2], flat[1::2], strict=True))
+        return Outcome(True, int(reply[1]) if len(reply) > 1 else 0, shown=shown)
+    version = int(reply[1])
+    return Outcome(False, 0, Loaded(version, _decode(reply[2])) if version else None)
+
+
+class RedisStore(StoreBase):
+    """The store on a ``redis.asyncio.Redis`` client (with or without ``decode_responses``).
+
+    Every key starts with ``prefix`` (:mod:`bot.store.keys`): use a different prefix per bot (or
+    per test). Preferences expire :data:`~bot.store.rules.PREFS_TTL` after their last use.
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str = "tapete",
+        *,
+        dedupe_ttl: int = DEDUPE_TTL,
+        owns_client: bool = False,
+    ) -> None:
+        super().__init__()
+        self.redis = redis
+        self.prefix = prefix
+        self.dedupe_ttl = dedupe_ttl
+        self._owns_client = owns_client
+        self.keys = Keys(prefix)
+        self._wake = self.keys.wake(redis.connection_pool.connection_kwargs.get("db", 0))
+        script = redis.register_script
+        self._cas_script = script(lua("cas"))
+        self._pub_acquire = script(lua("pub_acquire"))
+        self._pub_release = script(lua("pub_release"))
+        self._pub_extend = script(lua("pub_extend"))
+        self._pub_release_many = script(lua("pub_release_many"))
+        self._check_script = script(lua("check"))
+        self._first_time = script(lua("first_time"))
+        self._first_look_script = script(lua("first_look"))
+        self._claim = script(lua("claim_due"))
+        self._claim_sweep = script(lua("claim_sweep"))
+        self._add_user_table = script(lua("add_user_table"))
+        self._move = script(lua("move_table"))
+
+    @classmethod
+    def from_url(cls, url: str, prefix: str = "tapete", *, max_connections: int = 50) -> RedisStore:
+        """A store with its own client for ``url``, closed by :meth:`aclose`.
+
+        The pool blocks (up to 10 s) rather than failing when every connection is busy.
+        """
+        pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
+        return cls(Redis.from_pool(pool), prefix, owns_client=True)
+
+    def table_key(self, chat_id: int) -> str:
+        return self.keys.table(chat_id)
+
+    async def _load(self, chat_id: int) -> Loaded | None:
+        version, doc = await self.redis.hmget(self.table_key(chat_id), ["v", "d"])
+        if version is None or doc is None:
+            return None
+        return Loaded(int(version), _decode(doc))
+
+    async def _version(self, chat_id: int) -> int:
+        version = await self.redis.hget(self.table_key(chat_id), "v")
+        return 0 if version is None else int(version)
+
+    async def _cas(
+        self,
+        chat_id: int,
+        expected_version: int,
+        doc: str | None,
+        timer_at: float | None,
+        ttl: int | None,
+        update_id: int | None = None,
+        users: tuple[int, ...] = (),
+        lock: str | None = None,
+        expected_doc: str | None = None,
+        held: Held | None = None,
+    ) -> Outcome:
+        args = [
+            str(expected_version),
+            "delete" if doc is None else "save",
+            doc or "",
+            "" if timer_at is None else repr(float(timer_at)),
+            "" if ttl is None else str(ttl),
+            str(chat_id),
+            "" if update_id is None else str(update_id),
+            repr(time.time() + PUBLISH_GRACE),
+            lock or "",
+            str(int(self.publish_lease * 1000)),
+            "" if expected_doc is None else doc_digest(expected_doc),
+            "" if doc is None else doc_digest(doc),
+            str(DEDUPE_KEEP),
+            str(self.dedupe_ttl),
+            "" if held is None else held.token,
+            str(held.spent[0] if held else 0),
+            str(held.spent[1] if held else 0),
+            repr(time.time()),
+        ]
+        if held is not None:
+            for key, value in held.shown.items():
+                args += [key, value]
+        keys = [
+            self.table_key(chat_id),
+            self.keys.timers,
+            self._seen_key(chat_id),
+            self.keys.publish,
+            self.keys.lock(chat_id),
+            self.keys.shown(chat_id),
+            self.keys.group_budget(chat_id),
+            self.keys.bot_budget,
+        ]
+        if doc is not None:
+            keys.extend(self._user_key(u) for u in users)
+        reply = await self._cas_script(keys=keys, args=args)
+        outcome = _outcome(reply)
+        if held is not None and int(reply[0]) == 1 and len(reply) > 2 and int(reply[2]) == 2:
+            return outcome._replace(shown=dict(held.shown))
+        return outcome
+
+    async def _check(
+        self, chat_id: int, expected_version: int, expected_doc: str | None = None
+    ) -> Outcome:
+        digest = "" if expected_doc is None else doc_digest(expected_doc)
+        reply = await self._check_script(
+            keys=[self.table_key(chat_id)], args=[expected_version, digest]
+        )
+        return _outcome(reply)
+
+    def _seen_key(self, chat_id: int) -> str:
+        return self.keys.seen(chat_id)
+
+    def _user_key(self, user_id: int) -> str:
+        return self.keys.user(user_id)
+
+    async def first_time(self, update_id: int, chat_id: int) -> bool:
+        self._count("first_time")
+        args = [str(update_id), str(DEDUPE_KEEP), str(self.dedupe_ttl)]
+        return bool(await self._first_time(keys=[self._seen_key(chat_id)], args=args))
+
+    async def _first_look(
+        self, chat_id: int, update_id: int, version: int, doc: str | None
+    ) -> tuple[bool, Outcome]:
+        args = [
+            str(update_id),
+            str(DEDUPE_KEEP),
+            str(self.dedupe_ttl),
+            str(version),
+            "" if doc is None else doc_digest(doc),
+        ]
+        keys = [self._seen_key(chat_id), self.table_key(chat_id)]
+        reply = await self._first_look_script(keys=keys, args=args)
+        return bool(int(reply[0])), _outcome(reply[1:])
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
+        self._count("due_timers")
+        members = await self.redis.zrangebyscore(self.keys.timers, "-inf", repr(now), 0, limit)
+        return [int(_decode(m)) for m in members]
+
+    async def claim_due(
+        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
+    ) -> list[int]:
+        self._count("claim_due")
+        args = [repr(float(now)), repr(float(now + lease)), str(limit), self.keys.tables]
+        claimed = await self._claim(keys=[self.keys.timers], args=args)
+        return [int(_decode(m)) for m in claimed]
+
+    async def timer_of(self, chat_id: int) -> float | None:
+        self._count("timer_of")
+        score = await self.redis.zscore(self.keys.timers, str(chat_id))
+        return None if score is None else float(score)
+
+    async def pub_acquire(
+        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+    ) -> dict[str, str] | None:
+        self._count("pub_acquire")
+        since = time.monotonic()
+        keys = [self.keys.lock(chat_id), self.keys.shown(chat_id)]
+        args: list[str | int] = [token, int(lease * 1000), str(chat_id), self._wake]
+        reply = await self._pub_acquire(keys=keys, args=args)
+        if int(reply[0]) != 1:
+            return None
+        self._leased(chat_id, lease, since)
+        flat = [_decode(x) for x in reply[1:]]
+        return dict(zip(flat[::2], flat[1::2], strict=True))
+
+    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+        self._count("pub_extend")
+        since = time.monotonic()
+        keys = [self.keys.lock(chat_id)]
+        kept = bool(int(await self._pub_extend(keys=keys, args=[token, int(lease * 1000)])))
+        self._leased(chat_id, lease if kept else None, since)
+        return kept
+
+    async def wakeups(self) -> AsyncIterator[int]:
+        """The chats published to ``{prefix}:wake:<db>`` (a connection of the pool kept for
+        it)."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self._wake)
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
+                if message is not None and message.get("type") == "message":
+                    yield int(_decode(message["data"]))
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def pub_release(
+        self,
+        chat_id: int,
+        token: str,
+        version: int,
+        shown: dict[str, str],
+        *,
+        retry_at: float | None = None,
+        ttl: int | None = None,
+        lease: float = PUBLISH_LEASE,
+        spent: tuple[int, int] = (0, 0),
+    ) -> Released:
+        self._count("pub_release")
+        keys = [
+            self.keys.lock(chat_id),
+            self.keys.shown(chat_id),
+            self.table_key(chat_id),
+            self.keys.publish,
+            self.keys.group_budget(chat_id),
+            self.keys.bot_budget,
+        ]
+        args: list[Any] = [
+            token,
+            str(version),
+            "" if retry_at is None else repr(float(retry_at)),
+            str(chat_id),
+            "" if ttl is None else str(positive_ttl(ttl)),
+            int(lease * 1000),
+            repr(time.time()),
+            spent[0],
+            spent[1],
+        ]
+        for key, value in shown.items():
+            args += [key, value]
+        since = time.monotonic()
+        reply = [_decode(x) for x in await self._pub_release(keys=keys, args=args)]
+        return self._released(chat_id, reply[0], reply[1:], lease, since)
+
+    def _released(
+        self, chat_id: int, status: str, rest: list[str], lease: float, since: float
+    ) -> Released:
+        if status == "more":
+            self._leased(chat_id, lease, since)
+            self._remember(chat_id, Loaded(int(rest[0]), rest[1]))
+            return Released(False, version=int(rest[0]), doc=rest[1])
+        self._leased(chat_id, None)
+        return Released(status in ("done", "retry"), lost=status == "lost")
+
+    async def _release_many(
+        self,
+        items: list[tuple[int, str, int, dict[str, str], tuple[int, int]]],
+        *,
+        ttl: int | None,
+    ) -> list[Released]:
+        self._count("pub_release")
+        keys = [self.keys.publish, self.keys.bot_budget]
+        args: list[Any] = [
+            repr(time.time()),
+            int(self.publish_lease * 1000),
+            "" if ttl is None else str(positive_ttl(ttl)),
+        ]
+        for chat, token, version, shown, spent in items:
+            keys += [
+                self.keys.lock(chat),
+                self.keys.shown(chat),
+                self.table_key(chat),
+                self.keys.group_budget(chat),
+            ]
+            args += [token, str(version), str(chat), spent[0], spent[1], 2 * len(shown)]
+            for key, value in shown.items():
+                args += [key, value]
+        since = time.monotonic()
+        reply = [_decode(x) for x in await self._pub_release_many(keys=keys, args=args)]
+        return [
+            self._released(
+                chat, reply[3 * i], reply[3 * i + 1 : 3 * i + 3], self.publish_lease, since
+            )
+            for i, (chat, *_) in enumerate(items)
+        ]
+
+    def budget(self) -> Budget:
+        return RedisBudget(self.redis, self.prefix)
+
+    async def claim_publish(
+        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
+    ) -> list[int]:
+        self._count("claim_publish")
+        args = [repr(float(now)), repr(float(now + lease)), str(limit), self.keys.tables]
+        claimed = await self._claim(keys=[self.keys.publish], args=args)
+        return [int(_decode(m)) for m in claimed]
+
+    async def claim_sweep(
+        self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
+    ) -> Sweep:
+        self._count("claim_sweep")
+        args = [
+            repr(float(now)),
+            repr(float(now + TIMER_LEASE)),
+            repr(float(now + PUBLISH_RETRY)),
+            str(limit),
+            self.keys.tables,
+            process,
+            repr(float(alive_for)),
+        ]
+        keys = [self.keys.timers, self.keys.publish, self.keys.procs]
+        timers, pubs, processes = await self._claim_sweep(keys=keys, args=args)
+        return Sweep(
+            [int(_decode(m)) for m in timers], [int(_decode(m)) for m in pubs], int(processes)
+        )
+
+    async def publish_due(self, chat_id: int) -> float | None:
+        self._count("publish_due")
+        score = await self.redis.zscore(self.keys.publish, str(chat_id))
+        return None if score is None else float(score)
+
+    async def ttl_of(self, chat_id: int) -> float | None:
+        self._count("ttl_of")
+        ms = await self.redis.pttl(self.table_key(chat_id))
+        return None if ms < 0 else ms / 1000
+
+    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
+        self._count("add_user_table")
+        ttl_arg = "" if ttl is None else str(positive_ttl(ttl))
+        await self._add_user_table(keys=[self.keys.user(user_id)], args=[chat_id, ttl_arg])
+
+    async def remove_user_table(self, user_id: int, chat_id: int) -> None:
+        self._count("remove_user_table")
+        await self.redis.srem(self.keys.user(user_id), str(chat_id))
+
+    async def user_tables(self, user_id: int) -> list[int]:
+        self._count("user_tables")
+        members = await self.redis.smembers(self.keys.user(user_id))
+        return sorted(int(_decode(m)) for m in members)
+
+    async def get_prefs(self, scope: str) -> dict[str, str]:
+        self._count("get_prefs")
+        key = self.keys.prefs(scope)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(key)
+            pipe.expire(key, PREFS_TTL)
+            raw, _ = await pipe.execute()
+        return {_decode(k): _decode(v) for k, v in raw.items()}
+
+    async def set_prefs(self, scope: str, values: dict[str, str]) -> None:
+        if not values:
+            return
+        self._count("set_prefs")
+        mapping: dict[Any, Any] = dict(values)
+        key = self.keys.prefs(scope)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=mapping)
+            pipe.expire(key, PREFS_TTL)
+            await pipe.execute()
+
+    async def aclose(self) -> None:
+        if self._owns_client:
+            await self.redis.aclose()
+
+    async def backlog(self, now: float) -> tuple[int, int]:
+        self._count("backlog")
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(self.keys.publish)
+            pipe.zcount(self.keys.timers, "-inf", repr(float(now)))
+            waiting, due = await pipe.execute()
+        return int(waiting), int(due)
+
+    async def move_table(
+        self,
+        old_chat: int,
+        new_chat: int,
+        expected_version: int,
+        doc: str,
+        *,
+        ttl: int | None = None,
+        users: tuple[int, ...] = (),
+    ) -> int | None:
+        self._count("move_table")
+        keys = [
+            self.table_key(old_chat),
+            self.table_key(new_chat),
+            self.keys.timers,
+            self.keys.publish,
+            self.keys.shown(old_chat),
+            self.keys.shown(new_chat),
+            self.keys.prefs(f"chat:{old_chat}"),
+            self.keys.prefs(f"chat:{new_chat}"),
+            self.keys.lock(old_chat),
+            *(self._user_key(u) for u in users),
+        ]
+        args = [
+            str(expected_version),
+            doc,
+            "" if ttl is None else str(positive_ttl(ttl)),
+            str(old_chat),
+            str(new_chat),
+            repr(time.time() + PUBLISH_GRACE),
+            doc_digest(doc),
+        ]
+        reply = await self._move(keys=keys, args=args)
+        if int(reply[0]) == 3:
+            raise ChatTaken(f"chat {new_chat} has a table already")
+        outcome = _outcome(reply)
+        if not outcome.ok:
+            self._remember(old_chat, outcome.current)
+            return None
+        self._remember(old_chat, None)
+        self._remember(new_chat, Loaded(outcome.version, doc))
+        return outcome.version
+
+
+class RedisBudget:
+    """The buckets in Redis, one round trip per question."""
+
+    def __init__(self, redis: Redis, prefix: str = "tapete") -> None:
+        self.redis = redis
+        self.keys = Keys(prefix)
+        self._where = redis.register_script(lua("where"))
+
+    async def where(
+        self, chat_id: int, user_id: int, kind: str, quiet: float = QUIET_SECONDS
+    ) -> Where:
+        keys = [
+            self.keys.group_budget(chat_id),
+            self.keys.bot_budget,
+            self.keys.quiet(chat_id, user_id, kind),
+        ]
+        args = [time.time(), GROUP_RATE, GROUP_BURST, BOT_RATE, BOT_BURST]
+        args += [GROUP_RESERVE, BOT_RESERVE, max(0, math.ceil(quiet))]
+        found = await self._where(keys=keys, args=args)
+        text = found.decode() if isinstance(found, bytes) else str(found)
+        return "group" if text == "group" else "private"
