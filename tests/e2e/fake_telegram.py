@@ -743,6 +743,8 @@ class FakeTelegram:
         self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
         self.queued_at: dict[int, float] = {}
         self.last_delivery = 0.0  # when getUpdates last handed out updates
+        #: token -> getUpdates requests received (counted when they arrive, not when they end)
+        self.polls: dict[str, int] = {}
         #: update id -> (chat ids the bot is expected to answer in, callback query id or None)
         self.update_meta: dict[int, tuple[frozenset[int], str | None]] = {}
         self._update_ids = itertools.count(first_update_id)
@@ -1144,6 +1146,12 @@ class FakeTelegram:
         with self._lock:
             return len(self.calls)
 
+    def polls_started(self, token: str) -> int:
+        """How many getUpdates requests came with ``token`` so far, those still waiting
+        included (a long poll is recorded in :attr:`calls` only when it returns)."""
+        with self._lock:
+            return self.polls.get(token, 0)
+
     def pending(self) -> int:
         """Updates queued but not yet fetched and confirmed by their poller."""
         with self._lock:
@@ -1307,6 +1315,7 @@ class FakeTelegram:
         allowed = params.get("allowed_updates")
         deadline = time.monotonic() + timeout
         with self._cond:
+            self.polls[token] = self.polls.get(token, 0) + 1
             if offset:
                 self.confirmed[token] = max(self.confirmed[token], offset)
                 self.queues[token] = [(u, x) for u, x in self.queues[token] if u >= offset]

@@ -78,10 +78,10 @@ class BotProcess:
 
 
 async def _polling(tg: FakeTelegram, token: str, since: int) -> None:
+    """Wait for a getUpdates request with ``token`` beyond the first ``since`` (its arrival:
+    a long poll with nothing to deliver returns only after its timeout)."""
     await tg.wait_for(
-        lambda: any(
-            c.token == token and c.method.lower() == "getupdates" for c in tg.calls[since:]
-        ),
+        lambda: tg.polls_started(token) > since,
         timeout=30,
         what=f"a process polling with {token[:6]}",
     )
@@ -99,9 +99,9 @@ async def test_processes_killed_at_random_points_lose_and_double_nothing(
     kills = 0
     try:
         for proc in procs:
-            mark = tg.mark()
+            polls = tg.polls_started(proc.token)
             proc.start()
-            await _polling(tg, proc.token, mark)
+            await _polling(tg, proc.token, polls)
         table, _users, group = await open_table(tg, redis)
         state = await table.state()
         first_hand = state.hand_number
@@ -124,9 +124,9 @@ async def test_processes_killed_at_random_points_lose_and_double_nothing(
                 await asyncio.sleep(rng.uniform(0, 0.15))
                 victim.kill()
                 kills += 1
-                mark = tg.mark()
+                polls = tg.polls_started(victim.token)
                 victim.start()
-                await _polling(tg, victim.token, mark)
+                await _polling(tg, victim.token, polls)
             await table.wait_turn_after(doc.get("turn", 0), timeout=30)
             state = await table.state()
         # Everything converges, and every finished hand's result is there exactly once.

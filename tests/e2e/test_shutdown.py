@@ -50,9 +50,9 @@ async def test_sigterm_finishes_the_updates_in_flight_and_their_publications(
     redis = redis_factory.client()
     try:
         for proc in (first, second):
-            mark = tg.mark()
+            polls = tg.polls_started(proc.token)
             proc.start()
-            await _polling(tg, proc.token, mark)
+            await _polling(tg, proc.token, polls)
         tables = [await open_table(tg, redis) for _ in range(TABLES)]
         await tg.settle()
         for method in ("sendmessage", "editmessagetext", "answercallbackquery"):
