@@ -18,9 +18,13 @@ whole deposit (P4.3); the worst of an órdago takes everyone's stones and the ot
 - **Opening** (P4.1): bets when likely best and unlikely worst (bigger bets the surer it is,
   within the cap), calls órdago with a near-certain best hand, else passes.
 - **First envite** (P4.2): accepting puts stones in (good) that come back multiplied to the
-  worst: it accepts when the chance of being worst times the players in is small; an órdago
-  (worst: it takes every pile and loses the juego; else it is free) only when being worst is
-  less than half as likely as losing the juego anyway (1 in the players still in the hand).
+  worst: it accepts when the chance of being worst times the players in is small.
+- **Órdagos** (P4.4; worst: it takes every pile and loses the juego, else it is free): it reads
+  the thrower. A meant órdago implies a hand beating most hands (more so over a bet); whether
+  he means it is judged from his other words this hand (one who passes is believed, one who
+  bets or throws órdagos lance after lance less so). It accepts only when being the worst of
+  those in it (the thrower so read, those who accepted before, those who may still join) is
+  less likely than losing the juego anyway (its share of the stones in the hand).
 - **Re-envites** (P4.3): refusing a raise takes the whole deposit, so it stays unless it is
   likely the worst; it raises and calls órdago on the same tests as opening.
 
@@ -223,6 +227,8 @@ class _Spot:
         players = b["players"] if b["stage"] == "open" else b["in_lance"] + b["queue"]
         self.others = max(1, len({p for p in players if p != self.seat}))
         self.in_hand = len(v["in_hand"])
+        self.hand_seats: list[int] = v["in_hand"]
+        self.spoken: list[Mapping[str, Any]] = v["spoken"]
         self.deposit: int = v["deposits"]["juego" if self.lance == "punto" else self.lance]
 
     def best(self, s: float | None = None) -> float:
@@ -230,6 +236,82 @@ class _Spot:
 
     def worst(self, s: float | None = None) -> float:
         return (1 - (self.s if s is None else s)) ** self.others
+
+
+SOUND = 0.5
+"""The chance that an órdago (or its acceptance) comes from a hand that means it, before
+reading the player's other words this hand; the rest is taken as any hand (people bluff,
+beginners throw órdagos loosely)."""
+WORD_ODDS = {"paso": 3.0, "quiero": 1.0, "no quiero": 1.0, "ordago": 0.4}
+"""How each earlier word of a player multiplies the odds that he means his órdago: a sound
+player mostly passes; one who bets or throws órdagos lance after lance may hold anything (a
+numbered bet or raise: :data:`BET_ODDS`)."""
+BET_ODDS = 0.6
+ORDAGO_FLOOR = 0.85
+"""The share of hands beaten that a meant órdago implies at least: an opening órdago."""
+RAISED_FLOOR = 0.9
+"""... an órdago over a bet, or from a player who has already bet this lance."""
+ACCEPT_FLOOR = 0.7
+"""... accepting an órdago."""
+LATER = 0.3
+"""The chance that a player still to answer an órdago accepts it."""
+
+
+def beats(s: float, floor: float, sound: float = SOUND) -> float:
+    """The chance that a hand beating the share ``s`` of hands beats a player whose action
+    implies a hand of at least ``floor`` with chance ``sound`` (any hand otherwise).
+
+    >>> round(beats(0.9, 0.8, sound=0.5), 2), round(beats(0.5, 0.8, sound=0.5), 2)
+    (0.7, 0.25)
+    """
+    meant = max(0.0, s - floor) / (1.0 - floor)
+    return sound * meant + (1.0 - sound) * s
+
+
+def soundness(spot: _Spot, who: int) -> float:
+    """The chance that ``who`` means his órdago or acceptance, read from everything he said
+    earlier this hand (:data:`WORD_ODDS`)."""
+    odds = SOUND / (1.0 - SOUND)
+    words = [w for w in spot.spoken if w["seat"] == who]
+    for w in words[:-1] if words and words[-1]["lance"] == spot.lance else words:
+        odds *= WORD_ODDS.get(w["action"], BET_ODDS)
+    return min(0.95, max(0.05, odds / (1.0 + odds)))
+
+
+def _thrower_floor(spot: _Spot) -> float:
+    """What the órdago implies: over a bet, or after betting himself, it says more than an
+    opening one (P4.1, P4.3)."""
+    words = [w for w in spot.spoken if w["lance"] == spot.lance]
+    bet_before = any(w["action"] not in ("paso", "ordago") for w in words)
+    return RAISED_FLOOR if bet_before else ORDAGO_FLOOR
+
+
+def lose_anyway(spot: _Spot) -> float:
+    """The chance of losing the juego without this órdago: one in the players still in the
+    hand, weighed by their stones (pile and bets in this lance: a big pile is further from
+    being free, P1)."""
+    put: list[int] = spot.b["put"]
+    stones = {p: spot.piles[p] + put[p] for p in spot.hand_seats}
+    total = sum(stones.values())
+    if total <= 0:
+        return 1.0 / max(2, spot.in_hand)
+    return min(1.0, stones.get(spot.seat, 0) / total)
+
+
+def accept_ordago(spot: _Spot) -> bool:
+    """Accept an órdago when being the worst of those in it (then we take every pile and lose
+    the juego, P4.4) is less likely than losing the juego anyway; else we are free. Being the
+    worst needs every player in it to beat us: the thrower, read by his words, those who
+    accepted before us and those still to answer who join it."""
+    thrower = spot.b["ordago"]
+    worst = 1.0 - beats(spot.s, _thrower_floor(spot), soundness(spot, thrower))
+    for other in spot.b["accepted"]:
+        if other not in (spot.seat, thrower):
+            worst *= 1.0 - beats(spot.s, ACCEPT_FLOOR, soundness(spot, other))
+    for other in spot.b["queue"][1:]:
+        if other != thrower:
+            worst *= 1.0 - LATER * beats(spot.s, ACCEPT_FLOOR)
+    return worst < lose_anyway(spot)
 
 
 def _open(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Random) -> Action:
@@ -254,9 +336,7 @@ def _first_envite(spot: _Spot, actions: Sequence[Action], level: str, rng: rando
         threshold = 0.8 if spot.b["ordago"] is not None else 0.55
         return kinds["quiero" if spot.s >= threshold + rng.uniform(-0.1, 0.1) else "no_quiero"]
     if spot.b["ordago"] is not None:
-        # Worst: we take every pile (we lose the juego); otherwise we are free.
-        losing_anyway = 1.0 / max(2, spot.in_hand)
-        return kinds["quiero" if spot.worst(s) < 0.5 * losing_anyway else "no_quiero"]
+        return kinds["quiero" if accept_ordago(spot) else "no_quiero"]
     players_in = len(spot.b["in_lance"]) + 1
     return kinds["quiero" if spot.worst(s) * players_in < 0.7 else "no_quiero"]
 
@@ -266,10 +346,7 @@ def _reenvite(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Ra
     b = spot.b
     facing = b["level"] - b["put"][spot.seat]
     if b["ordago"] is not None:
-        # Refusing takes the deposit; accepting risks every pile.
-        s = max(0.0, spot.s - 0.05)
-        losing_anyway = 1.0 / max(2, spot.in_hand)
-        keep = spot.worst(s) < losing_anyway if level == "normal" else spot.s >= 0.85
+        keep = accept_ordago(spot) if level == "normal" else spot.s >= 0.85
         return kinds["quiero" if keep else "no_quiero"]
     stay = kinds.get("quiero") or kinds.get("paso")
     assert stay is not None

@@ -181,3 +181,31 @@ def test_choose_refuses_nonsense_input() -> None:
         ai.choose(piedras.view(s, 0), [], random.Random(0))
     with pytest.raises(ValueError):
         ai.choose(piedras.view(s, 0), piedras.legal_actions(s, 0), random.Random(0), "hard")
+
+
+def _ordago_in_chica(hand: str, thrower_loose: bool) -> PiedrasState:
+    """Seat 0 throws an órdago in the chica; before it he passed the grande (he means it), or
+    threw an órdago there too that nobody took (he may throw anything)."""
+    s = piedras.new_game(players=3, hands=["12o 12c 3e 11b 4o", hand, "7c 11c 10e 7o 10b"])
+    s = _discarded(s, {0: "4o", 1: "12b", 2: "10b"})
+    grande = [(0, "ordago"), (1, "no quiero"), (2, "no quiero")] if thrower_loose else [
+        (0, "paso"), (1, "paso"), (2, "paso")]  # fmt: skip
+    for seat, word in grande:
+        s = piedras.apply(s, seat, word).state
+    assert s.lance == "chica" and s.to_act == (0,)
+    s = piedras.apply(s, 0, "ordago").state
+    assert s.to_act == (1,)
+    return s
+
+
+def test_p4_4_reads_the_throwers_words_before_accepting_an_ordago() -> None:
+    """Issue 23: órdagos were accepted with worse hands than the thrower's. A chica órdago
+    from a player who passed the grande means a hand beating most: 1 1 6 7 (better than 90 %
+    of chica hands) refuses it; the same hand takes it from a player who already threw an
+    órdago in the grande (he may hold anything: being worst is then less likely than losing
+    the juego anyway). 1 4 5 6 (81 %) refuses both, which the player before this reading
+    accepted."""
+    assert _choose(_ordago_in_chica("1c 1e 6e 7b 12b", thrower_loose=False), 1) == "no quiero"
+    assert _choose(_ordago_in_chica("1c 1e 6e 7b 12b", thrower_loose=True), 1) == "quiero"
+    for loose in (False, True):
+        assert _choose(_ordago_in_chica("1c 4c 5e 6b 12b", thrower_loose=loose), 1) == "no quiero"
