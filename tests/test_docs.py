@@ -23,12 +23,36 @@ def test_each_rules_page_exists_with_an_english_summary(page: str) -> None:
     assert text.startswith("# ") and "## English summary" in text
 
 
-def test_relative_links_in_docs_resolve() -> None:
-    for path in ROOT.joinpath("docs").rglob("*.md"):
-        for target in re.findall(r"\]\(([^)#]+)\)", path.read_text(encoding="utf-8")):
-            if "://" in target:
-                continue
-            assert (path.parent / target).resolve().exists(), (path, target)
+PAGES_WITH_LINKS = [ROOT / "README.md", *sorted(ROOT.joinpath("docs").rglob("*.md"))]
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings ("## What survives a restart" ->
+    ``what-survives-a-restart``).
+
+    >>> sorted(anchors("# Tapete\\n## Metrics and health\\n```\\n# not a heading\\n```"))
+    ['metrics-and-health', 'tapete']
+    """
+    text = re.sub(r"(?ms)^```.*?^```", "", text)
+    found = set()
+    for heading in re.findall(r"(?m)^#+ (.+)$", text):
+        found.add(re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-"))
+    return found
+
+
+@pytest.mark.parametrize("path", PAGES_WITH_LINKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_resolve(path: Path) -> None:
+    """Every relative link of the README and docs/ names a file that exists, and a link to a
+    heading (``page.md#anchor``, ``#anchor``) names a heading of that page."""
+    text = path.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        file, _, anchor = target.partition("#")
+        linked = (path.parent / file).resolve() if file else path
+        assert linked.exists(), (path, target)
+        if anchor:
+            assert anchor in anchors(linked.read_text(encoding="utf-8")), (path, target)
 
 
 def test_pages_agree_with_reglas_and_the_defaults() -> None:
@@ -49,3 +73,52 @@ def test_pages_agree_with_reglas_and_the_defaults() -> None:
     assert f"empieza con {stones} piedras" in t("es", "rules.piedras")
     for value in ("grande 1, chica 1", "medias 2, duples 3", "punto 1"):
         assert value in piedras_page and value in t("es", "rules.piedras")
+
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _shown_default(default: object) -> str:
+    """A setting's default as the README's table writes it (``120.0`` -> ``120``)."""
+    if isinstance(default, float) and default.is_integer():
+        return str(int(default))
+    return str(default)
+
+
+def test_readme_configuration_lists_every_setting_with_its_default() -> None:
+    from bot.settings import ENV_NAMES, Settings
+
+    rows = {
+        m.group(1): m.group(2) for m in re.finditer(r"(?m)^\| `([A-Z_]+)` \| ([^|]+) \|", README)
+    }
+    for name, field in Settings.model_fields.items():
+        env = ENV_NAMES[name]
+        assert env in rows, f"{env} is not in the README's configuration table"
+        cell = rows[env]
+        if field.is_required():
+            assert "required" in cell, (env, cell)
+        elif field.default is None:
+            assert cell.startswith("unset"), (env, cell)
+        else:
+            assert cell.startswith(f"`{_shown_default(field.default)}`"), (env, cell)
+    assert set(rows) <= set(ENV_NAMES.values()), set(rows) - set(ENV_NAMES.values())
+
+
+BOTFATHER = {"newbot", "setinline", "setinlinefeedback", "setprivacy"}
+"""@BotFather's commands the README's set-up names (not the bot's)."""
+STATUS_PATHS = {"health", "metrics"}
+"""The paths of ``TAPETE_METRICS_PORT`` (not commands)."""
+
+
+def test_readme_documents_exactly_the_commands_the_bot_accepts() -> None:
+    from bot.app import COMMANDS
+    from bot.games.registry import get_game
+
+    accepted = {name for spanish, english, _ in COMMANDS for name in (spanish, english)}
+    for game in ("mus", "envite", "piedras"):
+        accepted |= set(get_game(game).commands)
+    named = set(re.findall(r"`/([a-z]+)\b", README))
+    others = BOTFATHER | STATUS_PATHS
+    assert named - others <= accepted, sorted(named - others - accepted)
+    written = set(re.findall(r"(?<![\w/.])/([a-z]+)\b", README))
+    assert accepted <= written, f"not in the README: {sorted(accepted - written)}"
