@@ -101,7 +101,7 @@ def build_application(
     settings: Settings, *, redis: Redis | None = None, store: Store | None = None
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot's Application; storage is ``store``, else ``redis``, else ``settings.redis_url``,
-    else the SQLite file ``settings.sqlite_path``, else in memory (tables lost on restart)."""
+    else the SQLite file ``settings.sqlite_path``, else a temporary one (tables lost on restart)."""
     builder = (
         Application.builder()
         .application_class(MeteredApplication)

@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None,
         validation_alias=_env("redis_url", "REDIS_URL"),
-        description="Redis URL; unset means an in-process store (tables lost on restart).",
+        description="Redis URL; unset means an SQLite file (TAPETE_SQLITE_PATH).",
     )
     redis_prefix: str = Field(
         default="tapete",
@@ -60,7 +60,7 @@ class Settings(BaseSettings):
         default=None,
         validation_alias=_env("sqlite_path", "TAPETE_SQLITE_PATH"),
         description="SQLite file for the tables when REDIS_URL is unset (kept across restarts); "
-        "unset too: in process memory.",
+        "unset too: a temporary file (tables lost on restart).",
     )
     telegram_api_url: str | None = Field(
         default=None,

@@ -3,9 +3,9 @@
 The rules are written once (:mod:`bot.store.rules`, the interface :class:`Store`, what every
 back-end shares in :class:`~bot.store.base.StoreBase`); the back-ends are thin:
 :class:`RedisStore` (:mod:`bot.store.redis`, Lua scripts in ``lua/``; several bot processes,
-on several machines, can share one Redis), :class:`SQLiteStore` (:mod:`bot.store.sqlite`, one
-file: processes of one machine) and :class:`MemoryStore` (:mod:`bot.store.memory`, in
-process). Every method is one round trip; ``update_table`` is usually one too (below).
+on several machines, can share one Redis) and :class:`SQLiteStore` (:mod:`bot.store.sqlite`,
+one file: processes of one machine). Every method is one round trip; ``update_table`` is
+usually one too (below).
 
 Tables
     One document per chat: ``load(chat_id)`` gives ``Loaded(version, doc)`` or ``None``. Every
@@ -121,11 +121,13 @@ by operation.
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from redis.asyncio import Redis
 
 from bot.store.base import StoreBase
 from bot.store.budget import Budget, Where
-from bot.store.memory import MemoryStore
 from bot.store.protocol import Store
 from bot.store.redis import RedisStore
 from bot.store.rules import (
@@ -163,7 +165,6 @@ __all__ = [
     "DuplicateUpdate",
     "Held",
     "Loaded",
-    "MemoryStore",
     "Outcome",
     "RedisStore",
     "Released",
@@ -187,11 +188,13 @@ def open_store(
     sqlite_path: str | None = None,
 ) -> Store:
     """The store the bot uses: on ``redis`` if given, else on ``url``, else in the SQLite file
-    ``sqlite_path``, else in memory."""
+    ``sqlite_path``, else in a temporary SQLite file (removed when the store closes: tables are
+    lost on restart)."""
     if redis is not None:
         return RedisStore(redis, prefix)
     if url:
         return RedisStore.from_url(url, prefix)
     if sqlite_path:
         return SQLiteStore(sqlite_path)
-    return MemoryStore()
+    directory = Path(tempfile.mkdtemp(prefix="tapete-"))
+    return SQLiteStore(directory / "tapete.sqlite3", temporary=True)

@@ -9,8 +9,6 @@ from typing import Protocol, TypeVar, runtime_checkable
 from bot.store.budget import Budget
 from bot.store.rules import (
     PUBLISH_LEASE,
-    PUBLISH_RETRY,
-    TIMER_LEASE,
     Held,
     Loaded,
     Released,
@@ -108,20 +106,6 @@ class Store(Protocol):
         travels only when it moved since the copy this store saw last)."""
         ...
 
-    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
-        """Chats whose timer is due at ``now`` (read only; see :meth:`claim_due`)."""
-        ...
-
-    async def claim_due(
-        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
-    ) -> list[int]:
-        """Atomically take the due timers, leasing each for ``lease`` seconds."""
-        ...
-
-    async def timer_of(self, chat_id: int) -> float | None:
-        """The due time of the table's pending timer (or lease), if any."""
-        ...
-
     async def pub_acquire(
         self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
     ) -> dict[str, str] | None:
@@ -163,30 +147,12 @@ class Store(Protocol):
         """Telegram's budget on the same storage (:mod:`bot.store.budget`)."""
         ...
 
-    async def claim_publish(
-        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
-    ) -> list[int]:
-        """Atomically take the tables whose publication is due (leased, as :meth:`claim_due`)."""
-        ...
-
     async def claim_sweep(
         self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
     ) -> Sweep:
         """:meth:`claim_due` and :meth:`claim_publish` (default leases) in one round trip; with
         ``process`` (an id of the calling process), also note that it is alive and count the
         processes that swept in the last ``alive_for`` seconds."""
-        ...
-
-    async def publish_due(self, chat_id: int) -> float | None:
-        """When the table's publication is due (``None``: nothing left to publish)."""
-        ...
-
-    async def ttl_of(self, chat_id: int) -> float | None:
-        """Seconds the table has left to live; ``None`` if it does not expire or is absent."""
-        ...
-
-    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
-        """Remember that ``user_id`` sits at the table of ``chat_id`` (for private chats)."""
         ...
 
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:

@@ -99,9 +99,7 @@ class RedisStore(StoreBase):
         self._check_script = script(lua("check"))
         self._first_time = script(lua("first_time"))
         self._first_look_script = script(lua("first_look"))
-        self._claim = script(lua("claim_due"))
         self._claim_sweep = script(lua("claim_sweep"))
-        self._add_user_table = script(lua("add_user_table"))
         self._move = script(lua("move_table"))
 
     @classmethod
@@ -213,24 +211,6 @@ class RedisStore(StoreBase):
         keys = [self._seen_key(chat_id), self.table_key(chat_id)]
         reply = await self._first_look_script(keys=keys, args=args)
         return bool(int(reply[0])), _outcome(reply[1:])
-
-    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
-        self._count("due_timers")
-        members = await self.redis.zrangebyscore(self.keys.timers, "-inf", repr(now), 0, limit)
-        return [int(_decode(m)) for m in members]
-
-    async def claim_due(
-        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
-    ) -> list[int]:
-        self._count("claim_due")
-        args = [repr(float(now)), repr(float(now + lease)), str(limit), self.keys.tables]
-        claimed = await self._claim(keys=[self.keys.timers], args=args)
-        return [int(_decode(m)) for m in claimed]
-
-    async def timer_of(self, chat_id: int) -> float | None:
-        self._count("timer_of")
-        score = await self.redis.zscore(self.keys.timers, str(chat_id))
-        return None if score is None else float(score)
 
     async def pub_acquire(
         self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
@@ -350,14 +330,6 @@ class RedisStore(StoreBase):
     def budget(self) -> Budget:
         return RedisBudget(self.redis, self.prefix)
 
-    async def claim_publish(
-        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
-    ) -> list[int]:
-        self._count("claim_publish")
-        args = [repr(float(now)), repr(float(now + lease)), str(limit), self.keys.tables]
-        claimed = await self._claim(keys=[self.keys.publish], args=args)
-        return [int(_decode(m)) for m in claimed]
-
     async def claim_sweep(
         self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
     ) -> Sweep:
@@ -376,21 +348,6 @@ class RedisStore(StoreBase):
         return Sweep(
             [int(_decode(m)) for m in timers], [int(_decode(m)) for m in pubs], int(processes)
         )
-
-    async def publish_due(self, chat_id: int) -> float | None:
-        self._count("publish_due")
-        score = await self.redis.zscore(self.keys.publish, str(chat_id))
-        return None if score is None else float(score)
-
-    async def ttl_of(self, chat_id: int) -> float | None:
-        self._count("ttl_of")
-        ms = await self.redis.pttl(self.table_key(chat_id))
-        return None if ms < 0 else ms / 1000
-
-    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
-        self._count("add_user_table")
-        ttl_arg = "" if ttl is None else str(positive_ttl(ttl))
-        await self._add_user_table(keys=[self.keys.user(user_id)], args=[chat_id, ttl_arg])
 
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:
         self._count("remove_user_table")

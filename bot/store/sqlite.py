@@ -15,6 +15,7 @@ on the disk.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
 import threading
 import time
@@ -56,7 +57,8 @@ T = TypeVar("T")
 class SQLiteStore(StoreBase):
     """The store in the SQLite file at ``path`` (created with its directory if missing).
 
-    ``clock`` (unix time) is for tests of expiry, as in :class:`~bot.store.memory.MemoryStore`.
+    ``clock`` (unix time) is for tests of expiry. ``temporary``: the file and its directory are
+    removed by :meth:`aclose` (tables lost on restart).
     """
 
     def __init__(
@@ -65,12 +67,14 @@ class SQLiteStore(StoreBase):
         *,
         dedupe_ttl: int = DEDUPE_TTL,
         clock: Callable[[], float] = time.time,
+        temporary: bool = False,
     ) -> None:
         super().__init__()
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.dedupe_ttl = dedupe_ttl
-        self._clock = clock
+        self.clock = clock
+        self._temporary = temporary
         self._budget = MemoryBudget(clock=clock)
         self._purged = 0.0
         self._lock = threading.Lock()
@@ -81,12 +85,6 @@ class SQLiteStore(StoreBase):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA.read_text(encoding="utf-8"))
-
-    def connect(self) -> SQLiteStore:
-        """Another store on the same file (a second process)."""
-        return SQLiteStore(self.path, dedupe_ttl=self.dedupe_ttl, clock=self._clock)
-
-    # ---- plumbing -------------------------------------------------------------------------
 
     async def _run(self, op: str | None, write: bool, fn: Callable[[sqlite3.Connection], T]) -> T:
         if op is not None:
@@ -106,7 +104,7 @@ class SQLiteStore(StoreBase):
             return result
 
     def _now(self) -> float:
-        return self._clock()
+        return self.clock()
 
     def _live(self, db: sqlite3.Connection, chat: int) -> tuple[int, str] | None:
         row = db.execute("SELECT v, d, expires FROM tables WHERE chat = ?", (chat,)).fetchone()
@@ -256,15 +254,6 @@ class SQLiteStore(StoreBase):
 
     # ---- timers and publications ------------------------------------------------------------
 
-    async def due_timers(self, now: float, limit: int = 100) -> list[int]:
-        def fn(db: sqlite3.Connection) -> list[int]:
-            rows = db.execute(
-                "SELECT chat FROM timers WHERE due <= ? ORDER BY due, chat LIMIT ?", (now, limit)
-            )
-            return [int(r[0]) for r in rows]
-
-        return await self._run("due_timers", False, fn)
-
     def _claim(
         self, db: sqlite3.Connection, table: str, now: float, until: float, limit: int
     ) -> list[int]:
@@ -281,16 +270,6 @@ class SQLiteStore(StoreBase):
                 claimed.append(int(chat))
         return claimed
 
-    async def claim_due(
-        self, now: float, *, lease: float = TIMER_LEASE, limit: int = 100
-    ) -> list[int]:
-        def fn(db: sqlite3.Connection) -> list[int]:
-            if self._now() - self._purged > PURGE_EVERY:
-                self._purge(db)
-            return self._claim(db, "timers", now, now + lease, limit)
-
-        return await self._run("claim_due", True, fn)
-
     def _purge(self, db: sqlite3.Connection) -> None:
         """Delete what has expired (a Redis key with a TTL disappears on its own)."""
         now = self._purged = self._now()
@@ -304,13 +283,6 @@ class SQLiteStore(StoreBase):
         db.execute("DELETE FROM prefs_ttl WHERE expires <= ?", (now,))
         db.execute("DELETE FROM shown WHERE chat NOT IN (SELECT chat FROM tables)")
         db.execute("DELETE FROM locks WHERE until <= ?", (time.time(),))
-
-    async def claim_publish(
-        self, now: float, *, lease: float = PUBLISH_RETRY, limit: int = 100
-    ) -> list[int]:
-        return await self._run(
-            "claim_publish", True, lambda db: self._claim(db, "publish", now, now + lease, limit)
-        )
 
     async def claim_sweep(
         self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
@@ -328,12 +300,6 @@ class SQLiteStore(StoreBase):
             return Sweep(timers, pubs, int(count))
 
         return await self._run("claim_sweep", True, fn)
-
-    async def timer_of(self, chat_id: int) -> float | None:
-        return await self._run("timer_of", False, lambda db: _scalar(db, "timers", chat_id))
-
-    async def publish_due(self, chat_id: int) -> float | None:
-        return await self._run("publish_due", False, lambda db: _scalar(db, "publish", chat_id))
 
     async def backlog(self, now: float) -> tuple[int, int]:
         def fn(db: sqlite3.Connection) -> tuple[int, int]:
@@ -447,17 +413,6 @@ class SQLiteStore(StoreBase):
             self._remember(chat_id, Loaded(released.version, released.doc))
         return released
 
-    async def ttl_of(self, chat_id: int) -> float | None:
-        def fn(db: sqlite3.Connection) -> float | None:
-            row = db.execute("SELECT expires FROM tables WHERE chat = ?", (chat_id,)).fetchone()
-            if row is None or row[0] is None or row[0] <= self._now():
-                return None
-            return float(row[0]) - self._now()
-
-        return await self._run("ttl_of", False, fn)
-
-    # ---- users and preferences --------------------------------------------------------------
-
     def _user_chats(self, db: sqlite3.Connection, user_id: int) -> list[int]:
         row = db.execute("SELECT expires FROM user_ttl WHERE user = ?", (user_id,)).fetchone()
         if row is not None and row[0] is not None and row[0] <= self._now():
@@ -476,11 +431,6 @@ class SQLiteStore(StoreBase):
         expires = (row[0] if row else None) if ttl is None else self._now() + positive_ttl(ttl)
         db.execute(
             "INSERT OR REPLACE INTO user_ttl (user, expires) VALUES (?, ?)", (user_id, expires)
-        )
-
-    async def add_user_table(self, user_id: int, chat_id: int, ttl: int | None = None) -> None:
-        await self._run(
-            "add_user_table", True, lambda db: self._link_user(db, user_id, chat_id, ttl)
         )
 
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:
@@ -584,8 +534,5 @@ class SQLiteStore(StoreBase):
     async def aclose(self) -> None:
         with self._lock:
             self._db.close()
-
-
-def _scalar(db: sqlite3.Connection, table: str, chat: int) -> float | None:
-    row = db.execute(f"SELECT due FROM {table} WHERE chat = ?", (chat,)).fetchone()
-    return None if row is None else float(row[0])
+        if self._temporary:
+            shutil.rmtree(self.path.parent, ignore_errors=True)

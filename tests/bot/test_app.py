@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,7 +18,10 @@ from bot import app as bot_app
 from bot.app import build_application
 from bot.handlers.common import SERVICES_KEY
 from bot.settings import Settings
-from bot.store import MemoryStore, RedisStore
+from bot.store import RedisStore, SQLiteStore
+
+sys.path.insert(0, str(Path(__file__).parent))
+from stores import sqlite_store
 
 SPANISH = [
     "nueva",
@@ -69,7 +75,9 @@ def test_every_command_is_wired_in_both_languages() -> None:
 
 def test_storage_choice() -> None:
     app = build_application(settings())
-    assert isinstance(app.bot_data[SERVICES_KEY].store, MemoryStore)
+    store = app.bot_data[SERVICES_KEY].store
+    assert isinstance(store, SQLiteStore)  # a temporary file
+    asyncio.run(store.aclose())
     app = build_application(settings(), redis=fakeredis.FakeAsyncRedis())
     assert isinstance(app.bot_data[SERVICES_KEY].store, RedisStore)
 
@@ -98,7 +106,7 @@ async def test_no_update_pays_a_dedupe_round_trip_up_front() -> None:
     from bot.handlers.common import note_private
     from bot.services import Services
 
-    store = MemoryStore()
+    store = sqlite_store()
     app = build_application(settings(), store=store)
     assert [h.callback for h in app.handlers.get(-1, [])] == [guard.refuse_shared_identity]
     every = [h for hs in app.handlers.values() for h in hs if isinstance(h, TypeHandler)]

@@ -29,13 +29,14 @@ from bot.handlers import info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY
 from bot.services import Services
 from bot.settings import Settings
-from bot.store import MemoryStore, RedisStore, Store, StoreBase
+from bot.store import RedisStore, Store, StoreBase
 from bot.store.budget import MemoryBudget
 from bot.tables import read_table
 from engine.cards import DECK
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
+from stores import connect, publish_due, sqlite_store, timer_of
 
 GROUP = -1001234567890
 USERS = [(101, "Ana"), (102, "Bea <b>"), (103, "Cris"), (104, "Dani")]
@@ -98,7 +99,7 @@ class Harness:
     def __init__(self, store: Store | None = None, **settings: Any) -> None:
         self.bot = StubBot()
         self.clock = 1000.0
-        self.store = store if store is not None else MemoryStore(clock=lambda: self.clock)
+        self.store = store if store is not None else sqlite_store(clock=lambda: self.clock)
         values: dict[str, Any] = {"telegram_bot_token": "1:x", "turn_timeout": 60.0, **settings}
         self.svc = Services(Settings(**values), self.store, clock=lambda: self.clock)
         self.app = SimpleNamespace(bot_data={SERVICES_KEY: self.svc})
@@ -330,7 +331,7 @@ async def test_private_discard_with_toggles_and_confirm() -> None:
 async def test_timer_sweep_plays_defaults_then_the_computer_then_waits() -> None:
     h = Harness()
     await h.open_and_start()
-    assert await h.store.timer_of(GROUP) == 1020.0  # the nudge (20 s in), then the deadline
+    assert await timer_of(h.store, GROUP) == 1020.0  # the nudge (20 s in), then the deadline
     assert await timers.sweep_once(h.bot, h.svc) == 0
     table = await h.table()
     moves = 0
@@ -343,7 +344,7 @@ async def test_timer_sweep_plays_defaults_then_the_computer_then_waits() -> None
     assert t("es", "bots.paused") in h.bot.group_sends()
     # The table message shows the pause (a lobby edit may come after it in the same round).
     assert t("es", "bots.paused_short") in h.bot.message(GROUP, table.table_msg)["text"]
-    assert await h.store.timer_of(GROUP) is None
+    assert await timer_of(h.store, GROUP) is None
     assert any("⏱" in text and "Ana" in text for text in h.bot.group_texts())
 
 
@@ -497,7 +498,7 @@ async def test_two_processes_pressing_at_once_apply_each_action_once() -> None:
     import asyncio
 
     h = Harness()
-    other = Services(h.svc.settings, h.store.connect(), clock=h.svc.clock)
+    other = Services(h.svc.settings, connect(h.store), clock=h.svc.clock)
     other_app = SimpleNamespace(bot_data={SERVICES_KEY: other})
     table = await h.open_and_start()
     for _ in range(12):
@@ -550,7 +551,7 @@ async def test_a_redelivered_update_is_a_silent_no_op() -> None:
     from telegram.ext import ApplicationHandlerStop
 
     h = Harness()
-    other = Services(h.svc.settings, h.store.connect(), clock=h.svc.clock)
+    other = Services(h.svc.settings, connect(h.store), clock=h.svc.clock)
     other_ctx = SimpleNamespace(
         application=SimpleNamespace(bot_data={SERVICES_KEY: other}), bot=h.bot, args=[]
     )
@@ -599,7 +600,7 @@ async def test_a_redelivered_join_and_mesa_do_nothing() -> None:
         if uid not in (101, 102):
             await lobby.unirme(*h.command(uid, "/unirme"))
     await lobby.empezar(*h.command(101, "/empezar"))
-    other = Services(h.svc.settings, h.store.connect(), clock=h.svc.clock)
+    other = Services(h.svc.settings, connect(h.store), clock=h.svc.clock)
     other_ctx = SimpleNamespace(
         application=SimpleNamespace(bot_data={SERVICES_KEY: other}), bot=h.bot, args=[]
     )
@@ -704,7 +705,7 @@ async def test_a_move_costs_one_round_trip_its_publication_released_in_the_next_
     assert h.store.held_since() is not None
     await publisher.release_held(h.bot, h.svc)  # what the hold's timer does
     assert h.store.held_since() is None
-    assert await h.store.publish_due(GROUP) is None  # nothing left to publish
+    assert await publish_due(h.store, GROUP) is None  # nothing left to publish
     table = await h.table()
     shown = await h.store.pub_acquire(GROUP, "check")
     assert shown is not None and f"{GROUP}:{table.table_msg}" in shown
@@ -715,9 +716,9 @@ async def test_a_move_costs_one_round_trip_its_publication_released_in_the_next_
 
 def _two_stores(kind: str) -> tuple[Store, Store]:
     """Two stores on one data set, each with its own connection and cache: two processes."""
-    if kind == "memory":
-        first = MemoryStore()
-        return first, first.connect()
+    if kind == "sqlite":
+        first = sqlite_store()
+        return first, connect(first)
     import fakeredis
 
     server = fakeredis.FakeServer()
@@ -770,7 +771,7 @@ async def _shown_within(h: Harness, svc: Services, seconds: float) -> float:
         await asyncio.sleep(0.01)
 
 
-@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+@pytest.mark.parametrize("kind", ["fakeredis"])  # SQLite has no wake-ups: holds end by time
 async def test_a_move_in_another_process_is_published_at_once_while_this_one_holds(
     kind: str,
 ) -> None:
@@ -789,7 +790,7 @@ async def test_a_move_in_another_process_is_published_at_once_while_this_one_hol
         assert h.store.held_since() is None or h.svc.contended.get(GROUP)
 
 
-@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+@pytest.mark.parametrize("kind", ["fakeredis"])  # SQLite has no wake-ups: holds end by time
 async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_hold(
     kind: str,
 ) -> None:
@@ -823,7 +824,7 @@ async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_ho
         assert await _shown_within(h, other, 2.0) < 1.0
 
 
-@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+@pytest.mark.parametrize("kind", ["sqlite", "fakeredis"])
 async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(kind: str) -> None:
     """Process A publishes the start (the private hands) when process B writes a notice (a
     player leaves mid-game): A's record of the hands lands on B's write, and A posts the
@@ -858,7 +859,7 @@ async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(k
             break
         await asyncio.sleep(0.01)
     assert any(left in text for text in h.bot.group_sends()), h.bot.group_sends()
-    assert await store_a.publish_due(GROUP) is None  # nothing left for later
+    assert await publish_due(store_a, GROUP) is None  # nothing left for later
 
 
 # ---- a publication keeps its lock while it runs ---------------------------------------------
@@ -879,11 +880,11 @@ async def _left_mid_game(kind: str) -> tuple[Harness, Store, Services]:
     h = Harness(store_a, publish_hold=0.0)
     other, _ = _process(h, store_b)
     await h.open_and_start()
-    assert await store_a.publish_due(GROUP) is None
+    assert await publish_due(store_a, GROUP) is None
     return h, store_b, other
 
 
-@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+@pytest.mark.parametrize("kind", ["sqlite", "fakeredis"])
 async def test_a_publication_slower_than_its_lease_keeps_its_lock_and_posts_once(
     kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -913,10 +914,10 @@ async def test_a_publication_slower_than_its_lease_keeps_its_lock_and_posts_once
     await leaving
     assert [text for text in h.bot.group_sends() if left in text] == [left]
     assert h.store.ops["pub_extend"] >= 2  # renewed while it ran (about every lease / 2.5)
-    assert await store_b.publish_due(GROUP) is None
+    assert await publish_due(store_b, GROUP) is None
 
 
-@pytest.mark.parametrize("kind", ["memory", "fakeredis"])
+@pytest.mark.parametrize("kind", ["sqlite", "fakeredis"])
 @pytest.mark.parametrize("how", ["stalled", "redis away"])
 async def test_a_publication_whose_lock_lapsed_makes_no_more_calls(
     kind: str, how: str, monkeypatch: pytest.MonkeyPatch
@@ -953,11 +954,11 @@ async def test_a_publication_whose_lock_lapsed_makes_no_more_calls(
     await lobby.salir(*h.command(104, "/salir"))  # A publishes, and stops after the notice
     last, called = h.bot.calls[-1]  # the notice was its last call
     assert last == "send" and left in called["text"], h.bot.calls[-3:]
-    assert await store_b.publish_due(GROUP) is not None  # left due for B
+    assert await publish_due(store_b, GROUP) is not None  # left due for B
     assert await h.store.pub_acquire(GROUP, "a2") is None  # B's lock, untouched
     # B publishes what A had not shown (here by hand: B's probe lock is let go first).
     await store_b.pub_release(GROUP, "b", 0, {}, retry_at=time.time())
     await publisher.flush(h.bot, other, GROUP)
     assert [text for text in h.bot.group_sends() if left in text] == [left]
     assert await _shown_within(h, other, 1.0) < 1.0
-    assert await store_b.publish_due(GROUP) is None
+    assert await publish_due(store_b, GROUP) is None

@@ -25,6 +25,7 @@ from bot.table import Table
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
+from stores import connect
 from test_handlers import GROUP, Harness
 
 ANA, BEA, CRIS, DANI = 101, 102, 103, 104
@@ -151,7 +152,7 @@ async def test_the_publisher_stores_the_pending_records_once_and_clears_them() -
     h = Harness()
     table = vaca_to_bea()
     await h.store.create(GROUP, table.model_dump_json(exclude_defaults=True))
-    other = type(h.svc)(h.svc.settings, h.store.connect(), clock=h.svc.clock)
+    other = type(h.svc)(h.svc.settings, connect(h.store), clock=h.svc.clock)
     other.records = h.svc.records = MemoryRecords()
     # Two processes publish the same document at once: the game counts once.
     await asyncio.gather(store_pending(h.svc, table), store_pending(other, table))

@@ -160,7 +160,6 @@ def test_docstring_examples() -> None:
     import bot.settings
     import bot.store.budget
     import bot.store.keys
-    import bot.store.memory
     import bot.store.rules
     import bot.store.scripts
 
@@ -168,7 +167,6 @@ def test_docstring_examples() -> None:
     for module in (
         bot.settings,
         store.rules,
-        store.memory,
         store.keys,
         store.scripts,
         store.budget,

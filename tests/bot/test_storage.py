@@ -1,4 +1,4 @@
-"""Storage semantics, checked on MemoryStore, fakeredis (with Lua) and a real Redis.
+"""The store's contract, checked on every back-end: SQLite, fakeredis (with Lua) and a real Redis.
 
 The real Redis runs only when ``REDIS_URL`` is set (CI sets it; without it nothing is skipped);
 each test uses its own key prefix and removes its keys afterwards, so a shared server is safe.
@@ -10,8 +10,7 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
-import tempfile
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -22,6 +21,18 @@ import fakeredis
 import pytest
 import redis.asyncio
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from stores import (
+    add_user_table,
+    claim_due,
+    due_timers,
+    publish_due,
+    sqlite_store,
+    timer_of,
+    ttl_of,
+)
+
 from bot.store import (
     DEDUPE_KEEP,
     PUBLISH_GRACE,
@@ -29,16 +40,16 @@ from bot.store import (
     DuplicateUpdate,
     Held,
     Loaded,
-    MemoryStore,
     Outcome,
     RedisStore,
+    SQLiteStore,
     Store,
     StoreBase,
     TableConflict,
     Write,
 )
 
-BACKENDS = ["memory", "sqlite", "fakeredis"] + (["redis"] if os.environ.get("REDIS_URL") else [])
+BACKENDS = ["sqlite", "fakeredis"] + (["redis"] if os.environ.get("REDIS_URL") else [])
 """Without ``REDIS_URL`` the Redis semantics (Lua scripts, expiry) run on fakeredis only."""
 
 
@@ -49,19 +60,14 @@ class Backend:
         self.kind = kind
         self.prefix = f"test-{uuid.uuid4().hex[:12]}"
         self.clients: list[Any] = []
-        self._memory = MemoryStore()
-        self._dir = tempfile.mkdtemp(prefix="tapete-store-") if kind == "sqlite" else None
-        self._sqlite: list[Any] = []
+        self._sqlite: list[SQLiteStore] = []
         self._server = fakeredis.FakeServer() if kind == "fakeredis" else None
 
     def store(self) -> Store:
-        if self.kind == "memory":
-            return self._memory.connect()
         if self.kind == "sqlite":
-            from bot.store.sqlite import SQLiteStore
-
-            self._sqlite.append(SQLiteStore(Path(str(self._dir)) / "tapete.sqlite3"))
-            return self._sqlite[-1]  # type: ignore[no-any-return]
+            first = self._sqlite[0].path if self._sqlite else None
+            self._sqlite.append(sqlite_store() if first is None else SQLiteStore(first))
+            return self._sqlite[-1]
         client: Any
         if self.kind == "fakeredis":
             client = fakeredis.FakeAsyncRedis(server=self._server)
@@ -77,10 +83,8 @@ class Backend:
                 await self.clients[0].delete(*keys)
         for client in self.clients:
             await client.aclose()
-        for sqlite_store in self._sqlite:
-            await sqlite_store.aclose()
-        if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
+        for store in self._sqlite:
+            await store.aclose()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -90,7 +94,7 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     await b.close()
 
 
-@pytest.fixture(params=[kind for kind in BACKENDS if kind not in ("memory", "sqlite")])
+@pytest.fixture(params=[kind for kind in BACKENDS if kind != "sqlite"])
 async def redis_backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     """A Redis server (fakeredis, and the real one when ``REDIS_URL`` is set)."""
     b = Backend(request.param)
@@ -151,7 +155,7 @@ async def test_save_with_a_stale_version_changes_nothing(store: Store) -> None:
     assert await store.save(5, v, doc(n=1), timer_at=200.0) == v + 1
     assert await store.save(5, v, doc(n=99), timer_at=None) is None  # version moved
     assert await store.load(5) == (v + 1, doc(n=1))
-    assert await store.timer_of(5) == 200.0
+    assert await timer_of(store, 5) == 200.0
     assert await store.save(6, v, doc(n=1)) is None  # no such table
     assert await store.load(6) is None
 
@@ -163,7 +167,7 @@ async def test_delete_needs_the_current_version(store: Store) -> None:
     assert await store.delete(5, v + 1) is False
     assert await store.load(5) == (v, doc(n=0))
     assert await store.delete(5, v) is True
-    assert await store.timer_of(5) is None
+    assert await timer_of(store, 5) is None
     assert await store.delete(5, v) is False
 
 
@@ -219,7 +223,7 @@ async def test_update_table_delete(store: Store) -> None:
     await store.create(1, doc(n=0), timer_at=5.0)
     assert await store.update_table(1, lambda cur: Write("gone", delete=True)) == "gone"
     assert await store.load(1) is None
-    assert await store.timer_of(1) is None
+    assert await timer_of(store, 1) is None
     assert await store.update_table(1, lambda cur: Write("gone", delete=True)) == "gone"
 
 
@@ -454,7 +458,7 @@ async def test_write_links_users_in_the_same_round_trip(backend: Backend) -> Non
     assert first.ops["save"] >= 3 and await second.user_tables(204) == [11]
     await first.update_table(11, lambda cur: Write(0, delete=True, users=(205,)))
     assert await second.user_tables(205) == []
-    if backend.kind not in ("memory", "sqlite"):
+    if backend.kind != "sqlite":
         assert isinstance(first, RedisStore)
         assert 0 < await first.redis.ttl(f"{backend.prefix}:u:201") <= 3600
 
@@ -474,17 +478,14 @@ async def test_dedupe_keys_expire(redis_backend: Backend) -> None:
     assert 0 < ttl <= store.dedupe_ttl
 
 
-def test_memory_dedupe_forgets_after_its_ttl() -> None:
+async def test_sqlite_dedupe_forgets_after_its_ttl() -> None:
     now = [1000.0]
-    store = MemoryStore(dedupe_ttl=10, clock=lambda: now[0])
-
-    async def run() -> list[bool]:
-        first = await store.first_time(1, -1)
-        again = await store.first_time(1, -1)
-        now[0] += 11
-        return [first, again, await store.first_time(1, -1)]
-
-    assert asyncio.run(run()) == [True, False, True]
+    store = sqlite_store(dedupe_ttl=10, clock=lambda: now[0])
+    first = await store.first_time(1, -1)
+    again = await store.first_time(1, -1)
+    now[0] += 11
+    assert [first, again, await store.first_time(1, -1)] == [True, False, True]
+    await store.aclose()
 
 
 # --- timers ----------------------------------------------------------------------------------
@@ -495,15 +496,15 @@ async def test_timers_follow_the_latest_write(store: Store) -> None:
     v2 = await store.create(2, doc(n=0), timer_at=50.0)
     await store.create(3, doc(n=0))
     assert v1 is not None and v2 is not None
-    assert await store.due_timers(40.0) == []
-    assert await store.due_timers(60.0) == [2]
-    assert await store.due_timers(100.0) == [2, 1]
+    assert await due_timers(store, 40.0) == []
+    assert await due_timers(store, 60.0) == [2]
+    assert await due_timers(store, 100.0) == [2, 1]
     await store.save(2, v2, doc(n=1), timer_at=None)  # the player moved: timer cleared
     await store.save(1, v1, doc(n=1), timer_at=500.0)  # next turn: new timer
-    assert await store.due_timers(100.0) == []
-    assert await store.timer_of(1) == 500.0
-    assert await store.timer_of(2) is None
-    assert await store.timer_of(3) is None
+    assert await due_timers(store, 100.0) == []
+    assert await timer_of(store, 1) == 500.0
+    assert await timer_of(store, 2) is None
+    assert await timer_of(store, 3) is None
 
 
 async def test_a_sweep_claims_timers_and_publications_in_one_round_trip(store: Store) -> None:
@@ -515,7 +516,7 @@ async def test_a_sweep_claims_timers_and_publications_in_one_round_trip(store: S
     assert timers == [1, 2] and sorted(due) == [1, 2]  # both written: both to publish
     assert await store.claim_sweep(time.time() + PUBLISH_GRACE + 1) == ([], [], 0)  # leased
     at = time.time() + PUBLISH_GRACE + 1
-    assert await store.timer_of(1) == pytest.approx(at + TIMER_LEASE, abs=2)
+    assert await timer_of(store, 1) == pytest.approx(at + TIMER_LEASE, abs=2)
 
 
 async def test_sweeps_count_the_processes_that_sweep_lately(backend: Backend) -> None:
@@ -530,19 +531,19 @@ async def test_sweeps_count_the_processes_that_sweep_lately(backend: Backend) ->
 async def test_claim_due_leases_each_table_once(store: Store) -> None:
     for chat in range(1, 6):
         await store.create(chat, doc(n=0), timer_at=float(chat))
-    assert await store.claim_due(3.0, lease=30.0) == [1, 2, 3]
-    assert await store.claim_due(3.0, lease=30.0) == []  # leased
-    assert await store.timer_of(1) == 33.0
-    assert await store.claim_due(10.0, lease=30.0, limit=1) == [4]
+    assert await claim_due(store, 3.0, lease=30.0) == [1, 2, 3]
+    assert await claim_due(store, 3.0, lease=30.0) == []  # leased
+    assert await timer_of(store, 1) == 33.0
+    assert await claim_due(store, 10.0, lease=30.0, limit=1) == [4]
     # The lease ran out and nobody wrote the table: fire again (the claimant died).
-    assert await store.claim_due(33.0, lease=30.0) == [5, 1, 2, 3]  # by due time
+    assert await claim_due(store, 33.0, lease=30.0) == [5, 1, 2, 3]  # by due time
 
 
 async def test_claims_race_between_processes(backend: Backend) -> None:
     stores = [backend.store() for _ in range(4)]
     for chat in range(20):
         await stores[0].create(chat, doc(n=0), timer_at=10.0 + chat / 100)
-    claims = await asyncio.gather(*(s.claim_due(11.0, limit=7) for s in stores for _ in range(3)))
+    claims = await asyncio.gather(*(claim_due(s, 11.0, limit=7) for s in stores for _ in range(3)))
     claimed = [chat for claim in claims for chat in claim]
     assert sorted(claimed) == list(range(20))
 
@@ -553,20 +554,18 @@ async def test_claim_drops_timers_of_vanished_tables(store: Store) -> None:
     assert v2 is not None and await store.delete(2, v2)
     if isinstance(store, RedisStore):
         await store.redis.delete(store.table_key(1))  # as if its TTL ran out
-    elif not isinstance(store, MemoryStore):
-        store._db.execute("DELETE FROM tables")  # type: ignore[attr-defined]
     else:
-        assert isinstance(store, MemoryStore)
-        store._data.tables.clear()
-    assert await store.claim_due(5.0) == []
-    assert await store.due_timers(1e12) == []
+        assert isinstance(store, SQLiteStore)
+        store._db.execute("DELETE FROM tables")
+    assert await claim_due(store, 5.0) == []
+    assert await due_timers(store, 1e12) == []
 
 
 async def test_fire_is_ignored_when_a_move_came_first(backend: Backend) -> None:
     """The sweeper claims a timer; a player moves before it fires; the fire does nothing."""
     sweeper, player = backend.store(), backend.store()
     await player.create(1, doc(turn=1, deadline=100.0), timer_at=100.0)
-    assert await sweeper.claim_due(101.0) == [1]
+    assert await claim_due(sweeper, 101.0) == [1]
 
     def move(current: Loaded | None) -> Write[str]:
         assert current is not None
@@ -581,7 +580,7 @@ async def test_fire_is_ignored_when_a_move_came_first(backend: Backend) -> None:
 
     assert await player.update_table(1, move) == "moved"
     assert await sweeper.update_table(1, fire) == "stale"
-    assert await sweeper.timer_of(1) == 160.0
+    assert await timer_of(sweeper, 1) == 160.0
     loaded = await sweeper.load(1)
     assert loaded is not None and loaded.doc == doc(turn=2, deadline=160.0)
 
@@ -592,14 +591,14 @@ async def test_fire_is_ignored_when_a_move_came_first(backend: Backend) -> None:
 async def test_ttl_is_set_refreshed_and_cleared(store: Store) -> None:
     v = await store.create(1, doc(n=0), ttl=600)
     assert v is not None
-    ttl = await store.ttl_of(1)
+    ttl = await ttl_of(store, 1)
     assert ttl is not None and 590 < ttl <= 600
     await store.save(1, v, doc(n=1), ttl=3600)
-    ttl = await store.ttl_of(1)
+    ttl = await ttl_of(store, 1)
     assert ttl is not None and 3590 < ttl <= 3600
     await store.save(1, v + 1, doc(n=2))
-    assert await store.ttl_of(1) is None
-    assert await store.ttl_of(2) is None
+    assert await ttl_of(store, 1) is None
+    assert await ttl_of(store, 2) is None
 
 
 async def test_bad_ttl_is_refused(store: Store) -> None:
@@ -607,20 +606,17 @@ async def test_bad_ttl_is_refused(store: Store) -> None:
         await store.create(1, doc(n=0), ttl=0)
 
 
-def test_memory_tables_expire() -> None:
+async def test_sqlite_tables_expire_by_the_store_clock() -> None:
     now = [1000.0]
-    store = MemoryStore(clock=lambda: now[0])
-
-    async def run() -> None:
-        v = await store.create(1, doc(n=0), ttl=60, timer_at=1030.0)
-        now[0] += 59
-        assert await store.load(1) == (v, doc(n=0))
-        now[0] += 2
-        assert await store.load(1) is None
-        assert await store.claim_due(now[0]) == []
-        assert await store.create(1, doc(n=9)) is not None
-
-    asyncio.run(run())
+    store = sqlite_store(clock=lambda: now[0])
+    v = await store.create(1, doc(n=0), ttl=60, timer_at=1030.0)
+    now[0] += 59
+    assert await store.load(1) == (v, doc(n=0))
+    now[0] += 2
+    assert await store.load(1) is None
+    assert await claim_due(store, now[0]) == []
+    assert await store.create(1, doc(n=9)) is not None
+    await store.aclose()
 
 
 # --- users and preferences ------------------------------------------------------------------
@@ -628,9 +624,9 @@ def test_memory_tables_expire() -> None:
 
 async def test_user_tables(store: Store) -> None:
     assert await store.user_tables(5) == []
-    await store.add_user_table(5, -100, ttl=600)
-    await store.add_user_table(5, -200)
-    await store.add_user_table(6, -100)
+    await add_user_table(store, 5, -100, ttl=600)
+    await add_user_table(store, 5, -200)
+    await add_user_table(store, 6, -100)
     assert await store.user_tables(5) == [-200, -100]
     await store.remove_user_table(5, -100)
     assert await store.user_tables(5) == [-200]
@@ -668,7 +664,7 @@ async def test_round_trips_per_operation(store: Store) -> None:
     n = store.round_trips
     store.forget()
     loaded = await store.load(1)
-    await store.claim_due(0.0)
+    await store.claim_sweep(0.0)
     assert loaded is not None and await store.delete(1, loaded.version)
     assert trips_of(n) == 3
     assert store.ops["load"] == 2 and store.ops["save"] == 2 and store.ops["check"] == 1
@@ -735,11 +731,11 @@ async def test_decode_responses_client_works() -> None:
     client = fakeredis.FakeAsyncRedis(decode_responses=True)
     store = RedisStore(client, prefix="dec")
     v = await store.create(1, doc(n=0), timer_at=1.0)
-    await store.add_user_table(2, 1)
+    await store.update_table(3, lambda _: Write(None, doc=doc(n=0), users=(2,)))
     await store.set_prefs("chat:1", {"lang": "en"})
     assert await store.load(1) == (v, doc(n=0))
-    assert await store.claim_due(2.0) == [1]
-    assert await store.user_tables(2) == [1]
+    assert (await store.claim_sweep(2.0)).timers == [1]
+    assert await store.user_tables(2) == [3]
     assert await store.get_prefs("chat:1") == {"lang": "en"}
     await client.aclose()
 
@@ -747,7 +743,10 @@ async def test_decode_responses_client_works() -> None:
 async def test_open_store_and_from_url() -> None:
     from bot.store import open_store
 
-    assert isinstance(open_store(), MemoryStore)
+    temporary = open_store()
+    assert isinstance(temporary, SQLiteStore) and temporary.path.exists()
+    await temporary.aclose()
+    assert not temporary.path.parent.exists()  # tables lost on restart, as asked
     client = fakeredis.FakeAsyncRedis()
     assert isinstance(open_store(redis=client, prefix="x"), RedisStore)
     url_store = open_store(url="redis://127.0.0.1:1/0")
@@ -780,7 +779,7 @@ async def test_a_write_can_take_the_publishing_lock_and_release_brings_newer_tab
     assert not released.done and released.doc == doc(n=2) and released.version == v1
     assert await second.pub_acquire(5, "tok-c") is None  # still held (and extended)
     released = await first.pub_release(5, "tok-a", v1, {"k": "h2"}, ttl=60, spent=(1, 1))
-    assert released.done and await first.publish_due(5) is None
+    assert released.done and await publish_due(first, 5) is None
     assert await second.pub_acquire(5, "tok-c") == {"k": "h2"}  # free, with what was shown
 
 
@@ -832,7 +831,7 @@ async def test_a_held_publication_is_released_by_the_next_write_in_the_same_roun
     assert first.take_held(9) is None
     v2 = (await first.load(9) or Loaded(0, "")).version
     released = await first.pub_release(9, "tok-b", v2, {"m": "h2"}, ttl=60)
-    assert released.done and await first.publish_due(9) is None
+    assert released.done and await publish_due(first, 9) is None
     assert await second.pub_acquire(9, "tok-c") == {"m": "h2"}
 
 

@@ -10,7 +10,6 @@ compare-and-set pass. The document it was based on is checked too (``doc_digest`
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -21,9 +20,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from stores import add_user_table, publish_due, timer_of
 from test_storage import BACKENDS, Backend
 
-from bot.store import Loaded, MemoryStore, RedisStore, SQLiteStore, Store, Write
+from bot.store import Loaded, RedisStore, SQLiteStore, Store, Write
 
 CHAT = 77
 
@@ -52,21 +52,16 @@ def move(name: str) -> Any:
 async def snapshot(backend: Backend, store: Store) -> Any:
     if isinstance(store, RedisStore):
         return await store.redis.dump(store.table_key(CHAT))
-    if isinstance(store, SQLiteStore):
-        return store._db.execute("SELECT * FROM tables WHERE chat = ?", (CHAT,)).fetchone()
-    assert isinstance(store, MemoryStore)
-    return copy.deepcopy(store._data.tables[CHAT])
+    assert isinstance(store, SQLiteStore)
+    return store._db.execute("SELECT * FROM tables WHERE chat = ?", (CHAT,)).fetchone()
 
 
 async def restore(backend: Backend, store: Store, saved: Any) -> None:
     if isinstance(store, RedisStore):
         await store.redis.restore(store.table_key(CHAT), 0, saved, replace=True)
         return
-    if isinstance(store, SQLiteStore):
-        store._db.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?)", saved)
-        return
-    assert isinstance(store, MemoryStore)
-    store._data.tables[CHAT] = copy.deepcopy(saved)
+    assert isinstance(store, SQLiteStore)
+    store._db.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?)", saved)
 
 
 async def moves(store: Store) -> list[str]:
@@ -122,7 +117,7 @@ async def test_move_table_moves_everything_at_once(backend: Backend) -> None:
     old, new, taken = 501, 502, 503
     v = await a.create(old, json.dumps({"moves": ["a1"]}), timer_at=1234.0, ttl=600)
     assert v is not None
-    await a.add_user_table(9, old, ttl=600)
+    await add_user_table(a, 9, old, ttl=600)
     await a.set_prefs(f"chat:{old}", {"lang": "en"})
     assert await a.move_table(old, new, v - 1, "{}", ttl=600, users=(9,)) is None  # stale
     await b.create(taken, "{}")
@@ -132,8 +127,8 @@ async def test_move_table_moves_everything_at_once(backend: Backend) -> None:
     assert moved is not None and moved > v
     assert await b.load(old) is None
     assert await b.load(new) == (moved, json.dumps({"moves": ["a1"], "to": new}))
-    assert await b.timer_of(old) is None and await b.timer_of(new) == 1234.0
-    assert await b.publish_due(old) is None and await b.publish_due(new) is not None
+    assert await timer_of(b, old) is None and await timer_of(b, new) == 1234.0
+    assert await publish_due(b, old) is None and await publish_due(b, new) is not None
     assert await b.user_tables(9) == [new]
     assert await b.get_prefs(f"chat:{new}") == {"lang": "en"}
     assert await b.move_table(old, new, v, "{}") is None  # nothing left to move
