@@ -54,12 +54,22 @@ class Services:
     #: The task that releases held publications, and the publications it started.
     releaser: asyncio.Task[None] | None = None
     release_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    #: Timer sweeps of this process firing timers or publishing what they claimed now.
+    sweeping: int = 0
     #: Users this process knows it could write to in private lately (``time.monotonic()`` of
     #: the last proof: a private message from them, or one sent to them).
     reachable: OrderedDict[int, float] = field(default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         self.budget = self.store.budget()
+
+    def busy(self) -> bool:
+        """Whether this process is doing something for its tables now: a publication running
+        or about to start, a release, a sweep firing timers (the Application's updates in
+        hand are not counted here: see its update queue)."""
+        return bool(
+            len(self.publications) or self.publishing or self.release_tasks or self.sweeping
+        )
 
     def own(self, update_id: int) -> None:
         self.owned[update_id] = None

@@ -103,8 +103,14 @@ async def sweep_once(bot: Bot, svc: Services) -> int:
         alive_for=max(5.0, 3 * svc.settings.timer_tick),
     )
     svc.processes = sweep.processes
-    moved = await asyncio.gather(*(_fire(bot, svc, chat) for chat in sweep.timers))
-    await publisher.publish_claimed(bot, svc, sweep.publications)
+    if not sweep.timers and not sweep.publications:
+        return 0
+    svc.sweeping += 1
+    try:
+        moved = await asyncio.gather(*(_fire(bot, svc, chat) for chat in sweep.timers))
+        await publisher.publish_claimed(bot, svc, sweep.publications)
+    finally:
+        svc.sweeping -= 1
     return sum(moved)
 
 

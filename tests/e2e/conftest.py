@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from driver import PREFIX
 from fake_telegram import FakeTelegram
 
+SOON = 0.25  # seconds: a turn timer due within this is work in hand (a computer's move...)
 POLL_TIMEOUT = 1  # seconds of long polling: short so that stopping an Application is quick
 STOP_TIMEOUT = 15.0  # seconds an Application may take to start or stop before the test fails
 
@@ -131,6 +132,8 @@ class AppRunner:
         self.tg = tg
         self.redis_factory = redis_factory
         self.running: list[Any] = []
+        self.probes: dict[int, Any] = {}
+        self.reader: Any = None
 
     async def start(self, *, token: str | None = None, redis: Any = None, **settings: Any) -> Any:
         from bot.app import build_application
@@ -141,7 +144,30 @@ class AppRunner:
         app = build_application(make_settings(self.tg, token, **settings), redis=client)
         await asyncio.wait_for(self._start(app), STOP_TIMEOUT)
         self.running.append(app)
+        if self.reader is None:  # (not the bot's own client: a test may cut that one off)
+            self.reader = self.redis_factory.client()
+        self.probes[id(app)] = self._idle_probe(app, self.reader)
+        self.tg.watch(self.probes[id(app)])
         return app
+
+    @staticmethod
+    def _idle_probe(app: Any, redis: Any) -> Any:
+        """``tg.settle()``'s question to this Application: nothing in hand? No update taken and
+        not yet handled, no publication, release or sweep running, no turn timer due within
+        :data:`SOON` (read with a client of the test's, not counted in the store's figures)."""
+        from bot.handlers.common import SERVICES_KEY
+        from bot.store.keys import Keys
+
+        svc = app.bot_data[SERVICES_KEY]
+        timers = Keys(PREFIX).timers
+
+        async def idle() -> bool:
+            # Each update the Updater queued is marked done once the Application handled it.
+            if getattr(app.update_queue, "_unfinished_tasks", 0) or svc.busy():
+                return False
+            return not await redis.zcount(timers, "-inf", svc.clock() + SOON)
+
+        return idle
 
     @staticmethod
     async def _start(app: Any) -> None:
@@ -156,6 +182,7 @@ class AppRunner:
         if app not in self.running:
             return
         self.running.remove(app)
+        self.tg.unwatch(self.probes.pop(id(app)))
         try:
             await asyncio.wait_for(self._stop(app), STOP_TIMEOUT)
         except TimeoutError:

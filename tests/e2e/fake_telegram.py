@@ -47,7 +47,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -56,6 +56,10 @@ from urllib.parse import parse_qsl, urlsplit
 log = logging.getLogger("fake_telegram")
 
 #: Fields whose form value is a JSON document (every other field is a string, int or bool).
+IDLE_CONFIRM = 0.02
+"""Seconds the watched bots must stay idle before :meth:`FakeTelegram.settle` returns: a
+publication of one process that wakes another one's crosses Redis (pub/sub) in between."""
+
 JSON_FIELDS = {
     "reply_markup",
     "allowed_updates",
@@ -743,6 +747,10 @@ class FakeTelegram:
         self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
         self.queued_at: dict[int, float] = {}
         self.last_delivery = 0.0  # when getUpdates last handed out updates
+        #: Bot API requests (getUpdates aside) being answered now
+        self.in_flight = 0
+        #: the in-process bots' own word on being idle (:meth:`watch`)
+        self.idle_probes: list[Callable[[], Awaitable[bool]]] = []
         #: token -> getUpdates requests received (counted when they arrive, not when they end)
         self.polls: dict[str, int] = {}
         #: update id -> (chat ids the bot is expected to answer in, callback query id or None)
@@ -1260,9 +1268,25 @@ class FakeTelegram:
         )
         return answer
 
+    def watch(self, idle: Callable[[], Awaitable[bool]]) -> None:
+        """Let :meth:`settle` ask a bot running in this process whether it is idle (it has no
+        update in hand, no publication running, no timer about to fire)."""
+        self.idle_probes.append(idle)
+
+    def unwatch(self, idle: Callable[[], Awaitable[bool]]) -> None:
+        with contextlib.suppress(ValueError):
+            self.idle_probes.remove(idle)
+
     async def settle(self, quiet: float = 0.2, timeout: float = 8.0) -> None:
-        """Wait until every queued update was fetched and the bot made no call for ``quiet`` s."""
+        """Wait until every queued update was fetched and the bot is done with it.
+
+        With the bots watched (:meth:`watch`: those of this process), as soon as none of them
+        has anything in hand and no Bot API call is being answered, and that stays so for
+        :data:`IDLE_CONFIRM` s (a wake-up between two of them crosses Redis); else (bots in
+        other processes) once the bot made no call for ``quiet`` s.
+        """
         deadline = time.monotonic() + timeout
+        idle_since: float | None = None
         while True:
             with self._lock:
                 last = max(
@@ -1271,12 +1295,21 @@ class FakeTelegram:
                 )
                 last = max(last, self.last_delivery)
                 busy = self.pending()
+                calls = self.in_flight
+                probes = list(self.idle_probes)
             now = time.monotonic()
-            if not busy and now - last >= quiet:
+            if not probes:
+                if not busy and not calls and now - last >= quiet:
+                    return
+            elif busy or calls or not all([await probe() for probe in probes]):
+                idle_since = None
+            elif idle_since is None:
+                idle_since = now
+            elif now - idle_since >= IDLE_CONFIRM:
                 return
             if now > deadline:
                 raise AssertionError(f"the bot did not settle ({busy} updates pending)")
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.005)
 
     # ------------------------------------------------------------------ dispatch
     def handle(self, token: str, method: str, params: dict[str, Any]) -> Any:
@@ -1302,6 +1335,10 @@ class FakeTelegram:
                 log.warning("fake Telegram: unknown method %s %s", method, params)
                 raise ApiError(400, f"Bad Request: method {method} is not implemented by the fake")
             return func(params)
+
+    def count_in_flight(self, change: int) -> None:
+        with self._lock:
+            self.in_flight += change
 
     def record(self, call: Call) -> None:
         with self._lock:
@@ -1827,8 +1864,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(400, {"ok": False, "error_code": 400, "description": f"Bad Request: {err}"})
             return
         call = Call(seq=0, token=token, method=method, params=params)
+        counted = method.lower() != "getupdates"  # a long poll is no work in progress
+        if counted:
+            self.fake.count_in_flight(1)
         try:
-            result = self.fake.handle(token, method, params)
+            self._answer(call)
+        finally:
+            if counted:
+                self.fake.count_in_flight(-1)
+
+    def _answer(self, call: Call) -> None:
+        try:
+            result = self.fake.handle(call.token, call.method, call.params)
         except ApiError as err:
             call.ok, call.error = False, err.description
             self.fake.record(call)
