@@ -1,5 +1,7 @@
-"""The players' rules shipped in ``docs/``: every game has its page, links resolve, and the
-pages agree with the bot's ``/reglas`` texts and the engines' defaults."""
+"""The README and ``docs/`` agree with the code: every game has its players' page, links and
+anchors resolve, the pages agree with the bot's ``/reglas`` texts and the engines' defaults, the
+README's configuration table is the settings' with their defaults, and the commands the pages
+name are the ones the bot accepts."""
 
 from __future__ import annotations
 
@@ -110,15 +112,28 @@ STATUS_PATHS = {"health", "metrics"}
 """The paths of ``TAPETE_METRICS_PORT`` (not commands)."""
 
 
-def test_readme_documents_exactly_the_commands_the_bot_accepts() -> None:
+def _accepted_commands() -> set[str]:
     from bot.app import COMMANDS
     from bot.games.registry import get_game
 
     accepted = {name for spanish, english, _ in COMMANDS for name in (spanish, english)}
     for game in ("mus", "envite", "piedras"):
         accepted |= set(get_game(game).commands)
-    named = set(re.findall(r"`/([a-z]+)\b", README))
+    return accepted
+
+
+@pytest.mark.parametrize(
+    "path",
+    [ROOT / "README.md", *(RULES / f"{page}.md" for page in PAGES)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_pages_for_players_name_only_commands_the_bot_accepts(path: Path) -> None:
+    named = set(re.findall(r"`/([a-z]+)\b", path.read_text(encoding="utf-8")))
     others = BOTFATHER | STATUS_PATHS
-    assert named - others <= accepted, sorted(named - others - accepted)
+    assert named - others <= _accepted_commands(), sorted(named - others - _accepted_commands())
+
+
+def test_readme_documents_every_command_the_bot_accepts() -> None:
+    accepted = _accepted_commands()
     written = set(re.findall(r"(?<![\w/.])/([a-z]+)\b", README))
     assert accepted <= written, f"not in the README: {sorted(accepted - written)}"
