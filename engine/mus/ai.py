@@ -5,13 +5,14 @@ that ``engine.mus.view(state, seat)`` returns (not its ``to_dict()``), the seat'
 and a ``random.Random``; it returns one of the legal actions. It reads nothing but the view: its
 own cards, the public declarations, the hand's history (``view.history``), score and options.
 
-- ``normal``: mus or corto by the hand's strength against unknown cards; the discard that
-  maximises the expected strength after the draw (sampled); bets, raises, answers and órdagos
-  from the chance of winning the lance, estimated by sampling the unseen cards for the other
-  three seats consistent with the declarations (pares/juego) and the bidding so far (a seat that
-  bet or accepted holds a better than average hand in that lance); score-aware (a refusal that
-  hands the opponents the juego is never made, an órdago is welcome when they are near the
-  target and avoided when we are).
+- ``normal``: mus or corto by the hand's strength against unknown cards; the discard with the
+  best expected hand after the draw, reckoned exactly over every draw the unseen cards allow
+  (a pair of ases or reyes is kept); bets, raises, answers and órdagos by expected points
+  (:mod:`engine.mus.reckon`) over deals sampled exactly from what the table showed
+  (:mod:`engine.mus.infer`: the declarations, the señas seen, and what each bet, raise,
+  órdago, quiero or pass says about the hand that made it); the órdago by the chance of winning
+  the juego (made when the other pair is near the target, accepted only when the lance is the
+  better chance).
 - ``facil``: the hand's strength against one random hand, with noise; discards keep reyes,
   ases and pairs; no use of the bidding, declarations or score.
 
@@ -30,32 +31,21 @@ señas it caught (``view.senas_caught``).
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations_with_replacement
 
 from engine.cards import DECK, Card
 from engine.core import Action
-from engine.mus.evaluation import LANCES, HandValue, card_weights, hand_classes, lance_winners
-from engine.mus.senas import value_senas
+from engine.mus import infer, reckon
+from engine.mus.evaluation import LANCES, HandValue, card_weights, hand_classes
 from engine.mus.view import MusView
 
 LEVELS = ("facil", "normal")
 _PARES_VALUE = {None: 0, "par": 1, "medias": 2, "duples": 3}
-_SAMPLES = 160
-"""Deals sampled for one lance decision (normal)."""
-_EDGE = 0.4
-"""We expect to outplay the table: points we need count as 0.4 of theirs (so a coin-flip
-órdago is refused early in a juego; tuned with ``bench/ai.py``: 0.7 accepted too many)."""
-_FLOOR_ENVIDO = 0.4
-"""A seat that bet or raised is taken to beat at least this share of hands in the lance."""
-_FLOOR_ORDAGO = 0.5
-"""The same for an órdago."""
-_FLOOR_QUIERO = 0.35
-"""The same for a seat that accepted."""
-_DRAWS = 14
-"""Draws sampled per discard choice (normal)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,11 +149,6 @@ def choose_senas(
     return useful[:1] if level == "facil" else useful
 
 
-@cache
-def _class_senas(code: int, reyes: int, real: bool) -> frozenset[str]:
-    return value_senas(_tables(reyes, real).classes[code])
-
-
 def _find(legal: Sequence[Action], kind: str, amount: int | None = None) -> Action | None:
     for a in legal:
         if a.kind == kind and a.amount == amount:
@@ -198,7 +183,7 @@ def choose(
     if kind == "descarto":
         return _discard(view, legal, t, cards, rng, normal)
     if normal:
-        return _bet_normal(view, legal, t, cards, rng)
+        return reckon.decide(view, legal, rng)
     return _bet_facil(view, legal, t, code, rng)
 
 
@@ -213,7 +198,7 @@ def _mus_or_cut(
         threshold = 0.62 - 0.06 * (view.mus_round - 1)
         if ((view.seat or 0) - view.mano) % 4 == 0:  # mano wins ties: a little more eager to cut
             threshold -= 0.04
-        theirs = _scores(view)[1]
+        theirs = view.score[1 - (view.seat or 0) % 2]
         if view.target - theirs <= 6:  # they are close: do not give them another draw
             threshold -= 0.08
     else:
@@ -239,22 +224,51 @@ def _discard(
         keep = [c for c in cards if w[c.index] in keep_ranks or counts[w[c.index]] >= 2]
         out = tuple(c for c in cards if c not in keep) or (min(cards, key=lambda c: c.rank),)
         return _find_discard(legal, out)
-    mine = set(cards)
-    pool = [w[c.index] for c in DECK if c not in mine]
-    draws = [rng.sample(pool, 4) for _ in range(_DRAWS)]
-    strength = t.strength
+    return _best_discard(legal, cards, infer.tables(view.reyes, view.real))
+
+
+def _best_discard(legal: list[Action], cards: tuple[Card, ...], t: infer.Tables) -> Action:
+    """The discard with the best expected hand after the draw, over every draw the unseen
+    cards allow, each weighed by its number of ways (exact, no sampling)."""
+    mine = {c.index for c in cards}
+    pool = [0] * 10
+    for c in DECK:
+        if c.index not in mine:
+            pool[t.place[c.index]] += 1
+    unseen = sum(pool)
     best: Action | None = None
     best_value = -1.0
     for a in legal:
-        gone = set(a.cards)
-        kept = sum(w[c.index] for c in cards if c not in gone)
+        gone = {c.index for c in a.cards}
+        kept = sum(t.weights[c.index] for c in cards if c.index not in gone)
         n = len(gone)
         total = 0.0
-        for d in draws:
-            total += strength[kept + sum(d[:n])]
-        if total > best_value:
-            best, best_value = a, total
+        for code, parts in _draws(n):
+            ways = 1
+            for place, k in parts:
+                ways *= _COMB[pool[place]][k]
+            if ways:
+                total += ways * t.raw[t.index[kept + code]]
+        value = total / _COMB_BIG[unseen][n]
+        if value > best_value + 1e-12:
+            best, best_value = a, value
     return best or legal[0]
+
+
+@cache
+def _draws(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Every multiset of ``n`` rank places: (its code, its (place, count) pairs)."""
+    out = []
+    for combo in combinations_with_replacement(range(10), n):
+        counts: dict[int, int] = {}
+        for place in combo:
+            counts[place] = counts.get(place, 0) + 1
+        out.append((sum(5**place for place in combo), tuple(counts.items())))
+    return tuple(out)
+
+
+_COMB = tuple(tuple(math.comb(n, k) for k in range(5)) for n in range(9))
+_COMB_BIG = tuple(tuple(math.comb(n, k) for k in range(5)) for n in range(41))
 
 
 def _find_discard(legal: list[Action], out: tuple[Card, ...]) -> Action:
@@ -266,199 +280,6 @@ def _find_discard(legal: list[Action], out: tuple[Card, ...]) -> Action:
 
 
 # --------------------------------------------------------------------------- lances (M3-M5)
-
-
-def _scores(view: MusView) -> tuple[int, int]:
-    pair = (view.seat or 0) % 2
-    return view.score[pair], view.score[1 - pair]
-
-
-def _juego_chance(to_go_mine: int, to_go_theirs: int) -> float:
-    """A rough chance of winning the juego from the points each pair still needs."""
-    if to_go_mine <= 0:
-        return 1.0
-    if to_go_theirs <= 0:
-        return 0.0
-    a: float = (_EDGE * to_go_mine) ** 1.6
-    b: float = float(to_go_theirs) ** 1.6
-    return b / (a + b)
-
-
-@dataclass(frozen=True, slots=True)
-class _Estimate:
-    p: float
-    """Chance that our pair wins the lance."""
-    accept_ev: float
-    """Mean of (+1 win, -1 loss) x (values the winner collects), without the bet."""
-    their_values: float
-    """Mean of the values the opponents would collect if we refused (pares/juego/punto)."""
-
-
-def _lance_values(lance: str, v: HandValue) -> int:
-    if lance == "pares":
-        return _PARES_VALUE[v.pares]
-    if lance == "juego":
-        return (3 if v.points == 31 else 2) if v.juego else 0
-    return 0
-
-
-def _four(size: int, rnd: Callable[[], float]) -> tuple[int, int, int, int]:
-    """Four distinct positions below ``size``, uniformly (as ``rng.sample(range(size), 4)``,
-    several times cheaper: the samplers below draw tens of thousands per decision).
-
-    >>> import random
-    >>> r = random.Random(1).random
-    >>> all(len(set(_four(6, r))) == 4 and max(_four(6, r)) < 6 for _ in range(200))
-    True
-    """
-    a = int(rnd() * size)
-    b = int(rnd() * (size - 1))
-    b += b >= a
-    low, high = (a, b) if a < b else (b, a)
-    c = int(rnd() * (size - 2))
-    c += c >= low
-    c += c >= high
-    d = int(rnd() * (size - 3))
-    if c < low:
-        first, second, third = c, low, high
-    elif c < high:
-        first, second, third = low, c, high
-    else:
-        first, second, third = low, high, c
-    d += d >= first
-    d += d >= second
-    d += d >= third
-    return a, b, c, d
-
-
-def _estimate(view: MusView, t: _Tables, cards: tuple[Card, ...], rng: random.Random) -> _Estimate:
-    """Sample the other seats' hands consistent with what the view shows."""
-    me = view.seat or 0
-    lance = view.lance or "grande"
-    li = LANCES.index(lance)
-    w = t.weights
-    mine = set(cards)
-    pool = [w[c.index] for c in DECK if c not in mine]
-    my_value = t.classes[sum(w[c.index] for c in cards)]
-    pares = view.declarations.get("pares")
-    juego = view.declarations.get("juego")
-    # Evidence from the bidding: a seat that bet or accepted holds a better hand in that lance.
-    floors: dict[int, list[tuple[int, float]]] = {s: [] for s in range(4)}
-    for stage, seat, action, _amount in view.history:
-        if stage == "mus" or seat == me:
-            continue
-        i = LANCES.index(stage)
-        if action.startswith("envido"):
-            floors[seat].append((i, _FLOOR_ENVIDO))
-        elif action == "ordago":
-            floors[seat].append((i, _FLOOR_ORDAGO))
-        elif action == "quiero":
-            floors[seat].append((i, _FLOOR_QUIERO))
-    classes, quantile = t.classes, t.quantile
-    others = [s for s in range(4) if s != me]
-    signs: dict[int, frozenset[str]] = {}  # what each seat's hand is known to support
-    for seat, name in (*view.senas_received, *view.senas_caught):
-        signs[seat] = signs.get(seat, frozenset()) | {name}
-    reyes, real = view.reyes, view.real
-    mano = view.mano
-    rnd = rng.random
-
-    def _fits(v: HandValue, s: int) -> bool:
-        need_p = None if pares is None else pares[s]
-        if need_p is not None and bool(v.pares) != need_p:
-            return False
-        need_j = None if juego is None else juego[s]
-        if need_j is not None and v.juego != need_j:
-            return False
-        if any(quantile[v.code][i] < f for i, f in floors[s]):
-            return False
-        told = signs.get(s)
-        return told is None or told <= _class_senas(v.code, reyes, real)
-
-    wins = 0
-    accept_total = 0.0
-    theirs_total = 0.0
-    # Per seat: whether a hand class fits everything known of it (the declarations, the
-    # bidding's floors, the señas seen), filled in as classes come up: the rejection loop
-    # below draws thousands of hands per decision and meets the same classes again and again.
-    fits: dict[int, dict[int, bool]] = {s: {} for s in others}
-    for _ in range(_SAMPLES):
-        rest = pool[:]
-        hands: list[HandValue] = [my_value] * 4
-        for s in others:
-            fit = fits[s]
-            size = len(rest)
-            for _try in range(12 if s not in signs else 80):
-                a, b, c, d = _four(size, rnd)
-                code = rest[a] + rest[b] + rest[c] + rest[d]
-                ok = fit.get(code)
-                if ok is None:
-                    ok = fit[code] = _fits(classes[code], s)
-                if ok:
-                    break
-            v = classes[code]
-            for i in sorted((a, b, c, d), reverse=True):
-                rest.pop(i)
-            hands[s] = v
-        winner = lance_winners(hands, mano)[li]
-        if winner is None:  # not played in this sample; count it as even
-            continue
-        won = winner % 2 == me % 2
-        pair = winner % 2
-        val = _lance_values(lance, hands[pair]) + _lance_values(lance, hands[pair + 2])
-        if lance == "punto":
-            val = 1
-        theirs = _lance_values(lance, hands[1 - me % 2]) + _lance_values(lance, hands[3 - me % 2])
-        if lance == "punto":
-            theirs = 1
-        wins += won
-        accept_total += val if won else -val
-        theirs_total += theirs
-    n = _SAMPLES
-    return _Estimate(wins / n, accept_total / n, theirs_total / n)
-
-
-def _bet_normal(
-    view: MusView, legal: list[Action], t: _Tables, cards: tuple[Card, ...], rng: random.Random
-) -> Action:
-    est = _estimate(view, t, cards, rng)
-    p = est.p
-    mine, theirs = _scores(view)
-    target = view.target
-    # An órdago is worth more when they are near the target and less when we are.
-    juego_now = _juego_chance(target - mine, target - theirs)
-    ordago_ok = p >= 0.9 or (p >= 0.6 and p > juego_now + 0.15)
-    if view.bet_pair is None:
-        if mine + 1 >= target:  # any refusal wins us the juego
-            return _find(legal, "envido") or legal[0]
-        if ordago_ok and p >= 0.75 and (target - theirs <= 10 or p >= 0.93):
-            return _find(legal, "ordago") or legal[0]
-        bluff = rng.random() < 0.06
-        if p >= 0.8:
-            return _find(legal, "envido", 5) or _find(legal, "envido") or legal[0]
-        if p >= 0.62 or (bluff and p >= 0.35):
-            return _find(legal, "envido") or legal[0]
-        return _find(legal, "paso") or legal[0]
-    cost = view.accepted or 1
-    if view.ordago:
-        # Accept when the lance is a better bet than playing the juego on.
-        refuse = _juego_chance(target - mine, target - theirs - cost)
-        return _find(legal, "quiero" if p >= refuse else "no_quiero") or legal[0]
-    if theirs + cost + (est.their_values if view.lance in ("pares", "juego") else 0) >= target:
-        # Refusing gives them the juego: fight for it.
-        if ordago_ok or p >= 0.5:
-            return _find(legal, "ordago") or _find(legal, "quiero") or legal[0]
-        return _find(legal, "quiero") or legal[0]
-    bet = view.bet or 0
-    accept_ev = (2 * p - 1) * bet + est.accept_ev
-    refuse_ev = -(cost + est.their_values)
-    if ordago_ok and p >= 0.8 and target - theirs <= 12:
-        return _find(legal, "ordago") or _find(legal, "quiero") or legal[0]
-    if p >= 0.8 and bet < 10:
-        return _find(legal, "envido") or _find(legal, "quiero") or legal[0]
-    if accept_ev >= refuse_ev:
-        return _find(legal, "quiero") or legal[0]
-    return _find(legal, "no_quiero") or legal[0]
 
 
 def _bet_facil(
