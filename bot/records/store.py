@@ -1,4 +1,4 @@
-"""Where records live: Redis without expiry (and an in-memory twin with the same semantics).
+"""Where records live: beside the tables, in Redis without expiry or in the SQLite file.
 
 Keys (``{p}`` = ``<settings prefix>:rec``), per group chat ``<c>``:
 
@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from redis.asyncio import Redis
@@ -32,7 +33,7 @@ from redis.asyncio import Redis
 from bot.records import rating
 from bot.records.model import GameRecord, forget_player, increments
 from bot.records.rating import Rating
-from bot.store import RedisStore
+from bot.store import RedisStore, SQLiteStore, Store
 
 DEFAULT_KEEP = 200
 """Games kept in full per group (older ones live on in the aggregates only)."""
@@ -92,7 +93,7 @@ class Records(Protocol):
 
 
 class RecordsBase:
-    """``add_game`` for both stores: read the ratings, compute, commit once (retried)."""
+    """``add_game`` for both back-ends: read the ratings, compute, commit once (retried)."""
 
     keep: int = DEFAULT_KEEP
 
@@ -305,117 +306,198 @@ def _mentions(field_: str, user_id: int) -> bool:
     return str(user_id) in who.split(",")
 
 
-# ---- in memory ---------------------------------------------------------------------------------
+# ---- SQLite ------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Group:
-    games: list[str] = field(default_factory=list)
-    records: dict[str, str] = field(default_factory=dict)
-    hands: dict[str, dict[int, str]] = field(default_factory=dict)
-    stats: dict[str, dict[str, int]] = field(default_factory=dict)
-    pairs: dict[str, dict[str, int]] = field(default_factory=dict)
-    rates: dict[str, dict[int, Rating]] = field(default_factory=dict)
-    names: dict[int, str] = field(default_factory=dict)
-    done: set[str] = field(default_factory=set)
-    seq: int = 0
+class SQLiteRecords(RecordsBase):
+    """The records in the SQLite store's file (its ``rec_*`` tables), shared by the processes on
+    it and kept across restarts, with :class:`RedisRecords`' semantics."""
 
-
-class MemoryRecords(RecordsBase):
-    """:class:`RedisRecords`' twin in process memory (tests, and the bot without Redis)."""
-
-    def __init__(self, keep: int = DEFAULT_KEEP) -> None:
+    def __init__(self, store: SQLiteStore, keep: int = DEFAULT_KEEP) -> None:
+        self.store = store
         self.keep = keep
-        self.groups: dict[int, _Group] = {}
-        self.users: dict[int, set[int]] = {}
 
-    def _g(self, chat_id: int) -> _Group:
-        return self.groups.setdefault(chat_id, _Group())
+    def _now(self) -> float:
+        return self.store.clock()
 
     async def add_hand(self, chat_id: int, gid: str, hand: int, doc: str) -> None:
-        await asyncio.sleep(0)
-        self._g(chat_id).hands.setdefault(gid, {})[hand] = doc
+        def fn(db: sqlite3.Connection) -> None:
+            row = db.execute(
+                "SELECT expires FROM rec_hands WHERE chat = ? AND gid = ? LIMIT 1", (chat_id, gid)
+            ).fetchone()
+            expires = self._now() + HANDS_TTL if row is None else row[0]
+            db.execute(
+                "INSERT OR REPLACE INTO rec_hands (chat, gid, hand, doc, expires) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (chat_id, gid, hand, doc, expires),
+            )
+
+        await self.store.run(fn, write=True)
 
     async def _read(self, chat_id: int, game: str, ids: Sequence[int]) -> tuple[int, list[str]]:
-        await asyncio.sleep(0)
-        g = self._g(chat_id)
-        rates = g.rates.get(game, {})
-        return g.seq, [rating.dump(rates[i]) if i in rates else "" for i in ids]
+        def fn(db: sqlite3.Connection) -> tuple[int, list[str]]:
+            row = db.execute("SELECT seq FROM rec_meta WHERE chat = ?", (chat_id,)).fetchone()
+            rates = dict(
+                db.execute(
+                    "SELECT user, rating FROM rec_rates WHERE chat = ? AND game = ?",
+                    (chat_id, game),
+                ).fetchall()
+            )
+            return (0 if row is None else int(row[0])), [str(rates.get(i, "")) for i in ids]
+
+        return await self.store.run(fn)
 
     async def _commit(self, commit: Commit) -> int:
-        await asyncio.sleep(0)
-        r = commit.record
-        g = self._g(r.chat)
-        if g.seq != commit.seq:
-            return -1
-        if r.id in g.done:
-            return 0
-        g.done.add(r.id)
-        g.seq += 1
-        g.records[r.id] = r.model_dump_json(exclude_defaults=True)
-        g.games.insert(0, r.id)
-        for old in g.games[self.keep :]:
-            g.records.pop(old, None)
-            g.hands.pop(old, None)
-        del g.games[self.keep :]
-        for target, adds in ((g.stats, commit.stats), (g.pairs, commit.pairs)):
-            counters = target.setdefault(r.game, {})
-            for k, v in adds.items():
-                counters[k] = counters.get(k, 0) + v
-        g.rates.setdefault(r.game, {}).update(commit.rates)
-        g.names.update(commit.names)
-        for user in commit.names:
-            self.users.setdefault(user, set()).add(r.chat)
-        return 1
+        r, c = commit.record, commit.record.chat
+
+        def fn(db: sqlite3.Connection) -> int:
+            now = self._now()
+            row = db.execute("SELECT seq FROM rec_meta WHERE chat = ?", (c,)).fetchone()
+            seq = 0 if row is None else int(row[0])
+            if seq != commit.seq:
+                return -1
+            done = db.execute(
+                "SELECT 1 FROM rec_done WHERE chat = ? AND gid = ? AND expires > ?", (c, r.id, now)
+            ).fetchone()
+            if done is not None:
+                return 0
+            db.execute(
+                "INSERT OR REPLACE INTO rec_done (chat, gid, expires) VALUES (?, ?, ?)",
+                (c, r.id, now + DONE_TTL),
+            )
+            db.execute("INSERT OR REPLACE INTO rec_meta (chat, seq) VALUES (?, ?)", (c, seq + 1))
+            db.execute(
+                "INSERT OR REPLACE INTO rec_games (chat, gid, n, doc) VALUES (?, ?, ?, ?)",
+                (c, r.id, seq + 1, r.model_dump_json(exclude_defaults=True)),
+            )
+            db.execute("UPDATE rec_hands SET expires = NULL WHERE chat = ? AND gid = ?", (c, r.id))
+            old = db.execute(
+                "SELECT gid FROM rec_games WHERE chat = ? ORDER BY n DESC LIMIT -1 OFFSET ?",
+                (c, self.keep),
+            ).fetchall()
+            for (gid,) in old:
+                db.execute("DELETE FROM rec_games WHERE chat = ? AND gid = ?", (c, gid))
+                db.execute("DELETE FROM rec_hands WHERE chat = ? AND gid = ?", (c, gid))
+            for kind, adds in (("stats", commit.stats), ("pairs", commit.pairs)):
+                for k, v in adds.items():
+                    db.execute(
+                        "INSERT INTO rec_counts (chat, game, kind, k, v) VALUES (?, ?, ?, ?, ?) "
+                        "ON CONFLICT (chat, game, kind, k) DO UPDATE SET v = v + excluded.v",
+                        (c, r.game, kind, k, v),
+                    )
+            db.executemany(
+                "INSERT OR REPLACE INTO rec_rates (chat, game, user, rating) VALUES (?, ?, ?, ?)",
+                [(c, r.game, u, rating.dump(v)) for u, v in commit.rates.items()],
+            )
+            db.executemany(
+                "INSERT OR REPLACE INTO rec_names (chat, user, name) VALUES (?, ?, ?)",
+                [(c, u, name) for u, name in commit.names.items()],
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO rec_users (user, chat) VALUES (?, ?)",
+                [(u, c) for u in commit.names],
+            )
+            return 1
+
+        return await self.store.run(fn, write=True)
 
     async def games(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
-        g = self._g(chat_id)
-        return [GameRecord.model_validate_json(g.records[i]) for i in g.games[:limit]]
+        rows = await self.store.run(
+            lambda db: db.execute(
+                "SELECT doc FROM rec_games WHERE chat = ? ORDER BY n DESC LIMIT ?",
+                (chat_id, limit),
+            ).fetchall()
+        )
+        return [GameRecord.model_validate_json(doc) for (doc,) in rows]
 
     async def game(self, chat_id: int, gid: str) -> GameRecord | None:
-        doc = self._g(chat_id).records.get(gid)
-        return None if doc is None else GameRecord.model_validate_json(doc)
+        row = await self.store.run(
+            lambda db: db.execute(
+                "SELECT doc FROM rec_games WHERE chat = ? AND gid = ?", (chat_id, gid)
+            ).fetchone()
+        )
+        return None if row is None else GameRecord.model_validate_json(row[0])
+
+    def _hands(self, db: sqlite3.Connection, chat_id: int, gid: str) -> dict[int, str]:
+        rows = db.execute(
+            "SELECT hand, doc FROM rec_hands WHERE chat = ? AND gid = ? "
+            "AND (expires IS NULL OR expires > ?)",
+            (chat_id, gid, self._now()),
+        )
+        return {int(hand): str(doc) for hand, doc in rows}
 
     async def hand(self, chat_id: int, gid: str, hand: int) -> str | None:
-        return self._g(chat_id).hands.get(gid, {}).get(hand)
+        return (await self.store.run(lambda db: self._hands(db, chat_id, gid))).get(hand)
 
     async def hand_numbers(self, chat_id: int, gid: str) -> list[int]:
-        return sorted(self._g(chat_id).hands.get(gid, {}))
+        return sorted(await self.store.run(lambda db: self._hands(db, chat_id, gid)))
+
+    async def _counts(self, chat_id: int, game: str, kind: str) -> dict[str, int]:
+        rows = await self.store.run(
+            lambda db: db.execute(
+                "SELECT k, v FROM rec_counts WHERE chat = ? AND game = ? AND kind = ?",
+                (chat_id, game, kind),
+            ).fetchall()
+        )
+        return {str(k): int(v) for k, v in rows}
 
     async def stats(self, chat_id: int, game: str) -> dict[str, int]:
-        return dict(self._g(chat_id).stats.get(game, {}))
+        return await self._counts(chat_id, game, "stats")
 
     async def pairs(self, chat_id: int, game: str) -> dict[str, int]:
-        return dict(self._g(chat_id).pairs.get(game, {}))
+        return await self._counts(chat_id, game, "pairs")
 
     async def ratings(self, chat_id: int, game: str) -> dict[int, Rating]:
-        return dict(self._g(chat_id).rates.get(game, {}))
+        rows = await self.store.run(
+            lambda db: db.execute(
+                "SELECT user, rating FROM rec_rates WHERE chat = ? AND game = ?", (chat_id, game)
+            ).fetchall()
+        )
+        return {int(u): rating.load(v) for u, v in rows}
 
     async def names(self, chat_id: int) -> dict[int, str]:
-        return dict(self._g(chat_id).names)
+        rows = await self.store.run(
+            lambda db: db.execute(
+                "SELECT user, name FROM rec_names WHERE chat = ?", (chat_id,)
+            ).fetchall()
+        )
+        return {int(u): str(name) for u, name in rows}
 
     async def forget(self, user_id: int) -> int:
-        chats = self.users.pop(user_id, set())
-        for chat in chats:
-            g = self._g(chat)
-            for table in (*g.stats.values(), *g.pairs.values()):
-                for f in [f for f in table if _mentions(f, user_id)]:
-                    del table[f]
-            for rates in g.rates.values():
-                rates.pop(user_id, None)
-            g.names.pop(user_id, None)
-            for gid, doc in g.records.items():
-                record = GameRecord.model_validate_json(doc)
-                if forget_player(record, user_id):
-                    g.records[gid] = record.model_dump_json(exclude_defaults=True)
-        return len(chats)
+        def fn(db: sqlite3.Connection) -> int:
+            chats = [
+                c for (c,) in db.execute("SELECT chat FROM rec_users WHERE user = ?", (user_id,))
+            ]
+            for chat in chats:
+                counts = db.execute("SELECT game, kind, k FROM rec_counts WHERE chat = ?", (chat,))
+                gone = [(chat, g, kind, k) for g, kind, k in counts if _mentions(k, user_id)]
+                db.executemany(
+                    "DELETE FROM rec_counts WHERE chat = ? AND game = ? AND kind = ? AND k = ?",
+                    gone,
+                )
+                for table in ("rec_rates", "rec_names"):
+                    db.execute(f"DELETE FROM {table} WHERE chat = ? AND user = ?", (chat, user_id))
+                games = db.execute("SELECT gid, doc FROM rec_games WHERE chat = ?", (chat,))
+                for gid, doc in games.fetchall():
+                    record = GameRecord.model_validate_json(doc)
+                    if forget_player(record, user_id):
+                        db.execute(
+                            "UPDATE rec_games SET doc = ? WHERE chat = ? AND gid = ?",
+                            (record.model_dump_json(exclude_defaults=True), chat, gid),
+                        )
+            db.execute("DELETE FROM rec_users WHERE user = ?", (user_id,))
+            return len(chats)
+
+        return await self.store.run(fn, write=True)
 
 
-def open_records(store: object, keep: int = DEFAULT_KEEP) -> Records:
-    """Records beside a table store: on its Redis client and prefix, else in memory."""
+def open_records(store: Store, keep: int = DEFAULT_KEEP) -> Records:
+    """Records beside a table store: on its Redis client and prefix, or in its SQLite file."""
     if isinstance(store, RedisStore):
         return RedisRecords(store.redis, store.prefix, keep)
-    return MemoryRecords(keep)
+    if isinstance(store, SQLiteStore):
+        return SQLiteRecords(store, keep)
+    raise TypeError(f"no records beside {type(store).__name__}")
 
 
 def dumps(doc: dict[str, Any]) -> str:

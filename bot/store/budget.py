@@ -7,18 +7,17 @@ that are no part of a game (help, refusals) may only spend while a reserve is le
 throttled per user: the first refusal or help a user gets in a while goes to the group, the
 next ones go to him in private (or nowhere).
 
->>> b = MemoryBudget(clock=lambda: 100.0)
->>> import asyncio
->>> [asyncio.run(b.where(-100, 7, "refusal")) for _ in range(3)]
-['group', 'private', 'private']
+A group's bucket holds 20 calls and refills one every 3 seconds:
+
+>>> b = Bucket(GROUP_RATE, GROUP_BURST)
+>>> b.spend(100.0, 12), b.spend(103.0, 0), b.spend(200.0, 0)
+(8.0, 9.0, 20.0)
 """
 
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 Where = Literal["group", "private", "nowhere"]
@@ -59,37 +58,3 @@ class Bucket:
         self.level = min(self.burst, level + max(0.0, now - at) * self.rate) - debit
         self.at = now
         return self.level
-
-
-@dataclass
-class MemoryBudget:
-    """The buckets in memory (one process: tests, or running without Redis)."""
-
-    clock: Callable[[], float] = time.time
-    groups: dict[int, Bucket] = field(default_factory=dict)
-    bot: Bucket = field(default_factory=lambda: Bucket(BOT_RATE, BOT_BURST))
-    quiet: dict[tuple[int, int, str], float] = field(default_factory=dict)
-
-    def group(self, chat_id: int) -> Bucket:
-        return self.groups.setdefault(chat_id, Bucket(GROUP_RATE, GROUP_BURST))
-
-    def spend(self, chat_id: int, group_calls: int, all_calls: int) -> None:
-        """The publisher's spending (what :meth:`bot.store.Store.pub_release` does in Redis)."""
-        now = self.clock()
-        self.group(chat_id).spend(now, group_calls)
-        self.bot.spend(now, all_calls)
-
-    async def where(
-        self, chat_id: int, user_id: int, kind: str, quiet: float = QUIET_SECONDS
-    ) -> Where:
-        now = self.clock()
-        key = (chat_id, user_id, kind)
-        if self.quiet.get(key, -math.inf) > now:
-            return "private"
-        group, bot = self.group(chat_id), self.bot
-        if group.spend(now, 0) < GROUP_RESERVE + 1 or bot.spend(now, 0) < BOT_RESERVE + 1:
-            return "private"
-        group.spend(now, 1)
-        bot.spend(now, 1)
-        self.quiet[key] = now + quiet
-        return "group"

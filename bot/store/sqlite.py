@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.store.base import StoreBase
-from bot.store.budget import Budget, MemoryBudget
+from bot.store.budget import Budget
 from bot.store.rules import (
     DEDUPE_TTL,
     PREFS_TTL,
@@ -42,6 +42,7 @@ from bot.store.rules import (
     positive_ttl,
     seen_before,
 )
+from bot.store.sqlite_budget import SQLiteBudget, spend_calls
 
 __all__ = ["SQLiteStore"]
 
@@ -75,7 +76,7 @@ class SQLiteStore(StoreBase):
         self.dedupe_ttl = dedupe_ttl
         self.clock = clock
         self._temporary = temporary
-        self._budget = MemoryBudget(clock=clock)
+        self._budget = SQLiteBudget(lambda fn: self._run(None, True, fn), clock)
         self._purged = 0.0
         self._lock = threading.Lock()
         self._db = sqlite3.connect(
@@ -85,6 +86,11 @@ class SQLiteStore(StoreBase):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA.read_text(encoding="utf-8"))
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T], *, write: bool = False) -> T:
+        """``fn`` in one transaction of the file (``BEGIN IMMEDIATE`` when it writes), in a
+        worker thread: for what is kept beside the tables (:mod:`bot.records.store`)."""
+        return await self._run(None, write, fn)
 
     async def _run(self, op: str | None, write: bool, fn: Callable[[sqlite3.Connection], T]) -> T:
         if op is not None:
@@ -198,17 +204,13 @@ class SQLiteStore(StoreBase):
                     "UPDATE publish SET due = ? WHERE chat = ?",
                     (time.time() + PUBLISH_GRACE, chat_id),
                 )
-                folded.append(True)
+                spend_calls(db, chat_id, held.spent, self._now())
                 return Outcome(True, version, shown=dict(held.shown))
             if self._take_lock(db, chat_id, lock, self.publish_lease):
                 return Outcome(True, version, shown=self._shown(db, chat_id))
             return Outcome(True, version)
 
-        folded: list[bool] = []
-        outcome: Outcome = await self._run(None, True, fn)
-        if held is not None and folded:
-            self._budget.spend(chat_id, *held.spent)
-        return outcome
+        return await self._run(None, True, fn)
 
     async def _check(
         self, chat_id: int, expected_version: int, expected_doc: str | None = None
@@ -283,6 +285,10 @@ class SQLiteStore(StoreBase):
         db.execute("DELETE FROM prefs_ttl WHERE expires <= ?", (now,))
         db.execute("DELETE FROM shown WHERE chat NOT IN (SELECT chat FROM tables)")
         db.execute("DELETE FROM locks WHERE until <= ?", (time.time(),))
+        db.execute("DELETE FROM quiet WHERE until <= ?", (now,))
+        db.execute("DELETE FROM buckets WHERE at <= ?", (now - 3600,))  # full again long since
+        db.execute("DELETE FROM rec_done WHERE expires <= ?", (now,))
+        db.execute("DELETE FROM rec_hands WHERE expires <= ?", (now,))
 
     async def claim_sweep(
         self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
@@ -339,8 +345,7 @@ class SQLiteStore(StoreBase):
         return {str(k): str(v) for k, v in rows}
 
     def budget(self) -> Budget:
-        """Telegram's budget of this process (SQLite serves one machine: one process, or a
-        few sharing a file, each counting its own)."""
+        """Telegram's budget in the file, shared by the processes on it."""
         return self._budget
 
     async def pub_acquire(
@@ -384,9 +389,8 @@ class SQLiteStore(StoreBase):
         lease: float = PUBLISH_LEASE,
         spent: tuple[int, int] = (0, 0),
     ) -> Released:
-        self._budget.spend(chat_id, *spent)
-
         def fn(db: sqlite3.Connection) -> Released:
+            spend_calls(db, chat_id, spent, self._now())
             if not self._holds(db, chat_id, token):
                 return Released(False, lost=True)
             self._store_shown(db, chat_id, shown)

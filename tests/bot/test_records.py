@@ -20,13 +20,15 @@ from bot.records import book, chart, rating
 from bot.records.flush import store_pending
 from bot.records.model import ANONYMOUS_ID, GameRecord, HandLog, RecordedPlayer, pair_key
 from bot.records.replay import hand_text
-from bot.records.store import MemoryRecords, Records, RedisRecords
+from bot.records.store import Records, RedisRecords, SQLiteRecords, open_records
 from bot.table import Table
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stores import connect
+from stores import connect, sqlite_store
 from test_handlers import GROUP, Harness
+
+from bot.store import SQLiteStore
 
 ANA, BEA, CRIS, DANI = 101, 102, 103, 104
 PLAYERS = [(ANA, "Ana"), (BEA, "Bea"), (CRIS, "Cris"), (DANI, "Dani")]
@@ -77,10 +79,10 @@ async def store_all(records: Records, table: Table) -> None:
             await records.add_game(GameRecord.model_validate(item.doc))
 
 
-@pytest.fixture(params=["memory", "fakeredis"])
+@pytest.fixture(params=["sqlite", "fakeredis"])
 def records(request: pytest.FixtureRequest) -> Records:
-    if request.param == "memory":
-        return MemoryRecords()
+    if request.param == "sqlite":
+        return SQLiteRecords(sqlite_store())
     return RedisRecords(fakeredis.FakeAsyncRedis(), prefix="test")
 
 
@@ -153,7 +155,7 @@ async def test_the_publisher_stores_the_pending_records_once_and_clears_them() -
     table = vaca_to_bea()
     await h.store.create(GROUP, table.model_dump_json(exclude_defaults=True))
     other = type(h.svc)(h.svc.settings, connect(h.store), clock=h.svc.clock)
-    other.records = h.svc.records = MemoryRecords()
+    h.svc.records, other.records = open_records(h.store), open_records(other.store)
     # Two processes publish the same document at once: the game counts once.
     await asyncio.gather(store_pending(h.svc, table), store_pending(other, table))
     loaded = await h.store.load(GROUP)
@@ -162,7 +164,10 @@ async def test_the_publisher_stores_the_pending_records_once_and_clears_them() -
 
 
 async def test_the_bounded_history_drops_the_oldest_and_keeps_the_aggregates() -> None:
-    for records in (MemoryRecords(keep=3), RedisRecords(fakeredis.FakeAsyncRedis(), keep=3)):
+    for records in (
+        SQLiteRecords(sqlite_store(), keep=3),
+        RedisRecords(fakeredis.FakeAsyncRedis(), keep=3),
+    ):
         for i in range(5):
             await store_all(records, vaca_to_bea(f"g{i}"))
         assert [g.id for g in await records.games(GROUP, 10)] == ["g4", "g3", "g2"]
@@ -253,7 +258,7 @@ def test_pictures_are_valid_pngs_of_sensible_size() -> None:
 )
 async def test_random_games_of_every_game_are_recorded_and_replay(game: str, players: int) -> None:
     rnd = random.Random(7)
-    records = MemoryRecords()
+    records = SQLiteRecords(sqlite_store())
     table = Table(chat_id=GROUP, creator=1, tid="r1", game=game)
     for i in range(players):
         table.join(i + 1, f"P{i}")
@@ -317,7 +322,7 @@ def test_mano_shows_exactly_what_the_group_saw_at_the_hand_end() -> None:
 
 
 async def _played(h: Harness) -> None:
-    h.svc.records = MemoryRecords()
+    h.svc.records = open_records(h.store)
     await store_all(h.svc.records, vaca_to_bea("g1"))
     await store_all(h.svc.records, vaca_to_ana("g2"))
     await store_all(h.svc.records, vaca_to_bea("g3"))
@@ -359,7 +364,7 @@ async def test_stats_ranking_history_and_hand_commands() -> None:
 
 async def test_commands_before_any_game_say_so() -> None:
     h = Harness()
-    h.svc.records = MemoryRecords()
+    h.svc.records = open_records(h.store)
     await handlers.ranking(*h.command(ANA, "/ranking"))
     await handlers.historial(*h.command(ANA, "/historial"))
     await handlers.estadisticas(*h.command(ANA, "/estadisticas"))
@@ -416,3 +421,23 @@ def test_a_game_played_by_the_timer_alone_is_recorded_hand_by_hand() -> None:
     assert kept == list(range(1, len(kept) + 1))
     record = GameRecord.model_validate(table.rec_out[-1].doc)
     assert record.hands == len(kept)
+
+
+async def test_sqlite_records_survive_a_restart_and_are_shared_by_processes() -> None:
+    """With SQLite the records are in the file: another process on it reads them, and so does the
+    bot after a restart (issue 22: they were in the process's memory)."""
+    store = sqlite_store()
+    table = vaca_to_bea("g1")
+    await store_all(open_records(store), table)
+    other = SQLiteStore(store.path)
+    assert [g.id for g in await open_records(other).games(GROUP)] == ["g1"]
+    await store.aclose()
+    await other.aclose()
+    restarted = SQLiteStore(store.path)
+    records = open_records(restarted)
+    assert [g.id for g in await records.games(GROUP)] == ["g1"]
+    assert (await records.stats(GROUP, "mus"))["*:games"] == 1
+    assert await records.hand_numbers(GROUP, "g1") == [1]
+    again = GameRecord.model_validate(table.rec_out[-1].doc)
+    assert not await records.add_game(again)  # recorded once, across the restart too
+    await restarted.aclose()

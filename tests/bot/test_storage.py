@@ -925,3 +925,32 @@ async def test_the_redis_budget_keeps_a_reserve_and_quiets_repeated_answers(
     version = (await store.load(-7) or Loaded(0, "")).version
     await store.pub_release(-7, "t", version, {}, ttl=60, spent=(12, 12))  # the game's messages
     assert await budget.where(-7, 3, "help") == "private"  # the reserve is the game's
+
+
+async def test_two_stores_on_one_data_set_share_one_budget(backend: Backend) -> None:
+    """The budget is the store's, not a process's: two processes on one Redis or one SQLite file
+    answer a group from one bucket (20 a minute, 8 kept for the game), and a user answered in the
+    group by one is answered privately by the other."""
+    first, second = backend.store(), backend.store()
+    budgets = [first.budget(), second.budget()]
+    assert await budgets[0].where(-8, 1, "refusal") == "group"
+    assert await budgets[1].where(-8, 1, "refusal") == "private"  # answered lately, by the first
+    places = [await budgets[user % 2].where(-8, user, "help") for user in range(2, 20)]
+    assert places.count("group") == 11 and places[:11] == ["group"] * 11  # 12 of 20 in all
+    await first.update_table(-8, lambda _: Write(None, doc=doc(n=1), ttl=60, lock="t"))
+    version = (await first.load(-8) or Loaded(0, "")).version
+    assert (await first.pub_release(-8, "t", version, {}, ttl=60, spent=(1, 1))).done
+    assert await budgets[1].where(-9, 30, "help") == "group"  # another group: its own bucket
+
+
+async def test_the_sqlite_budget_refills_by_the_store_clock() -> None:
+    now = [1000.0]
+    first = sqlite_store(clock=lambda: now[0])
+    second = SQLiteStore(first.path, clock=lambda: now[0])
+    places = [await (first, second)[u % 2].budget().where(-5, u, "help", 0) for u in range(13)]
+    assert places.count("group") == 12
+    now[0] += 3.0  # one message's worth (20 a minute)
+    assert await second.budget().where(-5, 99, "help", 0) == "group"
+    assert await first.budget().where(-5, 98, "help", 0) == "private"
+    await first.aclose()
+    await second.aclose()
