@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import publisher
+from bot import present
 from bot.flow import discard, moves
 from bot.table import Table
 from engine.core import IllegalAction
@@ -50,16 +50,16 @@ def _shown(table: Table) -> dict[str, Any]:
     """What the group and each seat would see now, and what is stored."""
     seen: dict[str, Any] = {"doc": table.model_dump_json()}
     if table.status == "lobby":
-        text, markup = publisher.lobby_view(table)
+        text, markup = present.lobby_view(table)
         seen["lobby"] = [text, _markup(markup)]
         return seen
-    text, markup = publisher.table_view(table)
+    text, markup = present.table_view(table)
     seen["table"] = [text, _markup(markup)]
     if table.status == "playing":
         hands = []
         for seat, player in enumerate(table.players):
             if not player.computer:
-                hand_text, hand_markup = publisher.hand_view(table, seat)
+                hand_text, hand_markup = present.hand_view(table, seat)
                 hands.append([seat, hand_text, _markup(hand_markup)])
         seen["hands"] = hands
     seen["outbox"] = [[n.seq, n.to, n.text] for n in table.outbox]

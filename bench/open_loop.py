@@ -216,7 +216,7 @@ class Player:
     async def current(self) -> bool:
         """The table message and every private hand show the stored table (texts), and no
         notice or closing edit is waiting."""
-        from bot import publisher
+        from bot import present
 
         table = await self.doc()
         if table is None or table.outbox or table.closing:
@@ -226,7 +226,7 @@ class Player:
         tg = self.bench.tg
         with tg._lock:
             shown = None if table.table_msg is None else _raw(self.group, table.table_msg)
-            if table.state is not None and shown != publisher.table_view(table)[0]:
+            if table.state is not None and shown != present.table_view(table)[0]:
                 return False
             if table.status != "playing" or table.state is None:
                 return True
@@ -235,7 +235,7 @@ class Player:
                     continue
                 msg = table.hand_msgs.get(str(seat))
                 user = tg.users[player.user_id]
-                if msg is None or _raw(user.private, msg) != publisher.hand_view(table, seat)[0]:
+                if msg is None or _raw(user.private, msg) != present.hand_view(table, seat)[0]:
                     return False
         return True
 

@@ -16,17 +16,17 @@ table as due for publication (see :mod:`bot.store`). Then :func:`flush` makes Te
 One process publishes a table at a time (a leased lock), always from the newest document, so an
 older render never lands over a newer one; writes made meanwhile are published by the same loop
 before it lets go, several moves becoming one edit. The lease is renewed while a publication runs
-(:class:`_Lease`: a timer, so a publication shorter than a few seconds costs no round trip for it),
-so a slow one (flood waits, retries, calls that time out) keeps its lock while it is alive; a lock
-that lapsed nevertheless (the process stalled longer than the lease, Redis did not answer the
-renewals) is noticed before the next Bot API call, which is not made: the publication stops and
-leaves the table due for whoever holds the lock now. So no notice is posted by two processes, and
-no older render is published after a newer one (short of a lock lapsing during a call already made:
-Telegram cannot refuse a call of a former holder). A crash, a restart, a Redis outage or a Bot API
-failure leaves the table due: another try (this process's or another's sweep,
-:func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts); a notice
-whose send timed out may have been posted, so it is not posted again (a table message or a private
-hand is: a player needs its buttons).
+(:class:`bot.lease.Lease`: a timer, so a publication shorter than a few seconds costs no round trip
+for it), so a slow one (flood waits, retries, calls that time out) keeps its lock while it is
+alive; a lock that lapsed nevertheless (the process stalled longer than the lease, Redis did not
+answer the renewals) is noticed before the next Bot API call, which is not made: the publication
+stops and leaves the table due for whoever holds the lock now. So no notice is posted by two
+processes, and no older render is published after a newer one (short of a lock lapsing during a
+call already made: Telegram cannot refuse a call of a former holder). A crash, a restart, a
+Redis outage or a Bot API failure leaves the table due: another try (this process's or another's
+sweep, :func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts);
+a notice whose send timed out may have been posted, so it is not posted again (a table message or
+a private hand is: a player needs its buttons).
 
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
 :mod:`bot.store`; not renewed meanwhile: the hold ends :data:`LEASE_MARGIN` before the lease at
@@ -50,44 +50,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 import math
 import secrets
 import time
-import warnings
-from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from datetime import timedelta
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, Message
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
+from telegram import Bot
 
-from bot import keyboards
-from bot.games import render
+from bot import sending
+from bot.botapi import MAX_WAIT, RETRY_LATER, Deferred
+from bot.lease import LEASE_MARGIN, Lease, LeaseLost
+from bot.present import hand_view, lobby_view, table_view
 from bot.records.flush import store_records
 from bot.services import Services
-from bot.store import PUBLISH_LEASE, Held, Loaded, Store
+from bot.store import PUBLISH_LEASE, Held, Loaded
 from bot.table import Table
 from bot.tables import change_table, load_doc
 
 log = logging.getLogger("bot.publisher")
 
 T = TypeVar("T")
-Render = tuple[str, InlineKeyboardMarkup | None]
 
-MAX_WAIT = 5.0
-"""Longest flood-control wait (or retry pause) spent inside one publication; longer ones are
-left to a later try."""
-RETRIES = 3
-"""Tries of one Bot API call that failed for a reason that may pass (5xx, network, timeout)."""
 MAX_LOOPS = 20
 """Publication rounds one flush makes before leaving the rest to the sweep."""
-RETRY_LATER = 5.0
-"""Seconds before another try when Telegram kept failing."""
 SHARED_HOLD = 0.5
 """Longest hold while other processes publish this bot's tables too (a write of theirs waits
 for the hold of the table's last publication, once: then the table is contended)."""
@@ -96,307 +83,6 @@ CONTENDED = 600.0
 publish it (or write it while this one held its lock)."""
 RELEASE_EVERY = 0.05
 """Seconds between two releases of held publications (those due meanwhile go together)."""
-LEASE_MARGIN = 2.0
-"""Seconds of its lease a publication's lock must surely have left when a Bot API call starts
-(else it is renewed first, or the publication stops: :class:`_Lease`); a held lock keeps that
-much beyond the hold."""
-RENEW_MIN = 0.25
-"""Fewest seconds between two renewals of a running publication's lock (the retries of one
-that failed, once the lease is down to :data:`LEASE_MARGIN`)."""
-
-
-class Deferred(Exception):
-    """Telegram refuses for now: try the whole publication again at ``at`` (unix time)."""
-
-    def __init__(self, at: float) -> None:
-        super().__init__(f"retry at {at}")
-        self.at = at
-
-
-class Gone(Exception):
-    """The message or chat cannot be written any more (deleted, blocked, kicked)."""
-
-
-class Blocked(Gone):
-    """Telegram forbids writing to that chat (a user who blocked the bot, a group that removed
-    it)."""
-
-
-class LeaseLost(Exception):
-    """The publication's lock is not surely its own any more (it lapsed: another process may
-    publish the table now): it sends nothing more and leaves the table due."""
-
-
-class _Lease:
-    """A running publication's lock: renewed while the publication runs, checked before each
-    of its Bot API calls.
-
-    A timer renews it (token-checked: :meth:`~bot.store.Store.pub_extend`) halfway between
-    now and the moment only :data:`LEASE_MARGIN` would be left, every 4 s with the default
-    lease: a publication that ends sooner (nearly all: well under a second) costs no round
-    trip, only a timer set and cancelled; a slow one (flood waits, retries, a Bot API call
-    that hangs up to its timeout) keeps its lock as long as it is alive and Redis answers. A
-    renewal that fails is tried again in half the time left (at least :data:`RENEW_MIN`).
-
-    :meth:`check` comes before every Bot API call: it costs nothing while the lease has more
-    than :data:`LEASE_MARGIN` left; below that (the renewals failed, or the process stalled
-    longer than the lease) the lock is renewed first, and a lock that is lost (another token
-    has it, or it lapsed) or cannot be renewed raises :class:`LeaseLost`: the call is not made.
-    """
-
-    def __init__(self, store: Store, chat_id: int, token: str) -> None:
-        self.store, self.chat_id, self.token = store, chat_id, token
-        self.lost = False
-        self._renewing = asyncio.Lock()
-        self._task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._arm()
-
-    def _arm(self) -> None:
-        wait = max(RENEW_MIN, (self.store.lease_left(self.chat_id) - LEASE_MARGIN) / 2)
-        self._timer = asyncio.get_running_loop().call_later(wait, self._due)
-
-    def _due(self) -> None:
-        self._timer = None
-        self._task = asyncio.create_task(self._keep())
-
-    async def _keep(self) -> None:
-        async with self._renewing:
-            await self._renew()
-        if not self.lost:
-            self._arm()
-
-    async def _renew(self) -> None:
-        try:
-            kept = await self.store.pub_extend(self.chat_id, self.token, lease=PUBLISH_LEASE)
-        except Exception as exc:  # Redis away: tried again (and checked before each call)
-            log.warning("publishing %s: lease renewal failed: %s", self.chat_id, type(exc).__name__)
-            return
-        if not kept:
-            self.lost = True
-            log.warning("publishing %s: the lock lapsed; left to its holder", self.chat_id)
-
-    def _sure(self) -> bool:
-        return not self.lost and self.store.lease_left(self.chat_id) > LEASE_MARGIN
-
-    async def check(self) -> None:
-        """Before a Bot API call: return if the lock surely stays this publication's for
-        :data:`LEASE_MARGIN` more seconds (renewing it if needed), else raise
-        :class:`LeaseLost`."""
-        if self._sure():
-            return
-        async with self._renewing:  # (concurrent calls wait for one renewal)
-            if not self.lost and not self._sure():
-                await self._renew()
-        if not self._sure():
-            raise LeaseLost(self.chat_id)
-
-    async def stop(self) -> None:
-        """The publication ended (its lock released, held or lost): no more renewals."""
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-
-
-@dataclass
-class _Done:
-    """Done in a publication round, not written down yet: closing edits (their message ids) and
-    records stored (their hand numbers, 0 for the game)."""
-
-    closing: list[str] = field(default_factory=list)
-    records: set[int] = field(default_factory=set)
-
-    def __bool__(self) -> bool:
-        return bool(self.closing or self.records)
-
-
-@dataclass
-class _Run:
-    """One publication's bookkeeping: what the messages show, the Bot API calls it made."""
-
-    chat_id: int
-    shown: dict[str, str]
-    calls: int = 0
-    """New messages sent (all chats) not yet taken from the budget."""
-    group_calls: int = 0
-    """New messages sent to the group not yet taken from the budget."""
-    lease: _Lease | None = None
-    """The publication's lock, checked before each Bot API call (:meth:`check`)."""
-    blocked: set[int] = field(default_factory=set)
-    """Private chats Telegram refused to write to (players who blocked the bot)."""
-    reached: set[int] = field(default_factory=set)
-    """Private chats written to."""
-    version: int = 0
-    """The version of the document the round renders (each of its records adds one)."""
-    moved: bool = False
-    """A record of the round landed on another write: publish again from the newest."""
-
-    def count(self, chat_id: int, *, send: bool) -> None:
-        """One Bot API call; a new message counts against the bot's budget (about 30 a
-        second), and in the group against the group's (about 20 a minute); edits are no new
-        messages."""
-        self.calls += send
-        self.group_calls += send and chat_id == self.chat_id
-
-    async def check(self) -> None:
-        """Before a Bot API call: :class:`LeaseLost` if the lock may be another's now."""
-        if self.lease is not None:
-            await self.lease.check()
-
-    def spent(self) -> tuple[int, int]:
-        """The calls not yet taken from the budget (and forget them: they are, now)."""
-        spent = (self.group_calls, self.calls)
-        self.calls = self.group_calls = 0
-        return spent
-
-
-# ---- Bot API calls ---------------------------------------------------------------------------
-
-
-def _seconds(exc: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22 warns that the type becomes timedelta
-        warnings.simplefilter("ignore")
-        wait = exc.retry_after
-    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-
-
-async def call_api(
-    call: Callable[[], Awaitable[T]],
-    *,
-    uncertain_ok: bool = False,
-    check: Callable[[], Awaitable[None]] | None = None,
-) -> T | None:
-    """One Bot API call with the retries that make sense; ``check`` is awaited before each
-    try (a publication's: its lock is still its own, else it raises).
-
-    A flood-control wait up to :data:`MAX_WAIT` is waited; a longer one raises
-    :class:`Deferred`. 5xx, network errors and timeouts are retried (:data:`RETRIES` tries)
-    before :class:`Deferred`; with ``uncertain_ok`` a timeout returns ``None`` at once (a send
-    that may have gone through must not be repeated). ``Forbidden`` and a deleted message raise
-    :class:`Gone`; other ``BadRequest`` errors propagate.
-    """
-    pause = 0.5
-    for attempt in range(RETRIES):
-        if check is not None:
-            await check()
-        try:
-            return await call()
-        except RetryAfter as exc:
-            wait = _seconds(exc)
-            if wait > MAX_WAIT:
-                raise Deferred(time.time() + wait) from None
-            await asyncio.sleep(wait)
-        except Forbidden as exc:
-            raise Blocked(exc.message) from None
-        except BadRequest as exc:
-            text = exc.message.lower()
-            if "not found" in text or "can't be edited" in text or "chat not found" in text:
-                raise Gone(exc.message) from None
-            raise
-        except TimedOut:
-            if uncertain_ok:
-                return None
-            if attempt + 1 == RETRIES:
-                raise Deferred(time.time() + RETRY_LATER) from None
-            await asyncio.sleep(pause)
-        except TelegramError:
-            if attempt + 1 == RETRIES:
-                raise Deferred(time.time() + RETRY_LATER) from None
-            await asyncio.sleep(pause)
-        pause *= 2
-    raise Deferred(time.time() + RETRY_LATER)
-
-
-async def _send(
-    bot: Bot, run: _Run, chat_id: int, render_: Render, *, uncertain_ok: bool
-) -> Message | None:
-    text, markup = render_
-    return await call_api(
-        lambda: bot.send_message(
-            chat_id,
-            text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup,
-            disable_web_page_preview=True,
-        ),
-        uncertain_ok=uncertain_ok,
-        check=run.check,
-    )
-
-
-async def _edit(bot: Bot, run: _Run, chat_id: int, message_id: int, render_: Render) -> None:
-    text, markup = render_
-    try:
-        await call_api(
-            lambda: bot.edit_message_text(
-                text,
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                disable_web_page_preview=True,
-            ),
-            check=run.check,
-        )
-    except BadRequest as exc:
-        if "not modified" not in exc.message.lower():
-            log.warning("cannot edit message %s in %s: %s", message_id, chat_id, exc.message)
-
-
-# ---- what is wanted ------------------------------------------------------------------------
-
-
-def _digest(render_: Render) -> str:
-    text, markup = render_
-    data = json.dumps([text, None if markup is None else markup.to_dict()], sort_keys=True)
-    return hashlib.blake2b(data.encode(), digest_size=8).hexdigest()
-
-
-def _key(chat_id: int, message_id: int) -> str:
-    return f"{chat_id}:{message_id}"
-
-
-def lobby_view(table: Table) -> Render:
-    """The lobby message (its buttons only while the lobby is open)."""
-    markup = keyboards.lobby_keyboard(table) if table.status == "lobby" else None
-    return render.lobby_text(table), markup
-
-
-def table_view(table: Table) -> Render:
-    """The table message (its buttons only while the game is played; "Otra partida" when
-    it is over)."""
-    markup = keyboards.table_keyboard(table) if table.status == "playing" else None
-    if table.status == "over":
-        markup = keyboards.over_keyboard(table)
-    return table.adapter.table_text(table), markup
-
-
-def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
-    """The private hand's buttons: the discard toggles in a discard, else the game's own."""
-    if table.status != "playing":
-        return None
-    game = table.adapter
-    state = table.engine_state()
-    if game.in_discard(state):
-        if seat not in game.to_act(state):
-            return None
-        cards = game.seat_cards(table, seat)
-        return keyboards.discard_keyboard(table, cards, table.discards.get(str(seat), []))
-    rows = keyboards.game_rows(table, game.hand_buttons(table, seat)) + keyboards.sena_rows(
-        table, seat
-    )
-    return InlineKeyboardMarkup(rows) if rows else None
-
-
-def hand_view(table: Table, seat: int) -> Render:
-    return table.adapter.hand_text(table, seat), hand_markup(table, seat)
-
-
-def _has_table(table: Table) -> bool:
-    return table.status in ("playing", "over", "cancelled") and table.state is not None
 
 
 # ---- the publication -------------------------------------------------------------------------
@@ -427,7 +113,7 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
             return
         taken = token, found
     svc.publishing.add(chat_id)
-    lease = _Lease(svc.store, chat_id, taken[0])
+    lease = Lease(svc.store, chat_id, taken[0])
     try:
         await _loop(bot, svc, chat_id, *taken, spent, lease)
     finally:
@@ -440,7 +126,7 @@ async def _resume(
 ) -> tuple[tuple[str, dict[str, str]] | None, tuple[int, int]]:
     """The lock of this process's held publication of the table, if any, and the calls it
     has not spent yet. A lock whose lease runs short (:data:`LEASE_MARGIN`) is renewed first,
-    as a running publication's is (:class:`_Lease`); if it lapsed meanwhile, there is no lock
+    as a running publication's is (:class:`Lease`); if it lapsed meanwhile, there is no lock
     (the calls are spent by the next publication's release)."""
     held = svc.store.take_held(chat_id)
     if held is None:
@@ -485,9 +171,11 @@ async def _loop(
     token: str,
     shown: dict[str, str],
     spent: tuple[int, int],
-    lease: _Lease,
+    lease: Lease,
 ) -> None:
-    run = _Run(chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1], lease=lease)
+    run = sending.Run(
+        chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1], lease=lease
+    )
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
         try:
@@ -540,7 +228,9 @@ async def _loop(
     )
 
 
-async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _Run) -> Loaded:
+async def _publish(
+    bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: sending.Run
+) -> Loaded:
     """One round: closing edits, the group's notices, missing messages, private notices, then
     edits. Returns the document the edits rendered (its version is what was published)."""
     table = load_doc(loaded)
@@ -548,11 +238,11 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
     run.version, run.moved = loaded.version, False
     # What is done but not written down yet (the next write of this round takes it along: done
     # again after a crash, it changes nothing): the records stored, the closing edits made.
-    done = _Done()
+    done = sending.Done()
     if table.rec_out:  # the records first: they never wait for Telegram
         done.records = await store_records(svc, table)
     for msg, text in sorted(table.closing.items()):
-        await _edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
+        await sending.edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
     done.closing = list(table.closing)
     # The group's notices (a hand's result) come before the next table message; a player's
     # private ones (señas) after his new hand, so he reads them beside the cards they are about.
@@ -560,7 +250,7 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
     # again from the newest document, so its notices and missing messages come in order.
     for private in (False, True):
         for notice in [n for n in table.outbox if (n.to is not None) == private]:
-            await _post_notice(bot, run, table, notice.to, notice.text)
+            await sending.post_notice(bot, run, table, notice.to, notice.text)
             loaded = await _record(svc, run, table, notice=notice.seq, done=done)
             if run.moved:
                 return loaded
@@ -574,7 +264,7 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
         if run.moved:
             return loaded
         table = load_doc(loaded) or table
-    await _edit_all(bot, run, table)
+    await sending.edit_all(bot, run, table)
     for user_id in run.reached - run.blocked:
         svc.reached(user_id)
     for user_id in run.blocked:
@@ -585,51 +275,8 @@ async def _publish(bot: Bot, svc: Services, chat_id: int, loaded: Loaded, run: _
     return loaded
 
 
-async def _edit_or_skip(bot: Bot, run: _Run, chat_id: int, message_id: int, want: Render) -> bool:
-    """Edit a message to ``want`` unless it shows it already; False if the message is gone."""
-    key, digest = _key(chat_id, message_id), _digest(want)
-    if run.shown.get(key) == digest:
-        return True
-    run.count(chat_id, send=False)
-    try:
-        await _edit(bot, run, chat_id, message_id, want)
-    except Gone as exc:
-        run.shown.pop(key, None)
-        if isinstance(exc, Blocked):
-            run.blocked.add(chat_id)
-        return False
-    run.shown[key] = digest
-    if chat_id > 0:
-        run.reached.add(chat_id)
-    return True
-
-
-def _reachable(user_id: int) -> bool:
-    """A private chat exists only with a person: a computer seat's id is negative (never a
-    Telegram user's), so nothing is ever sent to it.
-
-    >>> _reachable(12345), _reachable(-1)
-    (True, False)
-    """
-    return user_id > 0
-
-
-async def _post_notice(bot: Bot, run: _Run, table: Table, to: int | None, text: str) -> None:
-    if to is not None and not _reachable(to):
-        return
-    where = table.chat_id if to is None else to
-    run.count(where, send=True)
-    try:
-        sent = await _send(bot, run, where, (text, None), uncertain_ok=True)
-    except (Gone, BadRequest) as exc:
-        log.warning("a notice for %s could not be posted: %s", table.chat_id, exc)
-        return
-    if to is not None and sent is not None:
-        run.reached.add(to)
-
-
 async def _post_missing(
-    bot: Bot, svc: Services, run: _Run, loaded: Loaded, table: Table, done: _Done
+    bot: Bot, svc: Services, run: sending.Run, loaded: Loaded, table: Table, done: sending.Done
 ) -> tuple[Loaded, Table]:
     """Send the private hands, the lobby and the table message that have no message yet, then
     write down what was sent in one write (a message sent again after a crash in between is a
@@ -637,18 +284,18 @@ async def _post_missing(
     sent: list[tuple[int, int]] = []
     if table.status == "playing" and table.state is not None:
         for seat, player in enumerate(table.players):
-            if str(seat) in table.hand_msgs or not _reachable(player.user_id):
+            if str(seat) in table.hand_msgs or not sending.reachable(player.user_id):
                 continue  # sent already, or a computer seat
             if not table.adapter.seat_cards(table, seat):
                 continue  # not dealt in (free, out of the match)
-            msg = await _post(bot, run, player.user_id, hand_view(table, seat))
+            msg = await sending.post(bot, run, player.user_id, hand_view(table, seat))
             if msg is not None:
                 sent.append((seat, msg))
     lobby = table_msg = None
     if table.lobby_msg is None and table.status == "lobby":
-        lobby = await _post(bot, run, table.chat_id, lobby_view(table))
-    if table.table_msg is None and _has_table(table):
-        table_msg = await _post(bot, run, table.chat_id, table_view(table))
+        lobby = await sending.post(bot, run, table.chat_id, lobby_view(table))
+    if table.table_msg is None and sending.has_table(table):
+        table_msg = await sending.post(bot, run, table.chat_id, table_view(table))
     if sent or lobby is not None or table_msg is not None:
         loaded = await _record(
             svc,
@@ -667,47 +314,9 @@ def load_table(loaded: Loaded, fallback: Table) -> Table:
     return load_doc(loaded) or fallback
 
 
-async def _post(bot: Bot, run: _Run, chat_id: int, want: Render) -> int | None:
-    """Send a message the table needs (a player needs its buttons: a timed-out send is tried
-    again); ``None`` when that chat cannot be written."""
-    run.count(chat_id, send=True)
-    try:
-        message = await _send(bot, run, chat_id, want, uncertain_ok=False)
-    except Gone as exc:
-        log.warning("cannot write to chat %s: %s", chat_id, exc)
-        if isinstance(exc, Blocked):
-            run.blocked.add(chat_id)
-        return None
-    except BadRequest as exc:
-        log.warning("cannot write to chat %s: %s", chat_id, exc.message)
-        return None
-    if message is None:
-        return None
-    run.shown[_key(chat_id, message.message_id)] = _digest(want)
-    if chat_id > 0:
-        run.reached.add(chat_id)
-    return message.message_id
-
-
-async def _edit_all(bot: Bot, run: _Run, table: Table) -> None:
-    """Edit every message of the table whose wanted render changed (group first)."""
-    if table.lobby_msg is not None:
-        await _edit_or_skip(bot, run, table.chat_id, table.lobby_msg, lobby_view(table))
-    if table.table_msg is not None and _has_table(table):
-        await _edit_or_skip(bot, run, table.chat_id, table.table_msg, table_view(table))
-    if table.state is None or table.status == "lobby":
-        return
-    edits = [
-        _edit_or_skip(bot, run, table.players[int(seat)].user_id, msg, hand_view(table, int(seat)))
-        for seat, msg in sorted(table.hand_msgs.items())
-        if int(seat) < len(table.players) and _reachable(table.players[int(seat)].user_id)
-    ]
-    await asyncio.gather(*edits)  # different private chats: no need to wait for each other
-
-
 async def _record(
     svc: Services,
-    run: _Run,
+    run: sending.Run,
     table: Table,
     *,
     closing: list[str] | None = None,
@@ -716,7 +325,7 @@ async def _record(
     lobby: int | None = None,
     table_msg: tuple[int, int] | None = None,
     blocked: set[int] | None = None,
-    done: _Done | None = None,
+    done: sending.Done | None = None,
 ) -> Loaded:
     """Write down in the document what was just shown (so no process shows it again), and
     what ``done`` holds (then emptied). Sets ``run.moved`` when the write landed on another

@@ -1,10 +1,10 @@
 """What every game offers the shared table flow (the flow never asks which game it is).
 
-A game is one package under ``bot/games/`` exposing a :class:`Game`: its engine verbs (options,
-seats, actions, views, the timer's default move, JSON) and how its messages look (the table
-message, the hand result, the private hand, the buttons). :class:`EngineGame` implements the engine
-verbs once for every engine package that follows DESIGN.md's stable API; a game subclasses it and
-writes only what is particular to it.
+A game is one package under ``bot/games/`` exposing a :class:`Game`: who it is, what it can do
+(:class:`Features`, declared data), its options, its engine verbs (:class:`Rules`) and how its
+messages look (:class:`Looks`). :class:`EngineGame` implements the engine verbs once for every
+engine package that follows DESIGN.md's stable API; a game subclasses it and writes only what is
+particular to it, and one line in :mod:`bot.games.registry` hosts it.
 """
 
 from __future__ import annotations
@@ -143,74 +143,32 @@ class OptionError(ValueError):
         self.word = word
 
 
-class Game(Protocol):
-    """One game as the shared table flow sees it. ``state`` is the engine's own state object."""
+class Rules(Protocol):
+    """The engine verbs (DESIGN.md's stable API, which :class:`EngineGame` implements once).
 
-    name: str
-    """The word after ``/nueva`` (``mus``)."""
-    aliases: tuple[str, ...]
-    """Other words for it after ``/nueva`` (``canario``)."""
-    features: Features
-    """What it can do (teams, discards, señas...)."""
-
-    def title(self, lang: str) -> str:
-        """The game's name as the group reads it ("Mus a piedras")."""
-        ...
-
-    @property
-    def commands(self) -> Mapping[str, str]:
-        """Command name (Spanish and English) → the action words it stands for."""
-        ...
-
-    menu_commands: tuple[MenuCommand, ...]
-    """The game's action commands as the "/" menu of groups lists them (a subset of
-    :attr:`commands`, each with a description key)."""
-
-    # ---- seats and options -------------------------------------------------------------------
-
-    def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
-        """Option words (``30 real juegos=1``) to a JSON-plain dict; raises :class:`OptionError`."""
-        ...
-
-    def option_labels(self, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        """Locale keys (with params) describing the options, for the lobby and table messages."""
-        ...
-
-    def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
-        """The fewest and the most players the game may start with."""
-        ...
-
-    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
-        """Refuse (``IllegalAction``) a start with these team sizes (teams games only)."""
-        ...
+    ``state`` is the engine's own immutable state object."""
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
         """A fresh game for ``players`` people seated in playing order, dealt from ``seed``."""
         ...
 
-    # ---- the engine --------------------------------------------------------------------------
-
     def to_json(self, state: Any) -> str: ...
-
     def from_json(self, text: str) -> Any: ...
-
     def to_act(self, state: Any) -> tuple[int, ...]: ...
-
     def is_over(self, state: Any) -> bool: ...
-
     def hand_number(self, state: Any) -> int: ...
+    def legal_actions(self, state: Any, seat: int) -> list[Action]: ...
+    def parse_action(self, text: str) -> Action: ...
+    def apply(self, state: Any, seat: int, action: Action) -> Transition[Any]: ...
+    def default_action(self, state: Any, seat: int) -> Action: ...
 
     def in_discard(self, state: Any) -> bool:
         """Seats in ``to_act`` choose cards privately (discards) rather than with group buttons."""
         ...
 
-    def legal_actions(self, state: Any, seat: int) -> list[Action]: ...
-
-    def parse_action(self, text: str) -> Action: ...
-
-    def apply(self, state: Any, seat: int, action: Action) -> Transition[Any]: ...
-
-    def default_action(self, state: Any, seat: int) -> Action: ...
+    def discard_action(self, cards: Sequence[str]) -> Action:
+        """The action that discards ``cards`` (card texts)."""
+        ...
 
     def turn_refusal(self, state: Any, seat: int, action: Action) -> IllegalAction:
         """Why a seated player not in ``to_act`` may not play ``action`` now (``not_your_turn``,
@@ -225,15 +183,39 @@ class Game(Protocol):
         """The event opens a new hand (or round): the table message of the last one closes."""
         ...
 
-    def discard_action(self, cards: Sequence[str]) -> Action:
-        """The action that discards ``cards`` (card texts)."""
+    def legal_senas(self, state: Any, seat: int) -> list[Action]:
+        """The señas ``seat`` may send now (any seat, in turn or not; empty without señas)."""
         ...
 
-    def seat_cards(self, table: TableView, seat: int) -> list[str]:
-        """The cards a seat holds now, in the order its player holds them (best first)."""
+    def coming_senas(self, state: Any, seat: int) -> list[Action]:
+        """The señas ``seat``'s hand message offers: those it may send now and, before their
+        window opens, those its cards will allow (so the message needs no edit when it opens)."""
         ...
 
-    # ---- messages ----------------------------------------------------------------------------
+    def computer_action(self, state: Any, seat: int, rng: random.Random, level: str) -> Action:
+        """The computer player's move for ``seat`` (in ``to_act``): its engine's
+        ``ai.choose`` given only that seat's view and legal actions."""
+        ...
+
+    def computer_senas(self, state: Any, seat: int, rng: random.Random, level: str) -> list[Action]:
+        """The señas a computer player sends now (its engine's ``ai.choose_senas`` given only
+        that seat's view and the señas it may send; none without señas)."""
+        ...
+
+    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
+        """What one finished hand adds to each seat's statistics (seat → counter → amount),
+        read from the hand's start state and its events (the next deal cut off). ``hands`` and
+        ``hands_won`` are the shared counters; the rest are the game's own (locale keys
+        ``records.counter.<game>.<name>``)."""
+        ...
+
+    def game_places(self, state: Any, seats: int) -> list[int]:
+        """Each seat's place in a finished game (0: won; equal places tie)."""
+        ...
+
+
+class Looks(Protocol):
+    """How the game's messages and buttons look: read from the table, public or per seat."""
 
     def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
         """What of the current hand's public log the table message still needs (kept small)."""
@@ -253,6 +235,10 @@ class Game(Protocol):
         """The new group message a step deserves (a hand's result), else ``None``."""
         ...
 
+    def seat_cards(self, table: TableView, seat: int) -> list[str]:
+        """The cards a seat holds now, in the order its player holds them (best first)."""
+        ...
+
     def hand_text(self, table: TableView, seat: int) -> str:
         """A player's private hand message (only what his seat may see)."""
         ...
@@ -269,51 +255,56 @@ class Game(Protocol):
         """Game buttons of a player's private hand message (besides the shared discard)."""
         ...
 
-    # ---- optional hooks (EngineGame gives neutral defaults) ----------------------------------
+    def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
+        """The inline-mode results this seat may choose now (its own legal cards)."""
+        ...
 
     def refusal(self, table: TableView, error: IllegalAction) -> IllegalAction:
         """A refusal of the engine with the parameters its text needs (names, words)."""
         ...
 
-    def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
-        """The inline-mode results this seat may choose now (its own legal cards)."""
-        ...
 
-    def legal_senas(self, state: Any, seat: int) -> list[Action]:
-        """The señas ``seat`` may send now (any seat, in turn or not; empty without señas)."""
-        ...
+class Game(Rules, Looks, Protocol):
+    """One game as the shared table flow sees it: who it is, what it can do, its options, its
+    engine verbs (:class:`Rules`) and its messages (:class:`Looks`)."""
 
-    def coming_senas(self, state: Any, seat: int) -> list[Action]:
-        """The señas ``seat``'s hand message offers: those it may send now and, before their
-        window opens, those its cards will allow (so the message needs no edit when it opens)."""
-        ...
-
-    # ---- records (bot/records) -----------------------------------------------------------------
-
-    def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
-        """What one finished hand adds to each seat's statistics (seat → counter → amount),
-        read from the hand's start state and its events (the next deal cut off). ``hands`` and
-        ``hands_won`` are the shared counters; the rest are the game's own (locale keys
-        ``records.counter.<game>.<name>``)."""
-        ...
-
-    def game_places(self, state: Any, seats: int) -> list[int]:
-        """Each seat's place in a finished game (0: won; equal places tie)."""
-        ...
-
+    name: str
+    """The word after ``/nueva`` (``mus``)."""
+    aliases: tuple[str, ...]
+    """Other words for it after ``/nueva`` (``canario``)."""
+    features: Features
+    """What it can do (teams, discards, señas...)."""
+    menu_commands: tuple[MenuCommand, ...]
+    """The game's action commands as the "/" menu of groups lists them (a subset of
+    :attr:`commands`, each with a description key)."""
     record_counters: tuple[tuple[str, ...], ...]
     """The game's own counters of :meth:`record_hand` as ``/estadisticas`` shows them: one
     line per group (labels ``records.counter.<game>.<name>``, a line's optional wrapper
     ``records.group.<game>.<i>``)."""
 
-    def computer_action(self, state: Any, seat: int, rng: random.Random, level: str) -> Action:
-        """The computer player's move for ``seat`` (in ``to_act``): its engine's
-        ``ai.choose`` given only that seat's view and legal actions."""
+    def title(self, lang: str) -> str:
+        """The game's name as the group reads it ("Mus a piedras")."""
         ...
 
-    def computer_senas(self, state: Any, seat: int, rng: random.Random, level: str) -> list[Action]:
-        """The señas a computer player sends now (its engine's ``ai.choose_senas`` given only
-        that seat's view and the señas it may send; none without señas)."""
+    @property
+    def commands(self) -> Mapping[str, str]:
+        """Command name (Spanish and English) → the action words it stands for."""
+        ...
+
+    def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
+        """Option words (``30 real juegos=1``) to a JSON-plain dict; raises :class:`OptionError`."""
+        ...
+
+    def option_labels(self, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Locale keys (with params) describing the options, for the lobby and table messages."""
+        ...
+
+    def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The fewest and the most players the game may start with."""
+        ...
+
+    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
+        """Refuse (``IllegalAction``) a start with these team sizes (teams games only)."""
         ...
 
 

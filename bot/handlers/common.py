@@ -18,7 +18,8 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import tables
-from bot.publisher import Deferred, Gone, call_api, flush
+from bot.botapi import Deferred, Gone, call_api
+from bot.publisher import flush
 from bot.services import Services
 from bot.store import DuplicateUpdate
 from bot.table import Step, Table

@@ -16,10 +16,10 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
+from bot.botapi import Deferred, Gone, call_api
 from bot.games.base import Game
 from bot.games.registry import GAMES, find_game, game_title
 from bot.handlers.common import Context, chat_lang, first_delivery, reply, services
-from bot.publisher import Deferred, Gone, call_api
 from bot.records import chart, texts
 from bot.records.flush import records_of
 from bot.records.model import RecordedPlayer

@@ -21,7 +21,8 @@ import pytest
 from telegram import Update
 from telegram.error import Forbidden
 
-from bot import keyboards, publisher
+from bot import keyboards, present, publisher
+from bot import lease as leases
 from bot.games import render
 from bot.games.mus import render as mus_render
 from bot.games.registry import GAMES
@@ -428,8 +429,8 @@ async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() ->
 async def test_api_failures_are_retried_and_never_raise_from_send() -> None:
     from telegram.error import NetworkError, RetryAfter, TimedOut
 
+    from bot.botapi import Deferred, call_api
     from bot.handlers.common import send
-    from bot.publisher import Deferred, call_api
 
     class Flaky(StubBot):
         def __init__(self, errors: list[Exception]) -> None:
@@ -764,7 +765,7 @@ async def _shown_within(h: Harness, svc: Services, seconds: float) -> float:
     while True:
         table = await read_table(svc, GROUP)
         assert table is not None and table.table_msg is not None
-        if h.bot.message(GROUP, table.table_msg)["text"] == publisher.table_view(table)[0]:
+        if h.bot.message(GROUP, table.table_msg)["text"] == present.table_view(table)[0]:
             return time.monotonic() - start
         if time.monotonic() - start > seconds:
             raise AssertionError(f"the move was not shown within {seconds} s")
@@ -868,9 +869,10 @@ async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(k
 def _short_lease(monkeypatch: pytest.MonkeyPatch, lease: float = 0.5) -> float:
     """Leases of ``lease`` seconds (the publisher's margins scaled down with them)."""
     monkeypatch.setattr(StoreBase, "publish_lease", lease)
-    monkeypatch.setattr(publisher, "PUBLISH_LEASE", lease)
-    monkeypatch.setattr(publisher, "LEASE_MARGIN", lease / 5)
-    monkeypatch.setattr(publisher, "RENEW_MIN", lease / 10)
+    for module in (publisher, leases):  # both read the lease and its margin
+        monkeypatch.setattr(module, "PUBLISH_LEASE", lease)
+        monkeypatch.setattr(module, "LEASE_MARGIN", lease / 5)
+    monkeypatch.setattr(leases, "RENEW_MIN", lease / 10)
     return lease
 
 

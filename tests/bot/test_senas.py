@@ -16,7 +16,7 @@ from bot.games import senas
 from bot.games.base import OptionError
 from bot.games.registry import GAMES, get_game
 from bot.keyboards import parse_callback, table_keyboard
-from bot.publisher import hand_markup
+from bot.present import hand_markup
 from bot.table import Table
 from engine.core import IllegalAction
 from engine.senas_play import sena

@@ -1,0 +1,102 @@
+"""Bot API calls with the retries that make sense, and what their failures mean.
+
+A flood-control wait short enough is waited; 5xx, network errors and timeouts are retried; what
+cannot succeed now raises :class:`Deferred` (try the whole publication later), a chat or message
+that cannot be written any more raises :class:`Gone`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import warnings
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TypeVar
+
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
+
+T = TypeVar("T")
+
+MAX_WAIT = 5.0
+"""Longest flood-control wait (or retry pause) spent inside one publication; longer ones are
+left to a later try."""
+
+
+RETRIES = 3
+"""Tries of one Bot API call that failed for a reason that may pass (5xx, network, timeout)."""
+
+
+RETRY_LATER = 5.0
+"""Seconds before another try when Telegram kept failing."""
+
+
+class Deferred(Exception):
+    """Telegram refuses for now: try the whole publication again at ``at`` (unix time)."""
+
+    def __init__(self, at: float) -> None:
+        super().__init__(f"retry at {at}")
+        self.at = at
+
+
+class Gone(Exception):
+    """The message or chat cannot be written any more (deleted, blocked, kicked)."""
+
+
+class Blocked(Gone):
+    """Telegram forbids writing to that chat (a user who blocked the bot, a group that removed
+    it)."""
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that the type becomes timedelta
+        warnings.simplefilter("ignore")
+        wait = exc.retry_after
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+
+
+async def call_api(
+    call: Callable[[], Awaitable[T]],
+    *,
+    uncertain_ok: bool = False,
+    check: Callable[[], Awaitable[None]] | None = None,
+) -> T | None:
+    """One Bot API call with the retries that make sense; ``check`` is awaited before each
+    try (a publication's: its lock is still its own, else it raises).
+
+    A flood-control wait up to :data:`MAX_WAIT` is waited; a longer one raises
+    :class:`Deferred`. 5xx, network errors and timeouts are retried (:data:`RETRIES` tries)
+    before :class:`Deferred`; with ``uncertain_ok`` a timeout returns ``None`` at once (a send
+    that may have gone through must not be repeated). ``Forbidden`` and a deleted message raise
+    :class:`Gone`; other ``BadRequest`` errors propagate.
+    """
+    pause = 0.5
+    for attempt in range(RETRIES):
+        if check is not None:
+            await check()
+        try:
+            return await call()
+        except RetryAfter as exc:
+            wait = retry_seconds(exc)
+            if wait > MAX_WAIT:
+                raise Deferred(time.time() + wait) from None
+            await asyncio.sleep(wait)
+        except Forbidden as exc:
+            raise Blocked(exc.message) from None
+        except BadRequest as exc:
+            text = exc.message.lower()
+            if "not found" in text or "can't be edited" in text or "chat not found" in text:
+                raise Gone(exc.message) from None
+            raise
+        except TimedOut:
+            if uncertain_ok:
+                return None
+            if attempt + 1 == RETRIES:
+                raise Deferred(time.time() + RETRY_LATER) from None
+            await asyncio.sleep(pause)
+        except TelegramError:
+            if attempt + 1 == RETRIES:
+                raise Deferred(time.time() + RETRY_LATER) from None
+            await asyncio.sleep(pause)
+        pause *= 2
+    raise Deferred(time.time() + RETRY_LATER)
