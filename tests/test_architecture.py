@@ -144,3 +144,16 @@ def test_the_store_ships_its_scripts_and_schema() -> None:
     assert data and any(p.suffix == ".lua" for p in data)
     for path in data:
         assert any(path.relative_to(store).match(pattern) for pattern in patterns), path
+
+
+MAX_LINES = 600
+
+
+def test_no_module_of_the_bot_is_over_600_lines() -> None:
+    """Small modules with one job each (issue 22's aim): a module that grows past this splits."""
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in (ROOT / "bot").rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not long, long
