@@ -115,6 +115,13 @@ Publishing
     the new write) instead of when its hold runs out; one still publishing it does not hold it
     afterwards. A wake-up lost (a reconnection) only costs the wait for the hold.
 
+Time
+    A store reads no clock of its own: ``clock`` (unix time, default :func:`time.time`) gives
+    the publications' due times and the budget's refills, and with SQLite also expiry, locks and
+    first versions (Redis keeps those by its server's clock); ``monotonic`` (default
+    :func:`time.monotonic`) measures how long a lock this process took surely stays its own.
+    Tests pass their own to drive time.
+
 ``round_trips`` counts the calls made to the store (one per method call) and ``ops`` splits them
 by operation.
 """

@@ -8,7 +8,7 @@ import math
 import random
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import TypeVar, cast
 
 from bot.store.protocol import Store
@@ -43,7 +43,17 @@ class StoreBase(Store):
     #: Seconds a publishing lock taken by a write lasts (tests shorten it).
     publish_lease: float = PUBLISH_LEASE
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        #: Unix time as this store reads it (publications due, the budget's refills and, where
+        #: the back-end keeps them, expiries and locks): tests drive it.
+        self.clock = clock
+        #: This process's own steady clock, for how long the locks it took surely stay its own.
+        self.monotonic = monotonic
         #: Compare-and-set writes (or checks) refused because the table had moved (metrics).
         self.conflicts = 0
         self.round_trips = 0
@@ -51,7 +61,7 @@ class StoreBase(Store):
         self.ops: Counter[str] = Counter()
         self._known: OrderedDict[int, Loaded | None] = OrderedDict()
         self._acquired: dict[int, tuple[str, dict[str, str]]] = {}
-        #: Until when (``time.monotonic()``) each publishing lock this store took is its own.
+        #: Until when (:attr:`monotonic`) each publishing lock this store took is its own.
         self._leases: dict[int, float] = {}
         #: Publications whose release waits (see "Publishing"), by chat.
         self._held: dict[int, Held] = {}
@@ -63,15 +73,15 @@ class StoreBase(Store):
 
     def lease_left(self, chat_id: int) -> float:
         """Seconds this store's publishing lock of the table surely stays its own (0: none)."""
-        return max(0.0, self._leases.get(chat_id, 0.0) - time.monotonic())
+        return max(0.0, self._leases.get(chat_id, 0.0) - self.monotonic())
 
     def _leased(self, chat_id: int, lease: float | None, since: float | None = None) -> None:
         """This store took (or extended) the table's publishing lock for ``lease`` seconds
-        (``None``: it is not its own any more), counted from ``since`` (``time.monotonic()``
+        (``None``: it is not its own any more), counted from ``since`` (:attr:`monotonic`
         when the request left: the estimate never outlives the lock; default now)."""
         self._leases.pop(chat_id, None)
         if lease is not None:
-            self._leases[chat_id] = (time.monotonic() if since is None else since) + lease
+            self._leases[chat_id] = (self.monotonic() if since is None else since) + lease
             if len(self._leases) > self.CACHE_SIZE:  # forget the oldest (long expired)
                 self._leases.pop(next(iter(self._leases)))
 
@@ -236,7 +246,7 @@ class StoreBase(Store):
         ttl = None if ttl is None else positive_ttl(ttl)
         # A held publication of this table is released by this write (when it takes the lock).
         held = self._held.pop(chat_id, None) if lock is not None and doc is not None else None
-        since = time.monotonic()
+        since = self.monotonic()
         try:
             outcome = await self._cas(
                 chat_id,

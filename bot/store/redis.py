@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -82,8 +82,10 @@ class RedisStore(StoreBase):
         *,
         dedupe_ttl: int = DEDUPE_TTL,
         owns_client: bool = False,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__()
+        super().__init__(clock=clock, monotonic=monotonic)
         self.redis = redis
         self.prefix = prefix
         self.dedupe_ttl = dedupe_ttl
@@ -145,7 +147,7 @@ class RedisStore(StoreBase):
             "" if ttl is None else str(ttl),
             str(chat_id),
             "" if update_id is None else str(update_id),
-            repr(time.time() + PUBLISH_GRACE),
+            repr(self.clock() + PUBLISH_GRACE),
             lock or "",
             str(int(self.publish_lease * 1000)),
             "" if expected_doc is None else doc_digest(expected_doc),
@@ -155,7 +157,7 @@ class RedisStore(StoreBase):
             "" if held is None else held.token,
             str(held.spent[0] if held else 0),
             str(held.spent[1] if held else 0),
-            repr(time.time()),
+            repr(self.clock()),
         ]
         if held is not None:
             for key, value in held.shown.items():
@@ -216,7 +218,7 @@ class RedisStore(StoreBase):
         self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
     ) -> dict[str, str] | None:
         self._count("pub_acquire")
-        since = time.monotonic()
+        since = self.monotonic()
         keys = [self.keys.lock(chat_id), self.keys.shown(chat_id)]
         args: list[str | int] = [token, int(lease * 1000), str(chat_id), self._wake]
         reply = await self._pub_acquire(keys=keys, args=args)
@@ -228,7 +230,7 @@ class RedisStore(StoreBase):
 
     async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
         self._count("pub_extend")
-        since = time.monotonic()
+        since = self.monotonic()
         keys = [self.keys.lock(chat_id)]
         kept = bool(int(await self._pub_extend(keys=keys, args=[token, int(lease * 1000)])))
         self._leased(chat_id, lease if kept else None, since)
@@ -275,13 +277,13 @@ class RedisStore(StoreBase):
             str(chat_id),
             "" if ttl is None else str(positive_ttl(ttl)),
             int(lease * 1000),
-            repr(time.time()),
+            repr(self.clock()),
             spent[0],
             spent[1],
         ]
         for key, value in shown.items():
             args += [key, value]
-        since = time.monotonic()
+        since = self.monotonic()
         reply = [_decode(x) for x in await self._pub_release(keys=keys, args=args)]
         return self._released(chat_id, reply[0], reply[1:], lease, since)
 
@@ -304,7 +306,7 @@ class RedisStore(StoreBase):
         self._count("pub_release")
         keys = [self.keys.publish, self.keys.bot_budget]
         args: list[Any] = [
-            repr(time.time()),
+            repr(self.clock()),
             int(self.publish_lease * 1000),
             "" if ttl is None else str(positive_ttl(ttl)),
         ]
@@ -318,7 +320,7 @@ class RedisStore(StoreBase):
             args += [token, str(version), str(chat), spent[0], spent[1], 2 * len(shown)]
             for key, value in shown.items():
                 args += [key, value]
-        since = time.monotonic()
+        since = self.monotonic()
         reply = [_decode(x) for x in await self._pub_release_many(keys=keys, args=args)]
         return [
             self._released(
@@ -328,7 +330,7 @@ class RedisStore(StoreBase):
         ]
 
     def budget(self) -> Budget:
-        return RedisBudget(self.redis, self.prefix)
+        return RedisBudget(self.redis, self.prefix, self.clock)
 
     async def claim_sweep(
         self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
@@ -419,7 +421,7 @@ class RedisStore(StoreBase):
             "" if ttl is None else str(positive_ttl(ttl)),
             str(old_chat),
             str(new_chat),
-            repr(time.time() + PUBLISH_GRACE),
+            repr(self.clock() + PUBLISH_GRACE),
             doc_digest(doc),
         ]
         reply = await self._move(keys=keys, args=args)
@@ -437,9 +439,12 @@ class RedisStore(StoreBase):
 class RedisBudget:
     """The buckets in Redis, one round trip per question."""
 
-    def __init__(self, redis: Redis, prefix: str = "tapete") -> None:
+    def __init__(
+        self, redis: Redis, prefix: str = "tapete", clock: Callable[[], float] = time.time
+    ) -> None:
         self.redis = redis
         self.keys = Keys(prefix)
+        self.clock = clock
         self._where = redis.register_script(lua("where"))
 
     async def where(
@@ -450,7 +455,7 @@ class RedisBudget:
             self.keys.bot_budget,
             self.keys.quiet(chat_id, user_id, kind),
         ]
-        args = [time.time(), GROUP_RATE, GROUP_BURST, BOT_RATE, BOT_BURST]
+        args = [self.clock(), GROUP_RATE, GROUP_BURST, BOT_RATE, BOT_BURST]
         args += [GROUP_RESERVE, BOT_RESERVE, max(0, math.ceil(quiet))]
         found = await self._where(keys=keys, args=args)
         text = found.decode() if isinstance(found, bytes) else str(found)

@@ -68,13 +68,13 @@ class SQLiteStore(StoreBase):
         *,
         dedupe_ttl: int = DEDUPE_TTL,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
         temporary: bool = False,
     ) -> None:
-        super().__init__()
+        super().__init__(clock=clock, monotonic=monotonic)
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.dedupe_ttl = dedupe_ttl
-        self.clock = clock
         self._temporary = temporary
         self._budget = SQLiteBudget(lambda fn: self._run(None, True, fn), clock)
         self._purged = 0.0
@@ -173,7 +173,7 @@ class SQLiteStore(StoreBase):
                 return Outcome(True, 0)
             db.execute(
                 "INSERT OR IGNORE INTO publish (chat, due) VALUES (?, ?)",
-                (chat_id, time.time() + PUBLISH_GRACE),
+                (chat_id, self._now() + PUBLISH_GRACE),
             )
             live = self._live(db, chat_id)
             version = self._next_version(db, None if live is None else live[0])
@@ -198,11 +198,11 @@ class SQLiteStore(StoreBase):
                 self._store_shown(db, chat_id, held.shown)
                 db.execute(
                     "UPDATE locks SET token = ?, until = ? WHERE chat = ?",
-                    (lock, time.time() + self.publish_lease, chat_id),
+                    (lock, self._now() + self.publish_lease, chat_id),
                 )
                 db.execute(
                     "UPDATE publish SET due = ? WHERE chat = ?",
-                    (time.time() + PUBLISH_GRACE, chat_id),
+                    (self._now() + PUBLISH_GRACE, chat_id),
                 )
                 spend_calls(db, chat_id, held.spent, self._now())
                 return Outcome(True, version, shown=dict(held.shown))
@@ -284,7 +284,7 @@ class SQLiteStore(StoreBase):
         db.execute(f"DELETE FROM prefs WHERE scope IN ({old})", (now,))
         db.execute("DELETE FROM prefs_ttl WHERE expires <= ?", (now,))
         db.execute("DELETE FROM shown WHERE chat NOT IN (SELECT chat FROM tables)")
-        db.execute("DELETE FROM locks WHERE until <= ?", (time.time(),))
+        db.execute("DELETE FROM locks WHERE until <= ?", (self._now(),))
         db.execute("DELETE FROM quiet WHERE until <= ?", (now,))
         db.execute("DELETE FROM buckets WHERE at <= ?", (now - 3600,))  # full again long since
         db.execute("DELETE FROM rec_done WHERE expires <= ?", (now,))
@@ -315,21 +315,19 @@ class SQLiteStore(StoreBase):
 
         return await self._run("backlog", False, fn)
 
-    @staticmethod
-    def _take_lock(db: sqlite3.Connection, chat_id: int, token: str, lease: float) -> bool:
+    def _take_lock(self, db: sqlite3.Connection, chat_id: int, token: str, lease: float) -> bool:
         row = db.execute("SELECT until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
-        if row is not None and row[0] > time.time():
+        if row is not None and row[0] > self._now():
             return False
         db.execute(
             "INSERT OR REPLACE INTO locks (chat, token, until) VALUES (?, ?, ?)",
-            (chat_id, token, time.time() + lease),
+            (chat_id, token, self._now() + lease),
         )
         return True
 
-    @staticmethod
-    def _holds(db: sqlite3.Connection, chat_id: int, token: str) -> bool:
+    def _holds(self, db: sqlite3.Connection, chat_id: int, token: str) -> bool:
         row = db.execute("SELECT token, until FROM locks WHERE chat = ?", (chat_id,)).fetchone()
-        return row is not None and row[0] == token and row[1] > time.time()
+        return row is not None and row[0] == token and row[1] > self._now()
 
     @staticmethod
     def _store_shown(db: sqlite3.Connection, chat_id: int, shown: dict[str, str]) -> None:
@@ -356,17 +354,17 @@ class SQLiteStore(StoreBase):
                 return None
             return self._shown(db, chat_id)
 
-        since = time.monotonic()
+        since = self.monotonic()
         found = await self._run("pub_acquire", True, fn)
         if found is not None:
             self._leased(chat_id, lease, since)
         return found
 
     async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
-        since = time.monotonic()
+        since = self.monotonic()
 
         def fn(db: sqlite3.Connection) -> bool:
-            now = time.time()
+            now = self._now()
             cursor = db.execute(
                 "UPDATE locks SET until = ? WHERE chat = ? AND token = ? AND until > ?",
                 (now + lease, chat_id, token, now),
@@ -407,10 +405,10 @@ class SQLiteStore(StoreBase):
                 if live is None:
                     db.execute("DELETE FROM shown WHERE chat = ?", (chat_id,))
                 return Released(True)
-            db.execute("UPDATE locks SET until = ? WHERE chat = ?", (time.time() + lease, chat_id))
+            db.execute("UPDATE locks SET until = ? WHERE chat = ?", (self._now() + lease, chat_id))
             return Released(False, version=live[0], doc=live[1])
 
-        since = time.monotonic()
+        since = self.monotonic()
         released: Released = await self._run("pub_release", True, fn)
         self._leased(chat_id, None if released.done or released.lost else lease, since)
         if released.doc is not None:
@@ -514,7 +512,7 @@ class SQLiteStore(StoreBase):
             db.execute("DELETE FROM publish WHERE chat IN (?, ?)", (old_chat, new_chat))
             db.execute(
                 "INSERT INTO publish (chat, due) VALUES (?, ?)",
-                (new_chat, time.time() + PUBLISH_GRACE),
+                (new_chat, self._now() + PUBLISH_GRACE),
             )
             db.execute("DELETE FROM shown WHERE chat = ?", (new_chat,))
             db.execute("UPDATE shown SET chat = ? WHERE chat = ?", (new_chat, old_chat))

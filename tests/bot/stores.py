@@ -36,9 +36,17 @@ def sqlite_store(clock: Callable[[], float] = time.time, **kwargs: Any) -> SQLit
 def connect(store: Store) -> Store:
     """Another store on the same data as ``store`` (a second process)."""
     if isinstance(store, SQLiteStore):
-        return SQLiteStore(store.path, dedupe_ttl=store.dedupe_ttl, clock=store.clock)
+        return SQLiteStore(
+            store.path, dedupe_ttl=store.dedupe_ttl, clock=store.clock, monotonic=store.monotonic
+        )
     assert isinstance(store, RedisStore), store
-    return RedisStore(store.redis, store.prefix, dedupe_ttl=store.dedupe_ttl)
+    return RedisStore(
+        store.redis,
+        store.prefix,
+        dedupe_ttl=store.dedupe_ttl,
+        clock=store.clock,
+        monotonic=store.monotonic,
+    )
 
 
 async def _score(store: Store, table: str, chat_id: int) -> float | None:

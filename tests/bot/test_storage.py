@@ -36,6 +36,7 @@ from stores import (
 from bot.store import (
     DEDUPE_KEEP,
     PUBLISH_GRACE,
+    PUBLISH_LEASE,
     TIMER_LEASE,
     DuplicateUpdate,
     Held,
@@ -954,3 +955,46 @@ async def test_the_sqlite_budget_refills_by_the_store_clock() -> None:
     assert await first.budget().where(-5, 98, "help", 0) == "private"
     await first.aclose()
     await second.aclose()
+
+
+# ---- time is the store's clock ----------------------------------------------------------------
+
+
+async def test_sqlite_locks_and_publications_follow_the_store_clock() -> None:
+    """Nothing the SQLite store decides reads the time itself: a test drives its clocks (unix
+    time for locks, expiry, publications due; the steady one for its own lease estimates)."""
+    now, steady = [1000.0], [50.0]
+    first = sqlite_store(clock=lambda: now[0], monotonic=lambda: steady[0])
+    second = SQLiteStore(first.path, clock=lambda: now[0], monotonic=lambda: steady[0])
+    await first.update_table(3, lambda _: Write(None, doc=doc(n=1), ttl=60, lock="a"))
+    assert first.take_acquired(3) == ("a", {})
+    assert await publish_due(first, 3) == 1000.0 + PUBLISH_GRACE
+    assert first.lease_left(3) == PUBLISH_LEASE
+    steady[0] += 4
+    assert first.lease_left(3) == PUBLISH_LEASE - 4
+    now[0] += PUBLISH_LEASE - 1
+    assert await second.pub_acquire(3, "b") is None  # still the first's
+    now[0] += 2  # its lease ran out: no sleep, the store's clock moved
+    assert await second.pub_acquire(3, "b") == {}
+    assert not await first.pub_extend(3, "a")
+    assert (await second.claim_sweep(now[0])).publications == [3]  # due since 1005
+    now[0] += 60
+    assert await first.load(3) is None  # expired at 1060
+    await first.aclose()
+    await second.aclose()
+
+
+async def test_redis_publications_due_and_the_budget_follow_the_store_clock() -> None:
+    """The times the Redis store sends (a publication's due time, the budget's refills) are its
+    clock's; the server keeps its own for versions, expiry and locks."""
+    now = [5000.0]
+    client = fakeredis.FakeAsyncRedis()
+    store = RedisStore(client, prefix="clock", clock=lambda: now[0])
+    assert await store.create(1, doc(n=0)) is not None
+    assert await publish_due(store, 1) == 5000.0 + PUBLISH_GRACE
+    places = [await store.budget().where(-5, u, "help", 0) for u in range(13)]
+    assert places.count("group") == 12
+    now[0] += 3.0  # one message's worth (20 a minute)
+    assert await store.budget().where(-5, 99, "help", 0) == "group"
+    assert await store.budget().where(-5, 98, "help", 0) == "private"
+    await client.aclose()
