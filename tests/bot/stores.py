@@ -130,3 +130,14 @@ async def add_user_table(store: Store, user_id: int, chat_id: int, ttl: int | No
         return
     assert isinstance(store, SQLiteStore), store
     await store._run(None, True, lambda db: store._link_user(db, user_id, chat_id, ttl))
+
+
+async def lapse_lock(store: Store, chat_id: int) -> None:
+    """The table's publishing lock runs out now (as its lease would, without waiting for it)."""
+    if isinstance(store, RedisStore):
+        await store.redis.delete(store.keys.lock(chat_id))
+        return
+    assert isinstance(store, SQLiteStore), store
+    await store.run(
+        lambda db: db.execute("UPDATE locks SET until = 0 WHERE chat = ?", (chat_id,)), write=True
+    )

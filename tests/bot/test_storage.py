@@ -1,4 +1,5 @@
-"""The store's contract, checked on every back-end: SQLite, fakeredis (with Lua) and a real Redis.
+"""The store's contract: what :class:`bot.store.Store` promises, checked on every back-end
+(SQLite on a temporary file, fakeredis with Lua, and the real Redis).
 
 The real Redis runs only when ``REDIS_URL`` is set (CI sets it; without it nothing is skipped);
 each test uses its own key prefix and removes its keys afterwards, so a shared server is safe.
@@ -27,6 +28,7 @@ from stores import (
     add_user_table,
     claim_due,
     due_timers,
+    lapse_lock,
     publish_due,
     sqlite_store,
     timer_of,
@@ -914,7 +916,7 @@ async def test_a_process_that_cannot_take_the_lock_wakes_the_holder(backend: Bac
             await listening
 
 
-async def test_the_redis_budget_keeps_a_reserve_and_quiets_repeated_answers(
+async def test_the_budget_keeps_a_reserve_and_quiets_repeated_answers(
     backend: Backend,
 ) -> None:
     store = backend.store()
@@ -998,3 +1000,77 @@ async def test_redis_publications_due_and_the_budget_follow_the_store_clock() ->
     assert await store.budget().where(-5, 99, "help", 0) == "group"
     assert await store.budget().where(-5, 98, "help", 0) == "private"
     await client.aclose()
+
+
+# ---- the publication set, the lock's end, the cache, the backlog -----------------------------
+
+
+async def test_every_write_puts_the_table_in_the_publication_set_until_it_is_published(
+    backend: Backend,
+) -> None:
+    """A write makes its table due for publication ``PUBLISH_GRACE`` later (any process takes it
+    over then); a release that Telegram refused for now keeps it due at its retry time and frees
+    the lock; a release of the current version takes it out; a delete too."""
+    first, second = backend.store(), backend.store()
+    now = time.time()
+    await first.update_table(4, lambda _: Write(None, doc=doc(n=1), ttl=600))
+    due = await publish_due(second, 4)
+    assert due is not None and now + PUBLISH_GRACE - 1 < due < time.time() + PUBLISH_GRACE + 1
+    assert await second.backlog(now) == (1, 0)
+    version = await second.version_of(4)
+    assert await second.pub_acquire(4, "b") == {}
+    released = await second.pub_release(4, "b", version, {"m": "1"}, retry_at=now + 100, ttl=60)
+    assert released.done and await publish_due(first, 4) == pytest.approx(now + 100)
+    assert (await first.claim_sweep(now + 99)).publications == []
+    assert (await first.claim_sweep(now + 101)).publications == [4]  # the retry is due
+    assert await first.pub_acquire(4, "a") == {"m": "1"}  # the refused release freed the lock
+    assert (await first.pub_release(4, "a", version, {"m": "2"}, ttl=60)).done
+    assert await publish_due(second, 4) is None and await second.backlog(now) == (0, 0)
+    await second.update_table(4, lambda _: Write(None, doc=doc(n=2), ttl=600))
+    assert await publish_due(first, 4) is not None
+    await first.update_table(4, lambda _: Write(None, delete=True))
+    assert await publish_due(second, 4) is None and await second.backlog(now) == (0, 0)
+
+
+async def test_a_release_after_the_lock_ran_out_is_lost_and_stores_nothing(
+    backend: Backend,
+) -> None:
+    first, second = backend.store(), backend.store()
+    await first.update_table(6, lambda _: Write(None, doc=doc(n=1), ttl=600))
+    version = await first.version_of(6)
+    assert await first.pub_acquire(6, "a") == {}
+    assert first.lease_left(6) > 0
+    await lapse_lock(first, 6)
+    assert await second.pub_acquire(6, "b") == {}  # free: another process takes it
+    released = await first.pub_release(6, "a", version, {"m": "x"}, ttl=60)
+    assert released.lost and not released.done and first.lease_left(6) == 0
+    assert await first.pub_acquire(6, "c") is None  # the second's now
+    assert (await second.pub_release(6, "b", version, {"m": "y"}, ttl=60)).done
+    assert await first.pub_acquire(6, "c") == {"m": "y"}  # what the lost release showed: not kept
+
+
+async def test_the_cached_copy_answers_without_a_round_trip_until_forgotten(
+    backend: Backend,
+) -> None:
+    mine, other = backend.store(), backend.store()
+    assert not mine.is_cached(2)
+    assert await mine.cached(2) is None and mine.is_cached(2)  # loaded once: absent
+    await other.create(2, doc(n=1))
+    trips = mine.round_trips
+    assert await mine.cached(2) is None  # its own copy, maybe stale: no round trip
+    assert mine.round_trips == trips
+    mine.forget(2)
+    assert not mine.is_cached(2)
+    loaded = await mine.cached(2)
+    assert loaded is not None and loaded.doc == doc(n=1) and mine.round_trips == trips + 1
+    mine.forget()
+    assert not mine.is_cached(2)
+
+
+async def test_the_backlog_counts_publications_waiting_and_timers_due(store: Store) -> None:
+    await store.create(1, doc(n=0), timer_at=10.0)
+    await store.create(2, doc(n=0), timer_at=30.0)
+    await store.create(3, doc(n=0))
+    assert await store.backlog(5.0) == (3, 0)
+    assert await store.backlog(20.0) == (3, 1)
+    assert await store.backlog(40.0) == (3, 2)
