@@ -25,13 +25,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.games import render
 from bot.games.base import Game
 from bot.games.registry import get_game
-from bot.games.render import esc
 from bot.games.seats import LogEntry, Player, Status
 from bot.records.model import HandLog, Pending
 from engine.core import Event, IllegalAction
-from locales import t
 
 LEVELS = ("facil", "normal")
 """Computer player levels (``nivel=`` at ``/nueva``); the engines' ``ai.LEVELS``."""
@@ -257,7 +256,7 @@ class Table(BaseModel):
             raise IllegalAction("team_full", n=team + 1)
         taken = {-p.user_id for p in self.players if p.bot_level is not None}
         number = next(n for n in itertools.count(1) if n not in taken)
-        name = t(self.lang, "bots.name", n=number)
+        name = render.computer_name(self.lang, number)
         self.players.append(Player(user_id=-number, name=name, bot_level=self.level, team=team))
         return len(self.players) - 1
 
@@ -326,8 +325,7 @@ class Table(BaseModel):
         for player in self.players:
             if player.user_id in user_ids and player.user_id not in self.unreachable:
                 self.unreachable = [*self.unreachable, player.user_id]
-                name = esc(player.name)
-                self.notify(t(self.lang, "security.blocked", name=f"<b>{name}</b>"))
+                self.notify(render.blocked_notice(self.lang, player.name))
 
     def move_to(self, chat_id: int) -> None:
         """The group became a supergroup (a new chat id). The old chat's messages cannot be

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import random
 
-from bot.games.render import esc
+from bot.games import render
 from bot.games.timing import minutes_left, next_change
 from bot.table import Table
-from locales import tn
 
 PAUSE = (1.5, 3.0)
 """Seconds a computer player "thinks" before its move (least, most); settings may shorten it."""
@@ -97,12 +96,7 @@ def between_moves(table: Table, now: float) -> None:
 def nudge_text(table: Table, now: float) -> str:
     """The private nudge: your turn, with a link to the table (or the group's name)."""
     left = max(0, round((table.turn_deadline or now) - now))
-    title = esc(table.title or table.adapter.title(table.lang))
-    link = table.table_link()
-    if link is not None:
-        where = f'<a href="{link}">{title}</a>'
-        return tn(table.lang, "phone.nudge", left, where=where)
-    return tn(table.lang, "phone.nudge_group", left, where=title)
+    return render.nudge_text(table, left, table.table_link())
 
 
 def rng(table: Table, seat: int, purpose: str) -> random.Random:

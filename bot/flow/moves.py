@@ -11,13 +11,11 @@ from typing import Any
 
 from bot.flow import clock
 from bot.flow.clock import PAUSE, READ_PAUSES
-from bot.games import senas
-from bot.games.render import esc
+from bot.games import render, senas
 from bot.games.seats import LogEntry
 from bot.records import book
 from bot.table import Step, Table
 from engine.core import Action, Event, IllegalAction
-from locales import t
 
 TAKEOVER_AFTER = 2
 """A player's own turns timed out in a row after which the computer plays for him."""
@@ -219,9 +217,9 @@ def fire_timer(
     step.notes = notes
     step.taken_over = taken
     for seat in taken:
-        table.notify(t(table.lang, "bots.takeover", name=esc(table.players[seat].name)))
+        table.notify(render.takeover_notice(table.lang, table.players[seat].name))
     if taken and not table.humans_present() and table.status == "playing":
-        table.notify(t(table.lang, "bots.paused"))
+        table.notify(render.alone_notice(table.lang))
     announce(table, step)
     return step
 
@@ -234,10 +232,8 @@ def announce(table: Table, step: Step) -> None:
         text = adapter.closed_table_text(table, step.closed_hand_log)
         table.closing[str(step.closed_table_msg)] = text
     hand_log = step.closed_hand_log if step.closed_hand_log is not None else table.log
-    parts = [adapter.result_text(table, step.events, hand_log)]
-    if table.status == "over":
-        parts.append(t(table.lang, "msg.game_over"))
-    result = "\n\n".join(p for p in parts if p)
+    result = adapter.result_text(table, step.events, hand_log)
+    result = render.result_notice(table.lang, result, over=table.status == "over")
     if result:
         table.notify(result)
 

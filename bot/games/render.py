@@ -200,3 +200,45 @@ def error_text(lang: str, error: IllegalAction, *, plain: bool = False) -> str:
         return t(lang, key, **params)
     except (KeyError, IndexError, ValueError):
         return t(lang, "error.generic")
+
+
+# ---- the notices the table flow queues (bot/flow writes no text of its own) -------------------
+
+
+def computer_name(lang: str, number: int) -> str:
+    """A computer seat's name ("🤖 Máquina 2")."""
+    return t(lang, "bots.name", n=number)
+
+
+def blocked_notice(lang: str, name: str) -> str:
+    """The group is told once that a seated player cannot get private messages."""
+    return t(lang, "security.blocked", name=f"<b>{esc(name)}</b>")
+
+
+def takeover_notice(lang: str, name: str) -> str:
+    """The computer plays for a person whose turns timed out."""
+    return t(lang, "bots.takeover", name=esc(name))
+
+
+def alone_notice(lang: str) -> str:
+    """Nobody plays himself any more: the table waits."""
+    return t(lang, "bots.paused")
+
+
+def result_notice(lang: str, result: str | None, *, over: bool) -> str:
+    """A step's new group message: the hand's result, and the end of the game ("" if none).
+
+    >>> result_notice("es", None, over=False)
+    ''
+    """
+    parts = [result, t(lang, "msg.game_over") if over else None]
+    return "\n\n".join(p for p in parts if p)
+
+
+def nudge_text(table: TableView, left: int, link: str | None) -> str:
+    """The private nudge: your turn, ``left`` seconds, with a link to the table message (or the
+    group's name where there is no link)."""
+    title = esc(table.title or table.adapter.title(table.lang))
+    if link is not None:
+        return tn(table.lang, "phone.nudge", left, where=f'<a href="{link}">{title}</a>')
+    return tn(table.lang, "phone.nudge_group", left, where=title)
