@@ -207,7 +207,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif settings.sqlite_path:
         log.info("storage: SQLite file %s (one machine; REDIS_URL for more)", settings.sqlite_path)
     else:
-        log.warning("in-process store (REDIS_URL unset): tables are lost on restart")
+        log.warning(
+            "storage: a temporary SQLite file (neither REDIS_URL nor TAPETE_SQLITE_PATH set): "
+            "tables are lost on restart"
+        )
 
     from bot.app import build_application  # imported late: a config error needs no telegram
 

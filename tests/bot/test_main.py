@@ -130,13 +130,13 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> FakeApplication:
     return app
 
 
-def test_polling_by_default_and_warns_about_the_memory_store(
+def test_polling_by_default_and_warns_about_the_temporary_store(
     fake_app: FakeApplication, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert entry.main([]) == 0
     assert fake_app.calls == [("polling", {})]
     err = capsys.readouterr().err
-    assert "in-process store (REDIS_URL unset): tables are lost on restart" in err
+    assert "storage: a temporary SQLite file" in err and "tables are lost on restart" in err
     assert logging.getLogger("httpx").level == logging.WARNING
 
 
