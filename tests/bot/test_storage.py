@@ -52,8 +52,11 @@ from bot.store import (
     Write,
 )
 
-BACKENDS = ["sqlite", "fakeredis"] + (["redis"] if os.environ.get("REDIS_URL") else [])
-"""Without ``REDIS_URL`` the Redis semantics (Lua scripts, expiry) run on fakeredis only."""
+BACKENDS = ["sqlite", "fakeredis", "fakeredis-text"] + (
+    ["redis"] if os.environ.get("REDIS_URL") else []
+)
+"""Without ``REDIS_URL`` the Redis semantics (Lua scripts, expiry) run on fakeredis only;
+``fakeredis-text`` is a client that decodes every reply (``decode_responses=True``)."""
 
 
 class Backend:
@@ -64,7 +67,7 @@ class Backend:
         self.prefix = f"test-{uuid.uuid4().hex[:12]}"
         self.clients: list[Any] = []
         self._sqlite: list[SQLiteStore] = []
-        self._server = fakeredis.FakeServer() if kind == "fakeredis" else None
+        self._server = fakeredis.FakeServer() if kind.startswith("fakeredis") else None
 
     def store(self) -> Store:
         if self.kind == "sqlite":
@@ -72,8 +75,9 @@ class Backend:
             self._sqlite.append(sqlite_store() if first is None else SQLiteStore(first))
             return self._sqlite[-1]
         client: Any
-        if self.kind == "fakeredis":
-            client = fakeredis.FakeAsyncRedis(server=self._server)
+        if self.kind.startswith("fakeredis"):
+            decoded = self.kind == "fakeredis-text"
+            client = fakeredis.FakeAsyncRedis(server=self._server, decode_responses=decoded)
         else:
             client = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
         self.clients.append(client)
