@@ -29,6 +29,8 @@ RETRIES = 3
 
 RETRY_LATER = 5.0
 """Seconds before another try when Telegram kept failing."""
+RETRY_PAUSE = 0.5
+"""Seconds before the second try of a failed call (doubled before each further one)."""
 
 
 class Deferred(Exception):
@@ -60,9 +62,12 @@ async def call_api(
     *,
     uncertain_ok: bool = False,
     check: Callable[[], Awaitable[None]] | None = None,
+    clock: Callable[[], float] = time.time,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> T | None:
     """One Bot API call with the retries that make sense; ``check`` is awaited before each
-    try (a publication's: its lock is still its own, else it raises).
+    try (a publication's: its lock is still its own, else it raises); ``clock`` tells the unix
+    time of a retry and ``sleep`` pauses (a publication passes its process's).
 
     A flood-control wait up to :data:`MAX_WAIT` is waited; a longer one raises
     :class:`Deferred`. 5xx, network errors and timeouts are retried (:data:`RETRIES` tries)
@@ -70,7 +75,7 @@ async def call_api(
     that may have gone through must not be repeated). ``Forbidden`` and a deleted message raise
     :class:`Gone`; other ``BadRequest`` errors propagate.
     """
-    pause = 0.5
+    pause = RETRY_PAUSE
     for attempt in range(RETRIES):
         if check is not None:
             await check()
@@ -79,8 +84,8 @@ async def call_api(
         except RetryAfter as exc:
             wait = retry_seconds(exc)
             if wait > MAX_WAIT:
-                raise Deferred(time.time() + wait) from None
-            await asyncio.sleep(wait)
+                raise Deferred(clock() + wait) from None
+            await sleep(wait)
         except Forbidden as exc:
             raise Blocked(exc.message) from None
         except BadRequest as exc:
@@ -92,11 +97,11 @@ async def call_api(
             if uncertain_ok:
                 return None
             if attempt + 1 == RETRIES:
-                raise Deferred(time.time() + RETRY_LATER) from None
-            await asyncio.sleep(pause)
+                raise Deferred(clock() + RETRY_LATER) from None
+            await sleep(pause)
         except TelegramError:
             if attempt + 1 == RETRIES:
-                raise Deferred(time.time() + RETRY_LATER) from None
-            await asyncio.sleep(pause)
+                raise Deferred(clock() + RETRY_LATER) from None
+            await sleep(pause)
         pause *= 2
-    raise Deferred(time.time() + RETRY_LATER)
+    raise Deferred(clock() + RETRY_LATER)

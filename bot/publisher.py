@@ -53,7 +53,6 @@ import contextlib
 import logging
 import math
 import secrets
-import time
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -146,7 +145,7 @@ def _hold_seconds(svc: Services) -> float:
     :data:`SHARED_HOLD` while other processes serve this bot's tables too (they sweep the same
     store, or one was seen publishing a table)."""
     hold = svc.settings.publish_hold
-    shared = svc.processes > 1 or svc.shared_until > time.monotonic()
+    shared = svc.processes > 1 or svc.shared_until > svc.monotonic()
     return min(hold, SHARED_HOLD) if shared else hold
 
 
@@ -158,7 +157,7 @@ def _may_hold(svc: Services, chat_id: int) -> bool:
     until = svc.contended.get(chat_id)
     if until is None:
         return True
-    if until > time.monotonic():
+    if until > svc.monotonic():
         return False
     del svc.contended[chat_id]
     return True
@@ -174,7 +173,13 @@ async def _loop(
     lease: Lease,
 ) -> None:
     run = sending.Run(
-        chat_id=chat_id, shown=shown, group_calls=spent[0], calls=spent[1], lease=lease
+        chat_id=chat_id,
+        shown=shown,
+        group_calls=spent[0],
+        calls=spent[1],
+        lease=lease,
+        clock=svc.clock,
+        sleep=svc.sleep,
     )
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
@@ -187,17 +192,17 @@ async def _loop(
         except LeaseLost:
             # Due now for whoever holds the lock; the release spends the calls made and finds
             # the lock lost (or, if it could not be renewed but is still this one's, frees it).
-            retry_at, loaded = time.time(), None
+            retry_at, loaded = svc.clock(), None
         except Exception:
             log.exception("publishing table %s failed", chat_id)
-            retry_at, loaded = time.time() + RETRY_LATER, None
+            retry_at, loaded = svc.clock() + RETRY_LATER, None
         version = loaded.version if loaded is not None else 0
         if loaded is not None and retry_at is None:
             newest = await svc.store.cached(chat_id)
             if run.moved or (newest is not None and newest.version != version):
                 continue  # the table was written meanwhile: publish that too
             if _may_hold(svc, chat_id):
-                held = Held(token, version, dict(run.shown), run.spent(), time.monotonic())
+                held = Held(token, version, dict(run.shown), run.spent(), svc.monotonic())
                 svc.store.hold(chat_id, held)
                 _start_releaser(bot, svc)
                 return
@@ -222,7 +227,7 @@ async def _loop(
         token,
         0,
         run.shown,
-        retry_at=time.time(),
+        retry_at=svc.clock(),
         ttl=svc.settings.table_ttl,
         spent=run.spent(),
     )
@@ -361,7 +366,7 @@ async def _record(
     await change_table(svc, table.chat_id, fn)
     found = await svc.store.cached(table.chat_id)
     if found is None:
-        raise Deferred(time.time() + RETRY_LATER)
+        raise Deferred(svc.clock() + RETRY_LATER)
     run.moved = run.moved or found.version != run.version + 1
     run.version = found.version
     return found
@@ -373,7 +378,7 @@ async def _record(
 def _contended(svc: Services, chat_id: int) -> None:
     """Another process publishes this table too: release its publications at once for a while
     (:data:`CONTENDED`), so that neither waits for the other's hold."""
-    svc.contended[chat_id] = svc.shared_until = time.monotonic() + CONTENDED
+    svc.contended[chat_id] = svc.shared_until = svc.monotonic() + CONTENDED
     if len(svc.contended) > 4096:
         svc.contended.pop(next(iter(svc.contended)))
 
@@ -388,12 +393,12 @@ async def _release_when_due(bot: Bot, svc: Services) -> None:
     :data:`RELEASE_EVERY` of each other in one round trip; ends when none is held."""
     while (oldest := svc.store.held_since()) is not None:
         hold = _hold_seconds(svc)  # (shorter once another process shows up)
-        wait = oldest + hold - time.monotonic()
+        wait = oldest + hold - svc.monotonic()
         if wait > 0:
-            await asyncio.sleep(min(wait, 0.25))
+            await svc.sleep(min(wait, 0.25))
             continue
-        await release_held(bot, svc, before=time.monotonic() - hold + RELEASE_EVERY)
-        await asyncio.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
+        await release_held(bot, svc, before=svc.monotonic() - hold + RELEASE_EVERY)
+        await svc.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
 
 
 async def release_held(
@@ -433,10 +438,10 @@ async def listen(bot: Bot, svc: Services) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if time.monotonic() - warned > WAKE_WARN_EVERY:
+            if svc.monotonic() - warned > WAKE_WARN_EVERY:
                 log.warning("wake-ups lost: %s", type(exc).__name__)
-                warned = time.monotonic()
-        await asyncio.sleep(WAKE_RETRY)
+                warned = svc.monotonic()
+        await svc.sleep(WAKE_RETRY)
 
 
 def woken(bot: Bot, svc: Services, chat_id: int) -> None:

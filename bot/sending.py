@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from telegram import Bot, Message
@@ -52,6 +54,10 @@ class Run:
     """The version of the document the round renders (each of its records adds one)."""
     moved: bool = False
     """A record of the round landed on another write: publish again from the newest."""
+    clock: Callable[[], float] = time.time
+    """The unix time of retries (the process's ``Services.clock``)."""
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """The pauses between tries of a call (``Services.sleep``)."""
 
     def count(self, chat_id: int, *, send: bool) -> None:
         """One Bot API call; a new message counts against the bot's budget (about 30 a
@@ -86,6 +92,8 @@ async def send(
         ),
         uncertain_ok=uncertain_ok,
         check=run.check,
+        clock=run.clock,
+        sleep=run.sleep,
     )
 
 
@@ -102,6 +110,8 @@ async def edit(bot: Bot, run: Run, chat_id: int, message_id: int, render_: Rende
                 disable_web_page_preview=True,
             ),
             check=run.check,
+            clock=run.clock,
+            sleep=run.sleep,
         )
     except BadRequest as exc:
         if "not modified" not in exc.message.lower():

@@ -10,7 +10,7 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.background import Publications
@@ -30,6 +30,11 @@ class Services:
     settings: Settings
     store: Store
     clock: Callable[[], float] = time.time
+    """The wall clock (unix time): turn deadlines, the publisher's retry times."""
+    monotonic: Callable[[], float] = time.monotonic
+    """The steady clock of holds, contention and warnings (:mod:`bot.publisher`)."""
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """The publisher's pauses (flood waits, retries, the releaser): tests pass their own."""
     records: Records | None = None
     """Game records (:mod:`bot.records`): opened beside ``store`` on first use."""
     #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
@@ -42,7 +47,7 @@ class Services:
     #: Tables this process is publishing now (:func:`bot.publisher.flush`).
     publishing: set[int] = field(default_factory=set)
     #: Tables another process wrote while this one held their publication: released at once
-    #: until then (``time.monotonic()``; see :mod:`bot.publisher`).
+    #: until then (:attr:`monotonic`; see :mod:`bot.publisher`).
     contended: dict[int, float] = field(default_factory=dict)
     #: Until when other processes are known to publish this bot's tables too (holds are short).
     shared_until: float = 0.0
@@ -56,7 +61,7 @@ class Services:
     release_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     #: Timer sweeps of this process firing timers or publishing what they claimed now.
     sweeping: int = 0
-    #: Users this process knows it could write to in private lately (``time.monotonic()`` of
+    #: Users this process knows it could write to in private lately (:attr:`monotonic` of
     #: the last proof: a private message from them, or one sent to them).
     reachable: OrderedDict[int, float] = field(default_factory=OrderedDict)
 
@@ -82,7 +87,7 @@ class Services:
         if not ok:
             self.reachable.pop(user_id, None)
             return
-        self.reachable[user_id] = time.monotonic()
+        self.reachable[user_id] = self.monotonic()
         self.reachable.move_to_end(user_id)
         if len(self.reachable) > 4096:
             self.reachable.popitem(last=False)
@@ -91,4 +96,4 @@ class Services:
         """The bot wrote to ``user_id`` in private, or he wrote to it, in the last
         :data:`REACHABLE_FOR` seconds (a check with Telegram is then not needed)."""
         seen = self.reachable.get(user_id)
-        return seen is not None and time.monotonic() - seen < REACHABLE_FOR
+        return seen is not None and self.monotonic() - seen < REACHABLE_FOR

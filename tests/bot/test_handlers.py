@@ -426,11 +426,16 @@ async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() ->
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-async def test_api_failures_are_retried_and_never_raise_from_send() -> None:
+async def test_api_failures_are_retried_and_never_raise_from_send(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from telegram.error import NetworkError, RetryAfter, TimedOut
 
+    from bot import botapi
     from bot.botapi import Deferred, call_api
     from bot.handlers.common import send
+
+    monkeypatch.setattr(botapi, "RETRY_PAUSE", 0.001)  # the pauses between tries (doubled)
 
     class Flaky(StubBot):
         def __init__(self, errors: list[Exception]) -> None:
