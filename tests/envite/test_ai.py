@@ -12,7 +12,7 @@ import pytest
 
 import engine.envite as envite
 from engine.core import Action
-from engine.envite import ai
+from engine.envite import ai, reckoning
 from engine.envite.game import playable
 from engine.envite.state import EnviteState, replace
 from tests.envite.scripted import play
@@ -308,3 +308,48 @@ def test_choose_refuses_nonsense_input() -> None:
         ai.choose(envite.view(s, seat), [], random.Random(0))
     with pytest.raises(ValueError):
         ai.choose(envite.view(s, seat), envite.legal_actions(s, seat), random.Random(0), "hard")
+
+
+def test_e5_e6_chico_fuera_at_0_0_only_when_the_round_is_nearly_won() -> None:
+    """Issue 23: chico fuera turned chicos into coin flips (45 calls in 131 rounds, 29 at 0-0).
+    At 0-0 the reckoning raises nueve to chico fuera only when the round is won nine times in
+    ten, and it never opens the betting with an even hand; far behind (0-8) the chico is worth
+    the risk sooner."""
+    st = reckoning.Stakes(0, 0)
+    calls = [p / 100 for p in range(101) if st.answer("nueve", p / 100, [])[0] == "chico_fuera"]
+    assert calls and min(calls) >= 0.85
+    assert st.bet_worth(0.5) < 0 < st.bet_worth(0.95)
+    behind = reckoning.Stakes(0, 8)
+    assert behind.answer("nueve", 0.5, [])[0] == "chico_fuera"
+
+
+def test_e5_their_bet_and_their_silence_are_read() -> None:
+    """E5: a bet of the other team means its hand is good: an answer that accepts an even
+    round refuses it once their opening bet is read; a team that played a card without
+    betting likely holds no betting hand, so a middling hand bets sooner."""
+    st = reckoning.Stakes(0, 0)
+    assert st.answer("envido", 0.4, [])[0] == "quiero"
+    assert st.answer("envido", 0.4, [("envido", None)])[0] == "no_quiero"
+    assert st.bet_worth(0.65) < 0 < st.bet_worth(0.65, declined=True)
+
+
+def test_e5_self_play_calls_no_chico_fuera_at_0_0_without_trumps() -> None:
+    """Issue 23, in play: over whole games of four computer players, chico fuera at 0-0 from
+    a seat holding no trump never happens, and chico fuera stays rare (the player before this
+    reckoning called it in a quarter of the rounds)."""
+    rng = random.Random(3)
+    rounds = calls = bad = 0
+    for game in range(6):
+        s = envite.new_game(players=4, options=envite.Options(chicos=1), seed=777 + game)
+        current = s.round
+        while not s.is_over:
+            seat = s.to_act[0]
+            action = ai.choose(envite.view(s, seat), envite.legal_actions(s, seat), rng)
+            if action.kind == "chico_fuera":
+                calls += 1
+                trumps = [c for c in s.hands[seat] if envite.is_trump(c, s.vira, s.k)]
+                bad += s.score == (0, 0) and not trumps
+            s = envite.apply(s, seat, action).state
+            rounds += s.round != current
+            current = s.round
+    assert rounds > 40 and bad == 0 and calls <= rounds // 20
