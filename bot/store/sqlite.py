@@ -19,6 +19,7 @@ import shutil
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
@@ -58,8 +59,9 @@ T = TypeVar("T")
 class SQLiteStore(StoreBase):
     """The store in the SQLite file at ``path`` (created with its directory if missing).
 
-    ``clock`` (unix time) is for tests of expiry. ``temporary``: the file and its directory are
-    removed by :meth:`aclose` (tables lost on restart).
+    ``clock`` and ``monotonic``: see "Time" in :mod:`bot.store`. ``temporary``: the file and
+    its directory are removed by :meth:`aclose`, or when the store is collected or the process
+    exits (tables lost on restart).
     """
 
     def __init__(
@@ -75,7 +77,10 @@ class SQLiteStore(StoreBase):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.dedupe_ttl = dedupe_ttl
-        self._temporary = temporary
+        # A temporary file goes with the store: on aclose, else when it is collected or at exit.
+        self._removal = (
+            weakref.finalize(self, shutil.rmtree, self.path.parent, True) if temporary else None
+        )
         self._budget = SQLiteBudget(lambda fn: self._run(None, True, fn), clock)
         self._purged = 0.0
         self._lock = threading.Lock()
@@ -536,5 +541,5 @@ class SQLiteStore(StoreBase):
     async def aclose(self) -> None:
         with self._lock:
             self._db.close()
-        if self._temporary:
-            shutil.rmtree(self.path.parent, ignore_errors=True)
+        if self._removal is not None:
+            self._removal()
