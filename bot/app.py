@@ -125,6 +125,8 @@ def build_application(
     app.add_handler(
         MessageHandler(filters.COMMAND & messages, guard.refuse_shared_identity), group=-1
     )
+    # Before every button: a press naming another chat's table is refused (guard.py).
+    app.add_handler(CallbackQueryHandler(guard.refuse_forged_press), group=-1)
     app.add_handler(
         CommandHandler("start", lobby.start_private, filters=filters.ChatType.PRIVATE & messages)
     )

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ChatAction, ParseMode
+from telegram.constants import ChatAction, ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
@@ -242,6 +242,21 @@ async def publish_chat(bot: Bot, svc: Services, chat_id: int) -> None:
         svc.publications.start(chat_id, lambda: flush(bot, svc, chat_id))
     else:
         await flush(bot, svc, chat_id)
+
+
+#: getChatMember statuses of people in the group (a restricted user counts while a member).
+MEMBER_STATUSES = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """Whether the user belongs to the group now (asked to Telegram; a failure says no)."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except Exception:
+        return False
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return bool(getattr(member, "is_member", False))
+    return member.status in MEMBER_STATUSES
 
 
 async def can_write_to(bot: Bot, user_id: int, svc: Services | None = None) -> bool:

@@ -6,6 +6,11 @@ Telegram delivers a post "as a channel" (or as the group itself, by an anonymous
 shares that one id, so such an identity may not take a seat, open a table or act for one: it
 gets one clear reply. Help and rules still answer. Buttons and inline queries always carry the
 real user who pressed or typed, so only messages are checked.
+
+A button's data names the table's chat, and data can be forged: a press counts only where that
+table's buttons can be, the group's own messages (and, for a player's hand buttons, his private
+chat with the bot); a press on a message posted through inline mode, whose chat Telegram does not
+say, counts for a member of that group. Any other press is refused before a handler reads it.
 """
 
 from __future__ import annotations
@@ -13,8 +18,17 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
-from bot.handlers.common import Context, chat_lang, first_delivery, reply, services
-from locales import t
+from bot import keyboards
+from bot.handlers.common import (
+    Context,
+    alert,
+    chat_lang,
+    first_delivery,
+    is_member,
+    reply,
+    services,
+)
+from locales import language_of, t
 
 #: Placeholder user ids of posts made as a chat rather than as a person.
 SHARED_SENDERS = frozenset({1087968824, 136817688, 777000})
@@ -48,4 +62,37 @@ async def refuse_shared_identity(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is not None and await first_delivery(svc, update):
         await reply(update, t(await chat_lang(svc, chat.id), "security.shared_identity"))
+    raise ApplicationHandlerStop
+
+
+#: Button kinds a player's private hand message carries (keyboards' table): the discard, señas,
+#: the game's own hand buttons and "Mis cartas".
+PRIVATE_KINDS = frozenset({"t", "c", "s", "a", "h"})
+
+
+async def pressed_where_it_belongs(update: Update, context: Context) -> bool:
+    """Whether a button press names the table of the chat it was pressed in (see above)."""
+    query, user = update.callback_query, update.effective_user
+    cb = None if query is None or query.data is None else keyboards.parse_callback(query.data)
+    if query is None or user is None or cb is None:
+        return True  # nothing names a table: the handlers answer it
+    message = query.message
+    if message is None:  # on a message posted via inline mode: its chat is not known
+        return await is_member(context.bot, cb.chat_id, user.id)
+    where = message.chat.id
+    return where == cb.chat_id or (where == user.id and cb.kind in PRIVATE_KINDS)
+
+
+async def refuse_forged_press(update: Update, context: Context) -> None:
+    """Runs before every button: a press naming another chat's table changes nothing."""
+    if await pressed_where_it_belongs(update, context):
+        return
+    svc = services(context)
+    query, user = update.callback_query, update.effective_user
+    message = query.message if query is not None else None
+    if message is not None and message.chat.id != (user.id if user else 0):
+        lang = await chat_lang(svc, message.chat.id)
+    else:
+        lang = language_of(user.language_code if user else None)
+    await alert(update, t(lang, "security.forged_press"))
     raise ApplicationHandlerStop

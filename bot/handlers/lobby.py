@@ -24,6 +24,7 @@ from bot.handlers.common import (
     chat_lang,
     display_name,
     first_delivery,
+    is_member,
     new_tid,
     now,
     publish_chat,
@@ -186,21 +187,6 @@ def parse_join(arg: str) -> tuple[int, str] | None:
         return None
 
 
-#: getChatMember statuses of people in the group (a restricted user counts while a member).
-MEMBER_STATUSES = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
-
-
-async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:
-    """Whether the user belongs to the group now (asked to Telegram; a failure says no)."""
-    try:
-        member = await bot.get_chat_member(chat_id, user_id)
-    except Exception:
-        return False
-    if member.status == ChatMemberStatus.RESTRICTED:
-        return bool(getattr(member, "is_member", False))
-    return member.status in MEMBER_STATUSES
-
-
 async def _join(
     update: Update, context: Context, chat_id: int, *, by_button: bool, team: int | None = None
 ) -> None:
@@ -220,6 +206,9 @@ async def _join(
     try:
         table = await peek(svc, chat_id, dry_run)
         lang = table.lang
+        if by_button and not await is_member(context.bot, chat_id, user.id):
+            # As a deep link: someone who can see the lobby (a public group) but is not in it.
+            raise IllegalAction("security.join_not_member")
         if not await can_write_to(context.bot, user.id, svc):
             link = deep_link(context.bot, table)
             if by_button and update.callback_query is not None:

@@ -547,3 +547,55 @@ async def test_a_table_on_the_sqlite_store_survives_a_restart(
     finally:
         await AppRunner._stop(app)
         await reader.aclose()
+
+
+@pytest.mark.parametrize("game", ["mus", "envite", "piedras"])
+async def test_forged_cross_chat_presses_seat_nobody(
+    tg: FakeTelegram, apps: Any, redis_factory: Any, game: str
+) -> None:
+    """Issue 25, item 3: join, team and lobby buttons whose data names another group's table
+    are refused wherever they are pressed (her own group, her private chat), and a press on the
+    real lobby by someone who can see it but is not in its group seats nobody either."""
+    redis = redis_factory.client()
+    await apps.start()
+    ana, bea, eve = tg.user("Ana", "ana"), tg.user("Bea", "bea"), tg.user("Eve", "eve")
+    group = tg.group("La de Ana", members=[ana, bea], creator=ana)
+    own = tg.group("La de Eve", members=[eve], creator=eve)
+    for user in (ana, bea, eve):
+        user.start_private()
+    ana.send(group, f"/nueva {game}")
+    eve.send(own, "/nueva mus")
+    join = dt(LANG, "button.join")
+    lobby = await tg.wait_for(
+        lambda: next((m for m in group.bot_messages() if join in m.button_texts()), None),
+        what="Ana's lobby",
+    )
+    mine = await tg.wait_for(
+        lambda: next((m for m in own.bot_messages() if join in m.button_texts()), None),
+        what="Eve's lobby",
+    )
+    await tg.settle()
+    before = await read_doc(redis, group.id)
+    assert before is not None
+    tid = before[1]["tid"]
+    forged = [f"j:{group.id}:{tid}", f"e:{group.id}:{tid}:1", f"g:{group.id}:{tid}"]
+    hello = eve.private.bot_messages()[-1]
+    for where in (mine, hello):
+        for data in forged:
+            answer = await tg.wait_answer(eve.press_data(where, data))
+            assert answer.get("text") == dt(LANG, "security.forged_press"), (data, answer)
+    # The real lobby, seen by someone outside its group (a public group can be read).
+    answer = await tg.wait_answer(eve.press(lobby, join))
+    assert answer.get("text") == dt(LANG, "security.join_not_member")
+    await tg.settle()
+    assert await read_doc(redis, group.id) == before, "a forged press changed the table"
+    assert not any(
+        int(c.params.get("chat_id", 0)) == eve.id and "La de Ana" in str(c.params.get("text"))
+        for c in tg.calls
+    ), "Eve was written to about Ana's table"
+    # The group's own members still join by the button.
+    bea.press(lobby, join)
+    await tg.settle()
+    after = await read_doc(redis, group.id)
+    assert after is not None
+    assert [p["user_id"] for p in after[1]["players"]] == [ana.id, bea.id]
