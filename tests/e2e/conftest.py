@@ -12,6 +12,7 @@ import logging
 import os
 import random
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,20 @@ def make_settings(tg: FakeTelegram, token: str | None = None, **overrides: Any) 
     return Settings(**values)
 
 
+class ShiftedClock:
+    """A bot's wall clock (its services' and its store's: turn deadlines, retry times,
+    publications due) that the test moves on: a wait of seconds passes at once."""
+
+    def __init__(self) -> None:
+        self.shift = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.shift
+
+    def advance(self, seconds: float) -> None:
+        self.shift += seconds
+
+
 class AppRunner:
     """Starts and stops real Applications against the fake server (like ``python -m bot``)."""
 
@@ -135,13 +150,26 @@ class AppRunner:
         self.probes: dict[int, Any] = {}
         self.reader: Any = None
 
-    async def start(self, *, token: str | None = None, redis: Any = None, **settings: Any) -> Any:
+    async def start(
+        self,
+        *,
+        token: str | None = None,
+        redis: Any = None,
+        clock: ShiftedClock | None = None,
+        **settings: Any,
+    ) -> Any:
+        """Start an Application (on its own Redis client unless ``redis``; reading the time
+        from ``clock`` if given)."""
         from bot.app import build_application
+        from bot.handlers.common import SERVICES_KEY
 
         if token and token not in self.tg.tokens:
             self.tg.add_token(token)
         client = redis if redis is not None else self.redis_factory.client()
         app = build_application(make_settings(self.tg, token, **settings), redis=client)
+        if clock is not None:
+            svc = app.bot_data[SERVICES_KEY]
+            svc.clock = svc.store.clock = clock
         await asyncio.wait_for(self._start(app), STOP_TIMEOUT)
         self.running.append(app)
         if self.reader is None:  # (not the bot's own client: a test may cut that one off)

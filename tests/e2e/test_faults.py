@@ -17,11 +17,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from conftest import ShiftedClock
 from driver import LANG, MusTable, open_table, read_doc, t
 from fake_telegram import FakeTelegram
 
 from bot import botapi
-from bot.handlers.common import SERVICES_KEY
 
 pytestmark = pytest.mark.e2e
 
@@ -29,19 +29,6 @@ pytestmark = pytest.mark.e2e
 async def _converged(table: MusTable, timeout: float = 12.0) -> None:
     await table.assert_messages_current(timeout=timeout)
     await table.assert_dms_show_hands(timeout=timeout)
-
-
-class ShiftedClock:
-    """The wall clock of a bot (its services' and its store's), moved on by the test: a wait
-    of seconds passes at once."""
-
-    def __init__(self, app: Any) -> None:
-        self.shift = 0.0
-        svc = app.bot_data[SERVICES_KEY]
-        svc.clock = svc.store.clock = self
-
-    def __call__(self) -> float:
-        return time.time() + self.shift
 
 
 async def test_a_failed_callback_answer_on_empezar_still_deals_and_posts_the_table(
@@ -72,8 +59,8 @@ async def test_5xx_for_a_while_then_every_message_converges(
     everything converges."""
     monkeypatch.setattr(botapi, "RETRY_PAUSE", 0.01)  # the pauses between tries (doubled)
     redis = redis_factory.client()
-    app = await apps.start(timer_tick=0.1)
-    clock = ShiftedClock(app)
+    clock = ShiftedClock()
+    await apps.start(timer_tick=0.1, clock=clock)
     table, _users, group = await open_table(tg, redis)
     await tg.settle()
     tg.expect_bad_requests = True
@@ -87,7 +74,7 @@ async def test_5xx_for_a_while_then_every_message_converges(
     failed = [c for c in tg.calls_to("editMessageText", mark) if not c.ok]
     assert len(failed) >= botapi.RETRIES
     tg.fail.clear()
-    clock.shift = botapi.RETRY_LATER
+    clock.advance(botapi.RETRY_LATER)
     started = time.monotonic()
     await _converged(table)
     assert time.monotonic() - started < 12
@@ -100,8 +87,8 @@ async def test_a_long_flood_wait_is_waited_out_and_the_table_converges(
     edited before the wait is over, and everything right after (the wait passes in the bot's
     own clock)."""
     redis = redis_factory.client()
-    app = await apps.start(timer_tick=0.1)
-    clock = ShiftedClock(app)
+    clock = ShiftedClock()
+    await apps.start(timer_tick=0.1, clock=clock)
     table, _users, group = await open_table(tg, redis)
     await tg.settle()
     tg.expect_bad_requests = True
@@ -112,11 +99,11 @@ async def test_a_long_flood_wait_is_waited_out_and_the_table_converges(
     await tg.wait_call("editMessageText", mark, where=lambda c: not c.ok)
     await tg.settle()
     del tg.fail["editmessagetext"]
-    clock.shift = 6.5  # not over yet: a sweep or two, and still no edit
+    clock.advance(6.5)  # not over yet: a sweep or two, and still no edit
     await asyncio.sleep(0.3)
     await tg.settle()
     assert [c for c in tg.calls_to("editMessageText", mark) if c.ok] == []
-    clock.shift = 7.5
+    clock.advance(1.0)
     await _converged(table, timeout=5)
     results = [m for m in group.bot_messages() if m.text.startswith("🏁")]
     assert len(results) == len({m.text for m in results})  # nothing posted twice

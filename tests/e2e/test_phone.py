@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from typing import Any
 
+from conftest import ShiftedClock
 from driver import LANG, PREFIX, MusTable, card_mentions, ordago_policy, play_hand, read_doc
 from fake_telegram import Chat, FakeTelegram, Message, User
 
@@ -72,6 +72,13 @@ async def _button_of(table: MusTable, action: Action) -> tuple[Message, str]:
     return found
 
 
+async def _later(tg: FakeTelegram, clock: ShiftedClock, seconds: float) -> None:
+    """``seconds`` later in the bot's clock, and a few of its sweeps (every 0.05 s) after."""
+    clock.advance(seconds)
+    await asyncio.sleep(0.2)
+    await tg.settle()
+
+
 # ---- nudges and the turn time -------------------------------------------------------------
 
 
@@ -79,7 +86,8 @@ async def test_a_nudge_once_to_the_player_to_act_and_nobody_else_with_the_turn_t
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
     redis = redis_factory.client()
-    await apps.start(nudge_after=0.4, timer_tick=0.05)
+    clock = ShiftedClock()
+    await apps.start(nudge_after=0.4, timer_tick=0.05, clock=clock)
     table, users, group, lobby = await _four(tg, redis, "tiempo=30")
     assert t(LANG, "phone.opt.seconds", n=30) in lobby.text  # the lobby shows the option
     doc = await table.doc()
@@ -88,7 +96,7 @@ async def test_a_nudge_once_to_the_player_to_act_and_nobody_else_with_the_turn_t
     state = await table.state()
     mano = table.seat_user(doc, state.to_act[0])
     await tg.wait_for(lambda: _nudges(mano), what="the nudge")
-    await asyncio.sleep(1.0)  # several sweeps later: still one nudge, to him alone
+    await _later(tg, clock, 1.0)  # a second and several sweeps later: still one nudge, to him
     assert len(_nudges(mano)) == 1
     assert all(not _nudges(u) for u in users if u is not mano)
     link = f"https://t.me/c/{str(group.id)[4:]}/{doc['table_msg']}"
@@ -100,7 +108,7 @@ async def test_a_nudge_once_to_the_player_to_act_and_nobody_else_with_the_turn_t
     state = await table.state()
     second = table.seat_user(await table.doc(), state.to_act[0])
     await tg.wait_for(lambda: _nudges(second), what="the second nudge")
-    await asyncio.sleep(0.8)
+    await _later(tg, clock, 0.8)
     assert len(_nudges(second)) == 1 and len(_nudges(mano)) == 1
     others = [u for u in users if u not in (mano, second)]
     assert all(not _nudges(u) for u in others)
@@ -113,7 +121,8 @@ async def test_pause_stops_the_clock_and_anyone_seated_resumes(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
     redis = redis_factory.client()
-    await apps.start(turn_timeout=2.0, timer_tick=0.05)
+    clock = ShiftedClock()
+    await apps.start(turn_timeout=2.0, timer_tick=0.05, clock=clock)
     table, users, group, _lobby = await _four(tg, redis)
     users[1].send(group, "/pausa")
 
@@ -132,7 +141,7 @@ async def test_pause_stops_the_clock_and_anyone_seated_resumes(
     answer = await tg.wait_answer(query)
     assert answer["text"] == t(LANG, "phone.error.paused", name="Bea")
     # ... and no timer fires: the 2 s turn passes with no default move.
-    await asyncio.sleep(3.0)
+    await _later(tg, clock, 3.0)
     assert (await table.doc())["turn"] == doc["turn"]
     assert await redis.zscore(f"{PREFIX}:timers", str(group.id)) is None
     # An onlooker may not resume; Cris (seated) does, with a fresh turn time.
@@ -147,8 +156,9 @@ async def test_pause_stops_the_clock_and_anyone_seated_resumes(
         return current if not current.get("paused_by") else None
 
     current = await tg.wait_for(resumed, what="the resume")
-    assert current["turn_deadline"] > time.time()
+    assert current["turn_deadline"] > clock()
     # The clock runs again: the turn times out and the default move is played.
+    clock.advance(2.0)
     await table.wait_turn_after(doc["turn"], timeout=6.0)
 
 

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from conftest import ShiftedClock
 from driver import LANG, MusTable, open_table, play_hand, read_doc, t
 from fake_telegram import FakeTelegram, Message, User
 
@@ -230,10 +231,13 @@ async def test_timer_fires_after_a_restart(tg: FakeTelegram, apps: Any, redis_fa
     doc = await table.wait_turn_after(doc.get("turn", 0))
     second = apps.running[-1]
     await apps.stop(second)  # the timer is pending in Redis while no process runs
-    await asyncio.sleep(2.2)
+    await asyncio.sleep(0.2)
     before = (await table.doc())["turn"]
     assert before == doc["turn"], "the timer fired although no process was running"
-    await apps.start(turn_timeout=0.5, timer_tick=0.05)
+    # The next process starts after the deadline (2.2 s later in its clock).
+    clock = ShiftedClock()
+    clock.advance(2.2)
+    await apps.start(turn_timeout=0.5, timer_tick=0.05, clock=clock)
     after = await table.wait_turn_after(before, timeout=5)
     assert after.get("timeouts") == 1
 
@@ -367,9 +371,8 @@ async def test_a_slow_edit_does_not_leave_an_old_lobby(
     await tg.wait_for(lambda: _seated(redis, group.id, 1), what="Ana seated")
     bea.press(lobby, join, deliver_to=SECOND)
     await tg.wait_for(lambda: _seated(redis, group.id, 2), what="Bea seated")
-    await asyncio.sleep(0.6)
+    await tg.settle()  # A's slow edits are answered too
     tg.delay.clear()
-    await tg.settle()
     await MusTable(tg, group, [ana, bea], redis).assert_messages_current(timeout=1)
 
 
@@ -401,9 +404,8 @@ async def test_a_slow_edit_does_not_leave_an_old_table_message(
     second = table.seat_user(doc, 1)
     second.press(table.hand_message(second), confirm, deliver_to=SECOND)
     await table.wait_turn_after(turn + 1)
-    await asyncio.sleep(1.2)  # seat 0's process edits its DM, then the table message
+    await tg.settle()  # seat 0's process edits its DM, then the table message (slowly)
     tg.delay.clear()
-    await tg.settle()
     await table.assert_messages_current(timeout=1)
 
 
