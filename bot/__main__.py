@@ -130,21 +130,58 @@ def redis_problem(url: str, timeout: float = 5.0) -> str | None:
     return None
 
 
-def bot_api_problem(settings: Settings, timeout: float = 10.0) -> str | None:
+STARTUP_PATIENCE = 300.0
+"""Seconds a start-up waits out Telegram's transient refusals (429, 5xx, timeouts) before giving
+up; a wrong token or an address nothing answers at fails at once."""
+
+
+def bot_api_problem(
+    settings: Settings, timeout: float = 10.0, patience: float = STARTUP_PATIENCE
+) -> str | None:
     """Why the Telegram Bot API cannot be used with these settings (one line, the token never
-    in it), or ``None`` when ``getMe`` answers."""
+    in it), or ``None`` when ``getMe`` answers. A refusal that may pass (flood control, 5xx, a
+    timeout) is retried, with one warning per try, for up to ``patience`` seconds."""
+    import httpx
     from telegram import Bot
-    from telegram.error import InvalidToken, NetworkError, TelegramError
+    from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError, TimedOut
     from telegram.request import HTTPXRequest
+
+    from bot.botapi import retry_seconds
 
     token = settings.telegram_bot_token
     where = settings.telegram_api_url or "https://api.telegram.org/bot"
     request = HTTPXRequest(connect_timeout=timeout, read_timeout=timeout)
     bot = Bot(token, base_url=where, request=request)
 
+    def transient(error: Exception) -> bool:
+        if isinstance(error, RetryAfter | TimedOut):
+            return True
+        # An HTTP answer (502, 503...) may pass; nothing listening at the address will not.
+        return isinstance(error, NetworkError) and not isinstance(
+            error.__cause__, httpx.TransportError
+        )
+
     async def get_me() -> None:
-        async with bot:
-            await bot.get_me()
+        loop = asyncio.get_running_loop()
+        give_up, backoff = loop.time() + patience, 1.0
+        while True:
+            try:
+                async with bot:  # initializing asks getMe
+                    return
+            except TelegramError as error:
+                if not transient(error):
+                    raise
+                pause, backoff = backoff, min(backoff * 2, 30.0)
+                if isinstance(error, RetryAfter):
+                    pause = retry_seconds(error)
+                if loop.time() + pause > give_up:
+                    raise
+                log.warning(
+                    "the Telegram Bot API refused for now (%s): retrying in %.0f s",
+                    type(error).__name__,
+                    pause,
+                )
+            await asyncio.sleep(pause)
 
     try:
         asyncio.run(get_me())
@@ -225,10 +262,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             url_path=settings.webhook_path,
             secret_token=settings.webhook_secret,
             webhook_url=settings.webhook_url,
+            bootstrap_retries=-1,  # Telegram refusing for a while (429, 5xx) delays the start
         )
     else:
         log.info("receiving updates by long polling")
-        application.run_polling()
+        application.run_polling(bootstrap_retries=-1)
     return 0
 
 

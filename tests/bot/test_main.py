@@ -134,7 +134,7 @@ def test_polling_by_default_and_warns_about_the_temporary_store(
     fake_app: FakeApplication, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert entry.main([]) == 0
-    assert fake_app.calls == [("polling", {})]
+    assert fake_app.calls == [("polling", {"bootstrap_retries": -1})]  # Telegram may refuse
     err = capsys.readouterr().err
     assert "storage: a temporary SQLite file" in err and "tables are lost on restart" in err
     assert logging.getLogger("httpx").level == logging.WARNING
@@ -156,6 +156,7 @@ def test_webhook_mode(fake_app: FakeApplication, monkeypatch: pytest.MonkeyPatch
                 "url_path": "tg/hook",
                 "secret_token": "s3cret_X",
                 "webhook_url": "https://bot.example.org/tg/hook",
+                "bootstrap_retries": -1,
             },
         )
     ]
