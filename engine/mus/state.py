@@ -118,7 +118,7 @@ class MusState:
     Every simulated move reads it, as fast as a field (a plain class attribute, unlike a
     descriptor, lets the interpreter's attribute cache look in the instance's ``__dict__``
     directly). ``__post_init__`` sets it in the states made by the constructor (and
-    ``dataclasses.replace``); engine.mus.game sets it in the states it makes itself.
+    ``dataclasses.replace``); engine.mus's transitions set it in the states they make themselves.
     """
 
     def __post_init__(self) -> None:
