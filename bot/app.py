@@ -126,7 +126,9 @@ def build_application(
         MessageHandler(filters.COMMAND & messages, guard.refuse_shared_identity), group=-1
     )
     # Before every button: a press naming another chat's table is refused (guard.py).
-    app.add_handler(CallbackQueryHandler(guard.refuse_forged_press), group=-1)
+    app.add_handler(
+        CallbackQueryHandler(guard.refuse_forged_press, pattern=guard.TABLE_BUTTONS), group=-1
+    )
     app.add_handler(
         CommandHandler("start", lobby.start_private, filters=filters.ChatType.PRIVATE & messages)
     )

@@ -266,15 +266,17 @@ async def can_write_to(bot: Bot, user_id: int, svc: Services | None = None) -> b
     if svc is not None and svc.known_reachable(user_id):
         return True
     try:
-        await bot.send_chat_action(user_id, ChatAction.TYPING)
-        if svc is not None:
-            svc.reached(user_id)
+        await call_api(lambda: bot.send_chat_action(user_id, ChatAction.TYPING))
+    except (Gone, BadRequest):  # he never opened the chat, or blocked the bot
+        return False
+    except Deferred:
+        # Telegram refuses for now (flood control, 5xx): he is seated; his hand follows when
+        # Telegram answers, and one who really cannot be written to is told so then.
+        log.warning("private chat with user %s not checked: Telegram refuses for now", user_id)
         return True
-    except (Forbidden, BadRequest):
-        return False
-    except TelegramError as exc:
-        log.warning("private chat with a user unknown: %s", type(exc).__name__)
-        return False
+    if svc is not None:
+        svc.reached(user_id)
+    return True
 
 
 async def start_dm_ok(bot: Bot, user_id: int, text: str) -> bool:

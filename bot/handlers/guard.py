@@ -65,6 +65,9 @@ async def refuse_shared_identity(update: Update, context: Context) -> None:
     raise ApplicationHandlerStop
 
 
+#: Callback data that names a table's chat (every kind but ``n``, the game chooser).
+TABLE_BUTTONS = r"^[ahjlgxebfvtcpsko]:"
+
 #: Button kinds a player's private hand message carries (keyboards' table): the discard, señas,
 #: the game's own hand buttons and "Mis cartas".
 PRIVATE_KINDS = frozenset({"t", "c", "s", "a", "h"})

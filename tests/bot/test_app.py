@@ -59,7 +59,8 @@ def test_every_command_is_wired_in_both_languages() -> None:
     handlers = [h for group in app.handlers.values() for h in group]
     commands = {c for h in handlers if isinstance(h, CommandHandler) for c in h.commands}
     assert set(SPANISH) | set(ENGLISH_LIST) | {"start"} <= commands
-    patterns = {h.pattern.pattern for h in handlers if isinstance(h, CallbackQueryHandler)}  # type: ignore[union-attr]
+    buttons = [h for h in app.handlers[0] if isinstance(h, CallbackQueryHandler)]
+    patterns = {h.pattern.pattern for h in buttons}  # type: ignore[union-attr]
     assert patterns == {
         r"^[jlgxe]:",
         r"^[ah]:",
@@ -99,16 +100,17 @@ async def test_refused_set_my_commands_is_only_a_warning(caplog: pytest.LogCaptu
 
 
 async def test_no_update_pays_a_dedupe_round_trip_up_front() -> None:
-    """De-duplication moved into the table write (and lazy checks): the only group -1 handler
-    is the shared-identity guard, which reads no store unless it refuses; the only handler for
-    every update notes who wrote in private, in memory (no round trip)."""
+    """De-duplication moved into the table write (and lazy checks): the only group -1 handlers
+    are the guards (shared identities, forged presses), which read no store unless they refuse;
+    the only handler for every update notes who wrote in private, in memory (no round trip)."""
     from bot.handlers import guard
     from bot.handlers.common import note_private
     from bot.services import Services
 
     store = sqlite_store()
     app = build_application(settings(), store=store)
-    assert [h.callback for h in app.handlers.get(-1, [])] == [guard.refuse_shared_identity]
+    guards = [h.callback for h in app.handlers.get(-1, [])]
+    assert guards == [guard.refuse_shared_identity, guard.refuse_forged_press]
     every = [h for hs in app.handlers.values() for h in hs if isinstance(h, TypeHandler)]
     assert [h.callback for h in every] == [note_private]
     user = SimpleNamespace(id=42)

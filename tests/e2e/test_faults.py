@@ -213,3 +213,40 @@ async def test_redis_down_for_a_while_answers_retry_then_the_game_goes_on(
     warnings = [r for r in caplog.get_records("call") if "Redis does not answer" in r.getMessage()]
     assert len(warnings) == 1  # one line for the outage, not one per update
     assert not [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+
+
+async def test_a_joiner_is_seated_while_telegram_refuses_the_private_chat_probe(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Issue 25, item 5: a 502 (or a flood wait) on the probe of a joiner's private chat seats
+    him (his hand follows), it does not hand him a link as if he had never opened the chat;
+    one who never opened it still gets the link."""
+    redis = redis_factory.client()
+    await apps.start()
+    ana, bea, cris = tg.user("Ana", "ana"), tg.user("Bea", "bea"), tg.user("Cris", "cris")
+    group = tg.group("Sondas", members=[ana, bea, cris], creator=ana)
+    ana.start_private()
+    bea.start_private()
+    ana.send(group, "/nueva mus")
+    join = t(LANG, "button.join")
+    lobby = await tg.wait_for(
+        lambda: next((m for m in group.bot_messages() if join in m.button_texts()), None),
+        what="the lobby",
+    )
+    await tg.settle()
+    tg.fail["sendchataction"] = (502, "Bad Gateway")
+    bea.press(lobby, join)
+    await tg.settle()
+    found = await read_doc(redis, group.id)
+    assert found is not None
+    assert [p["user_id"] for p in found[1]["players"]] == [ana.id, bea.id]
+    del tg.fail["sendchataction"]
+    answer = await tg.wait_answer(cris.press(lobby, join))  # never opened the private chat
+    assert answer.get("url"), answer  # the deep link, as before
+    await tg.settle()
+    found = await read_doc(redis, group.id)
+    assert found is not None
+    assert [p["user_id"] for p in found[1]["players"]] == [ana.id, bea.id]
+    assert any(
+        c.method.lower() == "sendmessage" and int(c.params["chat_id"]) == bea.id for c in tg.calls
+    ), "Bea's hand was never sent"
