@@ -137,3 +137,18 @@ def test_readme_documents_every_command_the_bot_accepts() -> None:
     accepted = _accepted_commands()
     written = set(re.findall(r"(?<![\w/.])/([a-z]+)\b", README))
     assert accepted <= written, f"not in the README: {sorted(accepted - written)}"
+
+
+REPO_PATH = re.compile(r"^(?:bot|engine|bench|tests|locales|docs)/[\w./-]*$")
+"""A file or folder of this repository as the pages write it in code (``bot/store/lua/``)."""
+
+
+@pytest.mark.parametrize("path", PAGES_WITH_LINKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_files_the_pages_name_exist(path: Path) -> None:
+    """Every repository path the README and docs/ write in code (alone or in a command, such
+    as ``python bench/engine.py``) exists: a page never sends a reader to a file that is gone."""
+    for span in re.findall(r"`([^`\n]+)`", path.read_text(encoding="utf-8")):
+        for word in span.split():
+            name = word.strip("[](),;:").split("::")[0]
+            if REPO_PATH.match(name):
+                assert (ROOT / name).exists(), (path, name)
