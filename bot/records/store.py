@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from redis.asyncio import Redis
 
+from bot.games.registry import GAMES
 from bot.records import rating
 from bot.records.model import GameRecord, forget_player, increments
 from bot.records.rating import Rating
@@ -272,8 +273,6 @@ class RedisRecords(RecordsBase):
         return {int(k): v for k, v in (await self._hash(self._k("names", chat_id))).items()}
 
     async def forget(self, user_id: int) -> int:
-        from bot.games.registry import GAMES
-
         chats = [int(_text(c)) for c in await self.redis.smembers(self._k("user", user_id))]
         for chat in chats:
             for game in GAMES:

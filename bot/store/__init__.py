@@ -52,13 +52,13 @@ Timers
     A sorted set holds one member per table with a pending turn timer (score = due unix time).
     Only the CAS script (and the claim below) writes it, so it mirrors the latest document's
     deadline.
-    :meth:`Store.claim_due` atomically takes the due tables and leases them (moves their score
-    ``lease`` seconds ahead): two processes sweeping at once never get the same table, and if the
-    process that claimed a table dies before firing, the lease runs out and another process fires
-    it. Firing is an ``update_table`` whose function checks the document's own deadline and turn
-    token (the document carries them), so a timer made stale by a move in between does nothing;
-    the CAS write that plays the default move also sets the next timer. Members whose table has
-    expired are dropped by the claim.
+    :meth:`Store.claim_sweep` atomically takes the due tables and leases them (moves their
+    score :data:`TIMER_LEASE` seconds ahead): two processes sweeping at once never get the same
+    table, and if the process that claimed a table dies before firing, the lease runs out and
+    another process fires it. Firing is an ``update_table`` whose function checks the document's
+    own deadline and turn token (the document carries them), so a timer made stale by a move in
+    between does nothing; the CAS write that plays the default move also sets the next timer.
+    Members whose table has expired are dropped by the claim.
 
 Expiry
     ``ttl`` on a write sets the table's time to live (refreshed by every write that passes one);
@@ -87,7 +87,7 @@ Publishing
     What the group and the players see is derived from the table document (see
     :mod:`bot.publisher`). Every table write also puts the chat in the ``pub`` sorted set, due
     ``PUBLISH_GRACE`` seconds later, in the same atomic step: if the process that wrote dies
-    before it has published, any process sweeping that set (:meth:`Store.claim_publish`) takes
+    before it has published, any process sweeping that set (:meth:`Store.claim_sweep`) takes
     over. One process at a time publishes a table: :meth:`Store.pub_acquire` takes a leased lock
     and returns what the messages showed after the last publication (a hash per message);
     :meth:`Store.pub_release` stores the new hashes and, if the document has not moved since the

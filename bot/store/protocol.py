@@ -150,9 +150,11 @@ class Store(Protocol):
     async def claim_sweep(
         self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
     ) -> Sweep:
-        """:meth:`claim_due` and :meth:`claim_publish` (default leases) in one round trip; with
-        ``process`` (an id of the calling process), also note that it is alive and count the
-        processes that swept in the last ``alive_for`` seconds."""
+        """Atomically take the turn timers and the publications due at ``now``, in one round
+        trip, leasing them (:data:`~bot.store.rules.TIMER_LEASE`,
+        :data:`~bot.store.rules.PUBLISH_RETRY`: another sweep gets them again only when the lease
+        ran out); with ``process`` (an id of the calling process), also note that it is alive and
+        count the processes that swept in the last ``alive_for`` seconds."""
         ...
 
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:

@@ -109,8 +109,8 @@ class Write(Generic[T]):
     Otherwise ``doc`` replaces the table, ``timer_at`` (unix time or ``None``) becomes the table's
     pending timer and ``ttl`` (seconds or ``None`` for no expiry) its time to live.
     ``delete=True`` removes the table and its timer. ``users``: with a ``doc``, also remember
-    in the same atomic write that these users sit at this table (as :meth:`Store.add_user_table`
-    with ``ttl``), at no extra round trip.
+    in the same atomic write that these users sit at this table (:meth:`Store.user_tables`;
+    kept ``ttl`` seconds), at no extra round trip.
     """
 
     result: T
