@@ -391,7 +391,19 @@ async def open_table(
     for i, user in enumerate(users):
         if i != dm_less:
             user.start_private()
-    await tg.settle()
+    # Each step waits for what the next one needs (not for a quiet period: the bots may run in
+    # other processes, where settle() can only wait for one).
+    await tg.wait_for(
+        lambda: all(u.private.bot_messages() for i, u in enumerate(users) if i != dm_less),
+        what="the answers to /start",
+    )
+
+    async def seated() -> list[int]:
+        found = await read_doc(redis, group.id)
+        return [] if found is None else [p["user_id"] for p in found[1]["players"]]
+
+    async def seated_are(ids: list[int]) -> bool:
+        return await seated() == ids
 
     ana.send(group, "/nueva mus")
     lobby = await tg.wait_for(
@@ -400,38 +412,38 @@ async def open_table(
         ),
         what="the lobby",
     )
-    await tg.settle()
-    found = await read_doc(redis, group.id)
-    assert found is not None
-    assert [p["user_id"] for p in found[1]["players"]] == [ana.id], "the creator is seated"
+    assert await seated() == [ana.id], "the creator is seated"
     bea.press(lobby, t(LANG, "button.join"))
-    await tg.settle()
+    await tg.wait_for(lambda: seated_are([ana.id, bea.id]), what="Bea seated")
     cris.send(group, f"/unirme@{tg.bot_username}")
-    await tg.settle()
-    found = await read_doc(redis, group.id)
-    assert found is not None
-    assert [p["user_id"] for p in found[1]["players"]] == [ana.id, bea.id, cris.id]
+    await tg.wait_for(lambda: seated_are([ana.id, bea.id, cris.id]), what="Cris seated")
 
     # Dani cannot be written to in private: the bot answers with a deep link instead.
     mark = tg.mark()
     query = dani.press(lobby, t(LANG, "button.join"))
     answer = await tg.wait_answer(query)
-    await tg.settle()
-    found = await read_doc(redis, group.id)
-    assert found is not None and len(found[1]["players"]) == 3, "seated without a private chat"
-    link_msgs = [m for m in group.bot_messages() if deep_link_payload(m, tg.bot_username)]
-    payload = None
-    if link_msgs:
-        payload = deep_link_payload(link_msgs[-1], tg.bot_username)
-    elif answer.get("url"):
-        payload = str(answer["url"]).split("start=")[-1]
-    assert payload, f"no deep link offered: answer={answer}, calls={tg.calls[mark:]}"
+
+    def link() -> str | None:
+        link_msgs = [m for m in group.bot_messages() if deep_link_payload(m, tg.bot_username)]
+        if link_msgs:
+            return deep_link_payload(link_msgs[-1], tg.bot_username)
+        if answer.get("url"):
+            return str(answer["url"]).split("start=")[-1]
+        return None
+
+    try:
+        payload = await tg.wait_for(link, what="a deep link")
+    except AssertionError:
+        raise AssertionError(
+            f"no deep link offered: answer={answer}, calls={tg.calls[mark:]}"
+        ) from None
+    assert len(await seated()) == 3, "seated without a private chat"
     dani.start_private(payload)
+    await tg.wait_for(lambda: seated_are([u.id for u in users]), what="Dani seated")
+    await tg.wait_for(
+        lambda: dani.private.bot_messages(), what="Dani's private answer after the deep link"
+    )
     await tg.settle()
-    found = await read_doc(redis, group.id)
-    assert found is not None
-    assert [p["user_id"] for p in found[1]["players"]] == [u.id for u in users]
-    assert dani.private.bot_messages(), "Dani got nothing in private after the deep link"
 
     if before_start is not None:
         before_start()
