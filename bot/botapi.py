@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
 
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 T = TypeVar("T")
@@ -105,3 +107,12 @@ async def call_api(
             await sleep(pause)
         pause *= 2
     raise Deferred(clock() + RETRY_LATER)
+
+
+def html_message(
+    bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+) -> Callable[[], Awaitable[Message]]:
+    """A new message as the bot sends every one (HTML, no link previews), for :func:`call_api`."""
+    return lambda: bot.send_message(
+        chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+    )

@@ -14,7 +14,7 @@ from telegram import Bot, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
-from bot.botapi import Blocked, Gone, call_api
+from bot.botapi import Blocked, Gone, call_api, html_message
 from bot.lease import Lease
 from bot.present import Render, digest, hand_view, lobby_view, table_view
 from bot.table import Table
@@ -83,13 +83,7 @@ async def send(
 ) -> Message | None:
     text, markup = render_
     return await call_api(
-        lambda: bot.send_message(
-            chat_id,
-            text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup,
-            disable_web_page_preview=True,
-        ),
+        html_message(bot, chat_id, text, markup),
         uncertain_ok=uncertain_ok,
         check=run.check,
         clock=run.clock,

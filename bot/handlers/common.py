@@ -18,7 +18,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import tables
-from bot.botapi import Deferred, Gone, call_api
+from bot.botapi import Deferred, Gone, call_api, html_message
 from bot.publisher import flush
 from bot.services import Services
 from bot.store import DuplicateUpdate
@@ -212,16 +212,7 @@ async def send(
 ) -> Message | None:
     """Send a message that is no part of a table (HTML); ``None`` when Telegram refuses."""
     try:
-        return await call_api(
-            lambda: bot.send_message(
-                chat_id,
-                text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                disable_web_page_preview=True,
-            ),
-            uncertain_ok=True,
-        )
+        return await call_api(html_message(bot, chat_id, text, markup), uncertain_ok=True)
     except (Gone, Deferred, BadRequest) as exc:
         log.warning("cannot write to chat %s: %s", chat_id, exc)
     return None
