@@ -190,8 +190,9 @@ class AppRunner:
         timers = Keys(PREFIX).timers
 
         async def idle() -> bool:
-            # Each update the Updater queued is marked done once the Application handled it.
-            if getattr(app.update_queue, "_unfinished_tasks", 0) or svc.busy():
+            # Each update the Updater queued is marked done once the Application handled it
+            # (asyncio.Queue counts them for join(); read here without waiting).
+            if app.update_queue._unfinished_tasks or svc.busy():
                 return False
             return not await redis.zcount(timers, "-inf", svc.clock() + SOON)
 

@@ -3,11 +3,11 @@ together (rules of the table flow, not of a game)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import pytest
+from conftest import ShiftedClock
 from driver import LANG, PREFIX, open_table, read_doc, t
 from fake_telegram import FakeTelegram
 
@@ -25,14 +25,15 @@ async def test_a_late_copy_of_a_typed_command_is_refused(
     button moved the table. When the late copy arrives it is refused, not applied to the next
     turn."""
     redis = redis_factory.client()
-    await apps.start()
+    clock = ShiftedClock()
+    await apps.start(clock=clock)
     tg.add_token(SECOND)  # a second process that is not polling yet: its updates wait
     table, _users, group = await open_table(tg, redis)
     doc = await table.doc()
     state = await table.state()
     mano = table.seat_user(doc, state.to_act[0])
     mano.send(group, "/mus", deliver_to=SECOND)  # typed now, delivered late
-    await asyncio.sleep(1.2)  # a second later (Telegram dates are whole seconds)
+    clock.advance(1.2)  # the press comes a second later (Telegram dates are whole seconds)
     msg, data = table.button_for(doc, next(a for a in _legal(state, 0) if a.kind == "mus")) or (
         None,
         "",
@@ -40,7 +41,7 @@ async def test_a_late_copy_of_a_typed_command_is_refused(
     assert msg is not None
     mano.press(msg, data)
     moved = await table.wait_turn_after(doc.get("turn", 0))
-    await apps.start(token=SECOND)  # the late copy arrives now
+    await apps.start(token=SECOND, clock=clock)  # the late copy arrives now
     late = t(LANG, "error.typed_too_late")
     await tg.wait_for(lambda: any(late in m.text for m in group.bot_messages()), what="refusal")
     await tg.settle()
