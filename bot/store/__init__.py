@@ -120,7 +120,8 @@ Time
     the publications' due times and the budget's refills, and with SQLite also expiry, locks and
     first versions (Redis keeps those by its server's clock); ``monotonic`` (default
     :func:`time.monotonic`) measures how long a lock this process took surely stays its own.
-    Tests pass their own to drive time.
+    Tests pass their own to drive time, and their own :class:`Timings` (the leases, the grace
+    before another process publishes a write, the retry of a claimed publication).
 
 ``round_trips`` counts the calls made to the store (one per method call) and ``ops`` splits them
 by operation.
@@ -153,6 +154,7 @@ from bot.store.rules import (
     Released,
     Sweep,
     TableConflict,
+    Timings,
     UpdateFn,
     Write,
     doc_digest,
@@ -180,6 +182,7 @@ __all__ = [
     "StoreBase",
     "Sweep",
     "TableConflict",
+    "Timings",
     "UpdateFn",
     "Where",
     "Write",

@@ -13,13 +13,13 @@ from typing import TypeVar, cast
 
 from bot.store.protocol import Store
 from bot.store.rules import (
-    PUBLISH_LEASE,
     DuplicateUpdate,
     Held,
     Loaded,
     Outcome,
     Released,
     TableConflict,
+    Timings,
     UpdateFn,
     Write,
     positive_ttl,
@@ -40,15 +40,16 @@ class StoreBase(Store):
 
     #: How many tables' last-seen versions a store remembers.
     CACHE_SIZE = 4096
-    #: Seconds a publishing lock taken by a write lasts (tests shorten it).
-    publish_lease: float = PUBLISH_LEASE
 
     def __init__(
         self,
         *,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        timings: Timings | None = None,
     ) -> None:
+        #: The timing constants this store writes with (leases, grace, retry).
+        self.timings = Timings() if timings is None else timings
         #: Unix time as this store reads it (publications due, the budget's refills and, where
         #: the back-end keeps them, expiries and locks): tests drive it.
         self.clock = clock
@@ -65,6 +66,11 @@ class StoreBase(Store):
         self._leases: dict[int, float] = {}
         #: Publications whose release waits (see "Publishing"), by chat.
         self._held: dict[int, Held] = {}
+
+    @property
+    def publish_lease(self) -> float:
+        """Seconds a publishing lock taken by a write lasts."""
+        return self.timings.publish_lease
 
     def take_acquired(self, chat_id: int) -> tuple[str, dict[str, str]] | None:
         """The publishing lock a write of this store took for the table (token, shown hashes),

@@ -8,7 +8,6 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from bot.store.budget import Budget
 from bot.store.rules import (
-    PUBLISH_LEASE,
     Held,
     Loaded,
     Released,
@@ -107,13 +106,14 @@ class Store(Protocol):
         ...
 
     async def pub_acquire(
-        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+        self, chat_id: int, token: str, lease: float | None = None
     ) -> dict[str, str] | None:
-        """Take the table's publishing lock: the shown-message hashes, or ``None`` if another
+        """Take the table's publishing lock for ``lease`` seconds (by default the store's
+        :class:`~bot.store.rules.Timings`): the shown-message hashes, or ``None`` if another
         process holds it (then it is woken: :meth:`wakeups`)."""
         ...
 
-    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+    async def pub_extend(self, chat_id: int, token: str, lease: float | None = None) -> bool:
         """Renew the table's publishing lock for ``lease`` seconds if it is still ``token``'s;
         False when it is not (it lapsed: another process may hold it now). Never takes a lock
         that is free."""
@@ -134,7 +134,7 @@ class Store(Protocol):
         *,
         retry_at: float | None = None,
         ttl: int | None = None,
-        lease: float = PUBLISH_LEASE,
+        lease: float | None = None,
         spent: tuple[int, int] = (0, 0),
     ) -> Released:
         """Store ``shown``; free the lock if ``version`` is current (or with ``retry_at``, which

@@ -33,16 +33,13 @@ from bot.store.rules import (
     DEDUPE_KEEP,
     DEDUPE_TTL,
     PREFS_TTL,
-    PUBLISH_GRACE,
-    PUBLISH_LEASE,
-    PUBLISH_RETRY,
-    TIMER_LEASE,
     ChatTaken,
     Held,
     Loaded,
     Outcome,
     Released,
     Sweep,
+    Timings,
     doc_digest,
     positive_ttl,
 )
@@ -84,8 +81,9 @@ class RedisStore(StoreBase):
         owns_client: bool = False,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        timings: Timings | None = None,
     ) -> None:
-        super().__init__(clock=clock, monotonic=monotonic)
+        super().__init__(clock=clock, monotonic=monotonic, timings=timings)
         self.redis = redis
         self.prefix = prefix
         self.dedupe_ttl = dedupe_ttl
@@ -147,7 +145,7 @@ class RedisStore(StoreBase):
             "" if ttl is None else str(ttl),
             str(chat_id),
             "" if update_id is None else str(update_id),
-            repr(self.clock() + PUBLISH_GRACE),
+            repr(self.clock() + self.timings.publish_grace),
             lock or "",
             str(int(self.publish_lease * 1000)),
             "" if expected_doc is None else doc_digest(expected_doc),
@@ -215,8 +213,9 @@ class RedisStore(StoreBase):
         return bool(int(reply[0])), _outcome(reply[1:])
 
     async def pub_acquire(
-        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+        self, chat_id: int, token: str, lease: float | None = None
     ) -> dict[str, str] | None:
+        lease = self.publish_lease if lease is None else lease
         self._count("pub_acquire")
         since = self.monotonic()
         keys = [self.keys.lock(chat_id), self.keys.shown(chat_id)]
@@ -228,7 +227,8 @@ class RedisStore(StoreBase):
         flat = [_decode(x) for x in reply[1:]]
         return dict(zip(flat[::2], flat[1::2], strict=True))
 
-    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+    async def pub_extend(self, chat_id: int, token: str, lease: float | None = None) -> bool:
+        lease = self.publish_lease if lease is None else lease
         self._count("pub_extend")
         since = self.monotonic()
         keys = [self.keys.lock(chat_id)]
@@ -258,9 +258,10 @@ class RedisStore(StoreBase):
         *,
         retry_at: float | None = None,
         ttl: int | None = None,
-        lease: float = PUBLISH_LEASE,
+        lease: float | None = None,
         spent: tuple[int, int] = (0, 0),
     ) -> Released:
+        lease = self.publish_lease if lease is None else lease
         self._count("pub_release")
         keys = [
             self.keys.lock(chat_id),
@@ -338,8 +339,8 @@ class RedisStore(StoreBase):
         self._count("claim_sweep")
         args = [
             repr(float(now)),
-            repr(float(now + TIMER_LEASE)),
-            repr(float(now + PUBLISH_RETRY)),
+            repr(float(now + self.timings.timer_lease)),
+            repr(float(now + self.timings.publish_retry)),
             str(limit),
             self.keys.tables,
             process,
@@ -421,7 +422,7 @@ class RedisStore(StoreBase):
             "" if ttl is None else str(positive_ttl(ttl)),
             str(old_chat),
             str(new_chat),
-            repr(self.clock() + PUBLISH_GRACE),
+            repr(self.clock() + self.timings.publish_grace),
             doc_digest(doc),
         ]
         reply = await self._move(keys=keys, args=args)

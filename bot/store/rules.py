@@ -29,6 +29,7 @@ __all__ = [
     "Released",
     "Sweep",
     "TableConflict",
+    "Timings",
     "UpdateFn",
     "Write",
     "doc_digest",
@@ -59,6 +60,18 @@ PUBLISH_LEASE = 10.0
 PUBLISH_RETRY = 3.0
 #: Seconds small settings (a group's language) are kept after they were last read or written.
 PREFS_TTL = 180 * 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Timings:
+    """A store's timing constants in seconds (the module's by default; tests pass shorter ones):
+    a claimed timer's lease, a write's grace before another process publishes it, a publishing
+    lock's lease, and how soon a claimed publication is due again."""
+
+    timer_lease: float = TIMER_LEASE
+    publish_grace: float = PUBLISH_GRACE
+    publish_lease: float = PUBLISH_LEASE
+    publish_retry: float = PUBLISH_RETRY
 
 
 class Released(NamedTuple):

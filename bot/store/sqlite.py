@@ -30,16 +30,13 @@ from bot.store.budget import Budget
 from bot.store.rules import (
     DEDUPE_TTL,
     PREFS_TTL,
-    PUBLISH_GRACE,
-    PUBLISH_LEASE,
-    PUBLISH_RETRY,
-    TIMER_LEASE,
     ChatTaken,
     Held,
     Loaded,
     Outcome,
     Released,
     Sweep,
+    Timings,
     positive_ttl,
     seen_before,
 )
@@ -71,9 +68,10 @@ class SQLiteStore(StoreBase):
         dedupe_ttl: int = DEDUPE_TTL,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        timings: Timings | None = None,
         temporary: bool = False,
     ) -> None:
-        super().__init__(clock=clock, monotonic=monotonic)
+        super().__init__(clock=clock, monotonic=monotonic, timings=timings)
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.dedupe_ttl = dedupe_ttl
@@ -178,7 +176,7 @@ class SQLiteStore(StoreBase):
                 return Outcome(True, 0)
             db.execute(
                 "INSERT OR IGNORE INTO publish (chat, due) VALUES (?, ?)",
-                (chat_id, self._now() + PUBLISH_GRACE),
+                (chat_id, self._now() + self.timings.publish_grace),
             )
             live = self._live(db, chat_id)
             version = self._next_version(db, None if live is None else live[0])
@@ -207,7 +205,7 @@ class SQLiteStore(StoreBase):
                 )
                 db.execute(
                     "UPDATE publish SET due = ? WHERE chat = ?",
-                    (self._now() + PUBLISH_GRACE, chat_id),
+                    (self._now() + self.timings.publish_grace, chat_id),
                 )
                 spend_calls(db, chat_id, held.spent, self._now())
                 return Outcome(True, version, shown=dict(held.shown))
@@ -301,8 +299,8 @@ class SQLiteStore(StoreBase):
         def fn(db: sqlite3.Connection) -> Sweep:
             if self._now() - self._purged > PURGE_EVERY:
                 self._purge(db)
-            timers = self._claim(db, "timers", now, now + TIMER_LEASE, limit)
-            pubs = self._claim(db, "publish", now, now + PUBLISH_RETRY, limit)
+            timers = self._claim(db, "timers", now, now + self.timings.timer_lease, limit)
+            pubs = self._claim(db, "publish", now, now + self.timings.publish_retry, limit)
             if not process:
                 return Sweep(timers, pubs)
             db.execute("INSERT OR REPLACE INTO procs (id, seen) VALUES (?, ?)", (process, now))
@@ -352,8 +350,10 @@ class SQLiteStore(StoreBase):
         return self._budget
 
     async def pub_acquire(
-        self, chat_id: int, token: str, lease: float = PUBLISH_LEASE
+        self, chat_id: int, token: str, lease: float | None = None
     ) -> dict[str, str] | None:
+        lease = self.publish_lease if lease is None else lease
+
         def fn(db: sqlite3.Connection) -> dict[str, str] | None:
             if not self._take_lock(db, chat_id, token, lease):
                 return None
@@ -365,7 +365,8 @@ class SQLiteStore(StoreBase):
             self._leased(chat_id, lease, since)
         return found
 
-    async def pub_extend(self, chat_id: int, token: str, lease: float = PUBLISH_LEASE) -> bool:
+    async def pub_extend(self, chat_id: int, token: str, lease: float | None = None) -> bool:
+        lease = self.publish_lease if lease is None else lease
         since = self.monotonic()
 
         def fn(db: sqlite3.Connection) -> bool:
@@ -389,9 +390,11 @@ class SQLiteStore(StoreBase):
         *,
         retry_at: float | None = None,
         ttl: int | None = None,
-        lease: float = PUBLISH_LEASE,
+        lease: float | None = None,
         spent: tuple[int, int] = (0, 0),
     ) -> Released:
+        lease = self.publish_lease if lease is None else lease
+
         def fn(db: sqlite3.Connection) -> Released:
             spend_calls(db, chat_id, spent, self._now())
             if not self._holds(db, chat_id, token):
@@ -517,7 +520,7 @@ class SQLiteStore(StoreBase):
             db.execute("DELETE FROM publish WHERE chat IN (?, ?)", (old_chat, new_chat))
             db.execute(
                 "INSERT INTO publish (chat, due) VALUES (?, ?)",
-                (new_chat, self._now() + PUBLISH_GRACE),
+                (new_chat, self._now() + self.timings.publish_grace),
             )
             db.execute("DELETE FROM shown WHERE chat = ?", (new_chat,))
             db.execute("UPDATE shown SET chat = ? WHERE chat = ?", (new_chat, old_chat))

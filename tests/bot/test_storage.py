@@ -15,6 +15,7 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ from bot.store import (
     Store,
     StoreBase,
     TableConflict,
+    Timings,
     Write,
 )
 
@@ -69,10 +71,11 @@ class Backend:
         self._sqlite: list[SQLiteStore] = []
         self._server = fakeredis.FakeServer() if kind.startswith("fakeredis") else None
 
-    def store(self) -> Store:
+    def store(self, timings: Timings | None = None) -> Store:
         if self.kind == "sqlite":
             first = self._sqlite[0].path if self._sqlite else None
-            self._sqlite.append(sqlite_store() if first is None else SQLiteStore(first))
+            made = sqlite_store if first is None else partial(SQLiteStore, first)
+            self._sqlite.append(made(timings=timings))
             return self._sqlite[-1]
         client: Any
         if self.kind.startswith("fakeredis"):
@@ -81,7 +84,7 @@ class Backend:
         else:
             client = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
         self.clients.append(client)
-        return RedisStore(client, prefix=self.prefix)
+        return RedisStore(client, prefix=self.prefix, timings=timings)
 
     async def close(self) -> None:
         if self.kind == "redis" and self.clients:
@@ -1078,3 +1081,22 @@ async def test_the_backlog_counts_publications_waiting_and_timers_due(store: Sto
     assert await store.backlog(5.0) == (3, 0)
     assert await store.backlog(20.0) == (3, 1)
     assert await store.backlog(40.0) == (3, 2)
+
+
+async def test_the_timings_are_the_stores_own(backend: Backend) -> None:
+    """A store writes with the timings it was given: a write's grace before another process
+    publishes it, the lease of the lock it takes, and the leases of what a sweep claims."""
+    timings = Timings(timer_lease=2.0, publish_grace=1.0, publish_lease=4.0, publish_retry=3.0)
+    store = backend.store(timings)
+    now = time.time()
+    await store.update_table(
+        8, lambda _: Write(None, doc=doc(n=1), ttl=600, timer_at=now - 1, lock="t")
+    )
+    assert store.take_acquired(8) is not None and 3.0 < store.lease_left(8) <= 4.0
+    due = await publish_due(store, 8)
+    assert due is not None and now + 0.5 < due < time.time() + 1.5
+    sweep = await store.claim_sweep(now + 5)
+    assert sweep.timers == [8] and sweep.publications == [8]
+    assert await timer_of(store, 8) == pytest.approx(now + 5 + 2)
+    assert await publish_due(store, 8) == pytest.approx(now + 5 + 3)
+    assert await store.pub_extend(8, "t") and 3.0 < store.lease_left(8) <= 4.0
