@@ -157,3 +157,14 @@ def test_no_module_of_the_bot_is_over_600_lines() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert not long, long
+
+
+def test_no_module_of_the_engine_is_over_600_lines() -> None:
+    """The engine too: a game's state machine is split by the steps of a transition (the deal,
+    the lances or tricks, the bets, scoring), its computer player by what it reckons."""
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in (ROOT / "engine").rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not long, long

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.envite.game import shuffled_deck
+from engine.envite.deal import shuffled_deck
 from engine.piedras.table import _ONLY, Table, card_text
 
 
