@@ -8,9 +8,11 @@ that cannot be written any more raises :class:`Gone`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import warnings
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TypeVar
 
@@ -19,6 +21,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 T = TypeVar("T")
+log = logging.getLogger("bot.botapi")
 
 MAX_WAIT = 5.0
 """Longest flood-control wait (or retry pause) spent inside one publication; longer ones are
@@ -116,3 +119,49 @@ def html_message(
     return lambda: bot.send_message(
         chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
     )
+
+
+OUTAGE_REMINDER = 600.0
+"""Seconds between two warnings that the Bot API is still unreachable."""
+
+
+@dataclass
+class Outage:
+    """Telegram unreachable for a while, as an operator wants it in the log: one warning when
+    it starts, a reminder every :data:`OUTAGE_REMINDER` seconds, one warning when it ends
+    (not a traceback per failed poll).
+
+    >>> now = [0.0]; outage = Outage(clock=lambda: now[0])
+    >>> outage.failed(TimedOut()); now[0] = 30.0; outage.failed(TimedOut()); outage.since
+    0.0
+    >>> now[0] = 95.0; outage.answered(); outage.since is None
+    True
+    """
+
+    clock: Callable[[], float] = time.monotonic
+    since: float | None = None
+    said: float = 0.0
+
+    def failed(self, error: TelegramError) -> None:
+        """A poll (or another call) failed with ``error``."""
+        now = self.clock()
+        if self.since is None:
+            self.since, self.said = now, now
+            log.warning("the Telegram Bot API does not answer (%s)", type(error).__name__)
+        elif now - self.said >= OUTAGE_REMINDER:
+            self.said = now
+            log.warning(
+                "the Telegram Bot API still does not answer, for %.0f s (%s)",
+                now - self.since,
+                type(error).__name__,
+            )
+        else:
+            log.debug("the Telegram Bot API does not answer (%s)", type(error).__name__)
+
+    def answered(self) -> None:
+        """Telegram answered (an update came): the outage, if any, is over."""
+        if self.since is not None:
+            log.warning(
+                "the Telegram Bot API answers again after %.0f s", self.clock() - self.since
+            )
+            self.since = None

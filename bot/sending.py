@@ -157,7 +157,8 @@ async def post_notice(bot: Bot, run: Run, table: Table, to: int | None, text: st
     try:
         sent = await send(bot, run, where, (text, None), uncertain_ok=True)
     except (Gone, BadRequest) as exc:
-        log.warning("a notice for %s could not be posted: %s", table.chat_id, exc)
+        # Named by where it was to go: the group, or the player's private chat.
+        log.warning("a notice of table %s to %s could not be posted: %s", table.chat_id, where, exc)
         return
     if to is not None and sent is not None:
         run.reached.add(to)

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.background import Publications
+from bot.botapi import Outage
 from bot.records.store import Records
 from bot.settings import Settings
 from bot.store import Store
@@ -44,6 +45,8 @@ class Services:
     answer and return at once. Off, a handler awaits its publication (unit tests)."""
     publications: Publications = field(default_factory=Publications)
     budget: Budget = field(init=False)
+    outage: Outage = field(init=False)
+    """Whether Telegram answers (its log lines: one when it stops, one when it is back)."""
     #: Tables this process is publishing now (:func:`bot.publisher.flush`).
     publishing: set[int] = field(default_factory=set)
     #: Tables another process wrote while this one held their publication: released at once
@@ -67,6 +70,7 @@ class Services:
 
     def __post_init__(self) -> None:
         self.budget = self.store.budget()
+        self.outage = Outage(clock=self.monotonic)
 
     def busy(self) -> bool:
         """Whether this process is doing something for its tables now: a publication running

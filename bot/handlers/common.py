@@ -92,10 +92,13 @@ async def first_delivery(svc: Services, update: Update, chat_id: int | None = No
 
 
 async def note_private(update: Update, context: Context) -> None:
-    """Before every handler: a user who writes to the bot in private can be written to there."""
+    """Before every handler: an update came, so Telegram answers; a user who writes to the bot
+    in private can be written to there."""
+    svc = services(context)
+    svc.outage.answered()
     chat, user = update.effective_chat, update.effective_user
     if chat is not None and user is not None and chat.type == chat.PRIVATE:
-        services(context).reached(user.id)
+        svc.reached(user.id)
 
 
 async def first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool, Table | None]:

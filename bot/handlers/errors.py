@@ -12,6 +12,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from telegram import Update
 from telegram.constants import ParseMode
+from telegram.error import NetworkError, RetryAfter
 
 from bot.handlers.common import Context, chat_lang, services
 from locales import t
@@ -48,6 +49,11 @@ async def on_error(update: object, context: Context) -> None:
     """
     global _last_outage_warning
     error = context.error
+    if update is None and isinstance(error, NetworkError | RetryAfter):
+        # The long poll failing (Telegram away, 5xx, flood control): PTB retries it; the log
+        # says when the outage starts and ends (Outage), not a traceback a poll.
+        services(context).outage.failed(error)
+        return
     outage = _outage(error)
     if outage:
         if time.monotonic() - _last_outage_warning > OUTAGE_WARNING_EVERY:

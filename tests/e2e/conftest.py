@@ -205,7 +205,13 @@ class AppRunner:
             await app.post_init(app)
         await app.start()
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=POLL_TIMEOUT)
+
+        def polling_failed(error: Any) -> None:  # what run_polling does with a failed poll
+            app.create_task(app.process_error(error=error, update=None))
+
+        await app.updater.start_polling(
+            poll_interval=0, timeout=POLL_TIMEOUT, error_callback=polling_failed
+        )
 
     async def stop(self, app: Any) -> None:
         if app not in self.running:

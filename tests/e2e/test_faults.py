@@ -252,3 +252,28 @@ async def test_a_joiner_is_seated_while_telegram_refuses_the_private_chat_probe(
     assert any(
         c.method.lower() == "sendmessage" and int(c.params["chat_id"]) == bea.id for c in tg.calls
     ), "Bea's hand was never sent"
+
+
+async def test_a_bot_api_outage_is_two_warnings_in_the_log(
+    tg: FakeTelegram, apps: Any, redis_factory: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 25, item 8: while the long poll fails (502s), the log gets one warning when
+    Telegram stops answering and one when it is back, not a traceback a poll (no ERROR: the
+    autouse check); the bot answers as soon as Telegram does."""
+    await apps.start()
+    tg.expect_bad_requests = True
+    tg.fail["getupdates"] = (502, "Bad Gateway")
+    await asyncio.sleep(3.5)  # several failed polls (PTB waits 1, 1.5, 2.25... s between them)
+    del tg.fail["getupdates"]
+    ana = tg.user("Ana", "ana")
+    ana.start_private()
+    await tg.wait_for(lambda: ana.private.bot_messages() or None, timeout=15, what="the hello")
+    lines = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "bot.botapi" and r.levelno >= logging.WARNING
+    ]
+    assert len(lines) == 2 and "does not answer" in lines[0], lines
+    assert "answers again" in lines[1], lines
+    polls = [r for r in caplog.records if r.name == "bot.botapi" and r.levelno == logging.DEBUG]
+    assert polls, "only one poll failed: the test proved nothing"
