@@ -19,6 +19,7 @@ from bot.store.rules import (
     Outcome,
     Released,
     TableConflict,
+    TableWrite,
     Timings,
     UpdateFn,
     Write,
@@ -178,26 +179,14 @@ class StoreBase(Store):
     async def _load(self, chat_id: int) -> Loaded | None:
         raise NotImplementedError
 
-    async def _cas(
-        self,
-        chat_id: int,
-        expected_version: int,
-        doc: str | None,
-        timer_at: float | None,
-        ttl: int | None,
-        update_id: int | None = None,
-        users: tuple[int, ...] = (),
-        lock: str | None = None,
-        expected_doc: str | None = None,
-        held: Held | None = None,
-    ) -> Outcome:
-        """Write ``doc`` (``None``: delete) if the table is at ``expected_version`` (and, with
-        ``update_id``, if that id was not used before: else ``Outcome(False, duplicate=True)``).
-        A saved ``doc`` also adds the chat to each of ``users``' tables, and with ``lock`` takes
-        the publishing lock if it is free (``Outcome.shown``), or if it is still ``held``'s: then
-        it first releases ``held`` (its shown hashes stored, its calls spent, ``Outcome.shown``
-        is ``held.shown``). With ``expected_doc`` the stored document must also be that one
-        (see "Versions")."""
+    async def _cas(self, write: TableWrite) -> Outcome:
+        """Apply ``write`` if the table is at its ``expected_version`` (and, with ``update_id``,
+        if that id was not used before: else ``Outcome(False, duplicate=True)``). A saved doc
+        also adds the chat to each of ``users``' tables, and with ``lock`` takes the publishing
+        lock if it is free (``Outcome.shown``), or if it is still ``held``'s: then it first
+        releases ``held`` (its shown hashes stored, its calls spent, ``Outcome.shown`` is
+        ``held.shown``). With ``expected_doc`` the stored document must also be that one (see
+        "Versions")."""
         raise NotImplementedError
 
     async def _check(
@@ -255,16 +244,18 @@ class StoreBase(Store):
         since = self.monotonic()
         try:
             outcome = await self._cas(
-                chat_id,
-                expected_version,
-                doc,
-                timer_at,
-                ttl,
-                update_id,
-                users=users,
-                lock=lock,
-                expected_doc=expected_doc,
-                held=held,
+                TableWrite(
+                    chat_id,
+                    expected_version,
+                    doc,
+                    timer_at,
+                    ttl,
+                    update_id,
+                    users=users,
+                    lock=lock,
+                    expected_doc=expected_doc,
+                    held=held,
+                )
             )
         except BaseException:
             if held is not None:

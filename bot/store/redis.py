@@ -34,11 +34,11 @@ from bot.store.rules import (
     DEDUPE_TTL,
     PREFS_TTL,
     ChatTaken,
-    Held,
     Loaded,
     Outcome,
     Released,
     Sweep,
+    TableWrite,
     Timings,
     doc_digest,
     positive_ttl,
@@ -124,58 +124,46 @@ class RedisStore(StoreBase):
         version = await self.redis.hget(self.table_key(chat_id), "v")
         return 0 if version is None else int(version)
 
-    async def _cas(
-        self,
-        chat_id: int,
-        expected_version: int,
-        doc: str | None,
-        timer_at: float | None,
-        ttl: int | None,
-        update_id: int | None = None,
-        users: tuple[int, ...] = (),
-        lock: str | None = None,
-        expected_doc: str | None = None,
-        held: Held | None = None,
-    ) -> Outcome:
+    async def _cas(self, write: TableWrite) -> Outcome:
         args = [
-            str(expected_version),
-            "delete" if doc is None else "save",
-            doc or "",
-            "" if timer_at is None else repr(float(timer_at)),
-            "" if ttl is None else str(ttl),
-            str(chat_id),
-            "" if update_id is None else str(update_id),
+            str(write.expected_version),
+            "delete" if write.doc is None else "save",
+            write.doc or "",
+            "" if write.timer_at is None else repr(float(write.timer_at)),
+            "" if write.ttl is None else str(write.ttl),
+            str(write.chat_id),
+            "" if write.update_id is None else str(write.update_id),
             repr(self.clock() + self.timings.publish_grace),
-            lock or "",
+            write.lock or "",
             str(int(self.publish_lease * 1000)),
-            "" if expected_doc is None else doc_digest(expected_doc),
-            "" if doc is None else doc_digest(doc),
+            "" if write.expected_doc is None else doc_digest(write.expected_doc),
+            "" if write.doc is None else doc_digest(write.doc),
             str(DEDUPE_KEEP),
             str(self.dedupe_ttl),
-            "" if held is None else held.token,
-            str(held.spent[0] if held else 0),
-            str(held.spent[1] if held else 0),
+            "" if write.held is None else write.held.token,
+            str(write.held.spent[0] if write.held else 0),
+            str(write.held.spent[1] if write.held else 0),
             repr(self.clock()),
         ]
-        if held is not None:
-            for key, value in held.shown.items():
+        if write.held is not None:
+            for key, value in write.held.shown.items():
                 args += [key, value]
         keys = [
-            self.table_key(chat_id),
+            self.table_key(write.chat_id),
             self.keys.timers,
-            self._seen_key(chat_id),
+            self._seen_key(write.chat_id),
             self.keys.publish,
-            self.keys.lock(chat_id),
-            self.keys.shown(chat_id),
-            self.keys.group_budget(chat_id),
+            self.keys.lock(write.chat_id),
+            self.keys.shown(write.chat_id),
+            self.keys.group_budget(write.chat_id),
             self.keys.bot_budget,
         ]
-        if doc is not None:
-            keys.extend(self._user_key(u) for u in users)
+        if write.doc is not None:
+            keys.extend(self._user_key(u) for u in write.users)
         reply = await self._cas_script(keys=keys, args=args)
         outcome = _outcome(reply)
-        if held is not None and int(reply[0]) == 1 and len(reply) > 2 and int(reply[2]) == 2:
-            return outcome._replace(shown=dict(held.shown))
+        if write.held is not None and int(reply[0]) == 1 and len(reply) > 2 and int(reply[2]) == 2:
+            return outcome._replace(shown=dict(write.held.shown))
         return outcome
 
     async def _check(

@@ -115,6 +115,26 @@ class Held:
 
 
 @dataclass(frozen=True, slots=True)
+class TableWrite:
+    """One compare-and-set of a table as every back-end applies it (:meth:`StoreBase._cas`):
+    write ``doc`` (``None``: delete) if the table is at ``expected_version``; ``update_id``
+    marks the update handled, ``users`` gain the chat among their tables, ``lock`` takes the
+    publishing lock, ``held`` is this process's held publication that the write releases,
+    ``expected_doc`` the document the cache read (see "Versions")."""
+
+    chat_id: int
+    expected_version: int
+    doc: str | None
+    timer_at: float | None = None
+    ttl: int | None = None
+    update_id: int | None = None
+    users: tuple[int, ...] = ()
+    lock: str | None = None
+    expected_doc: str | None = None
+    held: Held | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Write(Generic[T]):
     """What an :meth:`Store.update_table` function decided.
 

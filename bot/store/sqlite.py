@@ -31,11 +31,11 @@ from bot.store.rules import (
     DEDUPE_TTL,
     PREFS_TTL,
     ChatTaken,
-    Held,
     Loaded,
     Outcome,
     Released,
     Sweep,
+    TableWrite,
     Timings,
     positive_ttl,
     seen_before,
@@ -152,65 +152,55 @@ class SQLiteStore(StoreBase):
         db.execute("INSERT OR REPLACE INTO meta (k, v) VALUES ('last_first', ?)", (version,))
         return version
 
-    async def _cas(
-        self,
-        chat_id: int,
-        expected_version: int,
-        doc: str | None,
-        timer_at: float | None,
-        ttl: int | None,
-        update_id: int | None = None,
-        users: tuple[int, ...] = (),
-        lock: str | None = None,
-        expected_doc: str | None = None,
-        held: Held | None = None,
-    ) -> Outcome:
+    async def _cas(self, write: TableWrite) -> Outcome:
         def fn(db: sqlite3.Connection) -> Outcome:
-            if not self._matches(db, chat_id, expected_version, expected_doc):
-                return self._outcome_current(db, chat_id)
-            if update_id is not None and not self._mark_seen(db, chat_id, update_id):
+            if not self._matches(db, write.chat_id, write.expected_version, write.expected_doc):
+                return self._outcome_current(db, write.chat_id)
+            if write.update_id is not None and not self._mark_seen(
+                db, write.chat_id, write.update_id
+            ):
                 return Outcome(False, duplicate=True)
-            if doc is None:
+            if write.doc is None:
                 for table in ("tables", "timers", "publish"):
-                    db.execute(f"DELETE FROM {table} WHERE chat = ?", (chat_id,))
+                    db.execute(f"DELETE FROM {table} WHERE chat = ?", (write.chat_id,))
                 return Outcome(True, 0)
             db.execute(
                 "INSERT OR IGNORE INTO publish (chat, due) VALUES (?, ?)",
-                (chat_id, self._now() + self.timings.publish_grace),
+                (write.chat_id, self._now() + self.timings.publish_grace),
             )
-            live = self._live(db, chat_id)
+            live = self._live(db, write.chat_id)
             version = self._next_version(db, None if live is None else live[0])
-            expires = None if ttl is None else self._now() + ttl
+            expires = None if write.ttl is None else self._now() + write.ttl
             db.execute(
                 "INSERT OR REPLACE INTO tables (chat, v, d, expires) VALUES (?, ?, ?, ?)",
-                (chat_id, version, doc, expires),
+                (write.chat_id, version, write.doc, expires),
             )
-            if timer_at is None:
-                db.execute("DELETE FROM timers WHERE chat = ?", (chat_id,))
+            if write.timer_at is None:
+                db.execute("DELETE FROM timers WHERE chat = ?", (write.chat_id,))
             else:
                 db.execute(
                     "INSERT OR REPLACE INTO timers (chat, due) VALUES (?, ?)",
-                    (chat_id, float(timer_at)),
+                    (write.chat_id, float(write.timer_at)),
                 )
-            for user_id in users:
-                self._link_user(db, user_id, chat_id, ttl)
-            if lock is None:
+            for user_id in write.users:
+                self._link_user(db, user_id, write.chat_id, write.ttl)
+            if write.lock is None:
                 return Outcome(True, version)
-            if held is not None and self._holds(db, chat_id, held.token):
+            if write.held is not None and self._holds(db, write.chat_id, write.held.token):
                 # This store's held publication ends here: what it showed, what it spent.
-                self._store_shown(db, chat_id, held.shown)
+                self._store_shown(db, write.chat_id, write.held.shown)
                 db.execute(
                     "UPDATE locks SET token = ?, until = ? WHERE chat = ?",
-                    (lock, self._now() + self.publish_lease, chat_id),
+                    (write.lock, self._now() + self.publish_lease, write.chat_id),
                 )
                 db.execute(
                     "UPDATE publish SET due = ? WHERE chat = ?",
-                    (self._now() + self.timings.publish_grace, chat_id),
+                    (self._now() + self.timings.publish_grace, write.chat_id),
                 )
-                spend_calls(db, chat_id, held.spent, self._now())
-                return Outcome(True, version, shown=dict(held.shown))
-            if self._take_lock(db, chat_id, lock, self.publish_lease):
-                return Outcome(True, version, shown=self._shown(db, chat_id))
+                spend_calls(db, write.chat_id, write.held.spent, self._now())
+                return Outcome(True, version, shown=dict(write.held.shown))
+            if self._take_lock(db, write.chat_id, write.lock, self.publish_lease):
+                return Outcome(True, version, shown=self._shown(db, write.chat_id))
             return Outcome(True, version)
 
         return await self._run(None, True, fn)

@@ -53,6 +53,7 @@ from bot.store import (
     Timings,
     Write,
 )
+from bot.store.rules import TableWrite
 
 BACKENDS = ["sqlite", "fakeredis", "fakeredis-text"] + (
     ["redis"] if os.environ.get("REDIS_URL") else []
@@ -256,7 +257,7 @@ async def test_update_table_retries_after_a_conflict(store: Store) -> None:
         nonlocal raced
         if not raced:
             raced = True
-            await real_cas(1, v, doc(n=10), None, None)
+            await real_cas(TableWrite(1, v, doc(n=10)))
         return await real_cas(*args, **kwargs)
 
     store._cas = racing_cas  # type: ignore[method-assign]
@@ -408,10 +409,10 @@ async def test_update_id_not_used_by_a_version_conflict(backend: Backend) -> Non
     assert loaded is not None and json.loads(loaded.doc) == {"n": 3}
     # A direct refused CAS with an update id does not consume it either.
     assert isinstance(first, StoreBase)
-    outcome = await first._cas(6, 1, doc(n=99), None, None, 604)
+    outcome = await first._cas(TableWrite(6, 1, doc(n=99), update_id=604))
     assert not outcome.ok and not outcome.duplicate and outcome.current is not None
-    assert (await first._cas(6, outcome.current.version, doc(n=4), None, None, 604)).ok
-    dup = await first._cas(6, outcome.current.version + 1, doc(n=5), None, None, 604)
+    assert (await first._cas(TableWrite(6, outcome.current.version, doc(n=4), update_id=604))).ok
+    dup = await first._cas(TableWrite(6, outcome.current.version + 1, doc(n=5), update_id=604))
     assert dup == Outcome(False, duplicate=True)
     assert await first.load(6) == (outcome.current.version + 1, doc(n=4))
 
