@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 
-from bot.store import PUBLISH_LEASE, Store
+from bot.store import Store
 
 log = logging.getLogger("bot.publisher")
 
@@ -68,7 +68,7 @@ class Lease:
 
     async def _renew(self) -> None:
         try:
-            kept = await self.store.pub_extend(self.chat_id, self.token, lease=PUBLISH_LEASE)
+            kept = await self.store.pub_extend(self.chat_id, self.token)  # the store's lease
         except Exception as exc:  # Redis away: tried again (and checked before each call)
             log.warning("publishing %s: lease renewal failed: %s", self.chat_id, type(exc).__name__)
             return

@@ -64,7 +64,7 @@ from bot.lease import LEASE_MARGIN, Lease, LeaseLost
 from bot.present import hand_view, lobby_view, table_view
 from bot.records.flush import store_records
 from bot.services import Services
-from bot.store import PUBLISH_LEASE, Held, Loaded
+from bot.store import Held, Loaded
 from bot.table import Table
 from bot.tables import change_table, load_doc
 
@@ -103,7 +103,7 @@ async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
     if taken is None:
         token = secrets.token_hex(8)
         try:
-            found = await svc.store.pub_acquire(chat_id, token, lease=PUBLISH_LEASE)
+            found = await svc.store.pub_acquire(chat_id, token)  # for the store's lease
         except Exception as exc:
             log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
             return
@@ -133,7 +133,7 @@ async def _resume(
     if svc.store.lease_left(chat_id) > LEASE_MARGIN:
         return (held.token, held.shown), held.spent
     try:
-        kept = await svc.store.pub_extend(chat_id, held.token, lease=PUBLISH_LEASE)
+        kept = await svc.store.pub_extend(chat_id, held.token)
     except Exception as exc:
         log.warning("publishing %s: lease renewal failed: %s", chat_id, type(exc).__name__)
         kept = False

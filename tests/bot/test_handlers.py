@@ -874,8 +874,7 @@ async def test_a_notice_written_during_a_publication_is_posted_in_the_same_one(k
 def _short_lease(monkeypatch: pytest.MonkeyPatch, lease: float = 0.5) -> float:
     """Leases of ``lease`` seconds (the publisher's margins scaled down with them)."""
     monkeypatch.setattr(StoreBase, "publish_lease", lease)
-    for module in (publisher, leases):  # both read the lease and its margin
-        monkeypatch.setattr(module, "PUBLISH_LEASE", lease)
+    for module in (publisher, leases):  # both read the margin (the lease: the store's)
         monkeypatch.setattr(module, "LEASE_MARGIN", lease / 5)
     monkeypatch.setattr(leases, "RENEW_MIN", lease / 10)
     return lease
