@@ -122,8 +122,9 @@ async def estadisticas(update: Update, context: Context) -> None:
         partner = None
         best = texts.best_partner(await records.pairs(chat_id, game.name), uid)
         if best is not None:
-            other = texts.name_of(lang, names, best[0])
-            partner = texts.pair_text(lang, name, other, best[2], best[1], "records.partner")
+            other = texts.name_of(lang, names, best[0])  # only the partner: the block is hers
+            together, won = best[1], best[2]
+            partner = t(lang, "records.partner", partner=other, won=won, lost=together - won)
         blocks.append("\n".join(texts.game_lines(lang, game, mine, place, partner)))
     if not blocks:
         await reply(update, t(lang, "records.stats.nothing", name=name))

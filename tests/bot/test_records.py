@@ -335,7 +335,8 @@ async def test_stats_ranking_history_and_hand_commands() -> None:
     text = h.bot.group_sends()[-1]
     assert "📊 <b>Bea</b>" in text and "vacas: 3 (ganadas 2)" in text
     assert "órdagos echados: 2" in text and "lances ganados: grande 2" in text
-    assert "pareja más habitual: Bea y Dani: 2–1" in text and "valoración: " in text
+    assert "pareja más habitual: Dani (2–1)" in text and "valoración: " in text
+    assert "Bea y" not in text  # her own block names only her partner
     await handlers.estadisticas(*h.command(BEA, "/estadisticas cris"))
     assert "📊 <b>Cris</b>" in h.bot.group_sends()[-1]
     await handlers.estadisticas(*h.command(BEA, "/estadisticas Nadie"))
