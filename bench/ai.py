@@ -68,11 +68,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     rows: list[tuple[str, str]] = module.run(args.n, args.level, args.seed)
     rows.append(("wall time", f"{time.perf_counter() - start:.1f} s"))
+    report(
+        f"{args.game} computer player, level {args.level}, n = {args.n}, seed = {args.seed}", rows
+    )
+    return 0
+
+
+def report(title: str, rows: Sequence[tuple[str, str]]) -> None:
+    """Print a benchmark's figures: the title, then one aligned ``label  figure`` line each."""
     width = max(len(label) for label, _ in rows)
-    print(f"{args.game} computer player, level {args.level}, n = {args.n}, seed = {args.seed}")
+    print(title)
     for label, figure in rows:
         print(f"  {label:<{width}}  {figure}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai import percentile, rate
+from ai import percentile, rate, report
 from mus_rivals import RIVALS
 
 from engine.core import Action
@@ -135,10 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     rows = run(args.n, args.level, args.seed, against)
     rows.append(("wall time", f"{time.perf_counter() - start:.1f} s"))
-    width = max(len(label) for label, _ in rows)
-    print(f"mus computer player, level {args.level}, n = {args.n}, seed = {args.seed}")
-    for label, figure in rows:
-        print(f"  {label:<{width}}  {figure}")
+    report(f"mus computer player, level {args.level}, n = {args.n}, seed = {args.seed}", rows)
     return 0
 
 
