@@ -9,14 +9,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # Only what the package needs (tests, benches and docs stay out: see .dockerignore).
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY engine ./engine
 COPY bot ./bot
 COPY locales ./locales
 # The texts are compiled (.po -> .mo, Babel) before the install, which ships only the .mo files.
-RUN pip install "Babel>=2.12" \
+RUN pip install -c constraints.txt babel \
     && for po in locales/*/LC_MESSAGES/*.po; do pybabel -q compile -i "$po" -o "${po%.po}.mo"; done \
-    && pip install . && rm -rf /app/build
+    && pip install -c constraints.txt . && rm -rf /app/build
 
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin tapete
 USER tapete

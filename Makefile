@@ -6,10 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run play test lint bench locales clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev]' -c constraints.txt
 	touch $(STAMP)
 
 # The texts: each locales/<lang>/LC_MESSAGES/<domain>.po compiled to the .mo beside it (build

@@ -235,7 +235,7 @@ class RedisStore(StoreBase):
                 if message is not None and message.get("type") == "message":
                     yield int(_decode(message["data"]))
         finally:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed since redis 8.2
 
     async def pub_release(
         self,
