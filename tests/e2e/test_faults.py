@@ -263,7 +263,12 @@ async def test_a_bot_api_outage_is_two_warnings_in_the_log(
     await apps.start()
     tg.expect_bad_requests = True
     tg.fail["getupdates"] = (502, "Bad Gateway")
-    await asyncio.sleep(3.5)  # several failed polls (PTB waits 1, 1.5, 2.25... s between them)
+    since = tg.mark()
+    await tg.wait_for(  # several failed polls (PTB waits 1, 1.5, 2.25... s between them)
+        lambda: sum(1 for c in tg.calls_to("getUpdates", since) if not c.ok) >= 3,
+        timeout=15,
+        what="three failed polls",
+    )
     del tg.fail["getupdates"]
     ana = tg.user("Ana", "ana")
     ana.start_private()

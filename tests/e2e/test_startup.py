@@ -4,7 +4,6 @@ answers the bot polls and plays, and SIGTERM stops it cleanly."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import tempfile
 from pathlib import Path
@@ -23,6 +22,15 @@ pytestmark = [
 ]
 
 
+async def _refused_twice(tg: FakeTelegram, token: str, method: str) -> None:
+    """Until Telegram has refused ``method`` twice to ``token``: the second is a retry."""
+    await tg.wait_for(
+        lambda: sum(1 for c in tg.calls_to(method) if c.token == token and not c.ok) >= 2,
+        timeout=30,
+        what=f"a second refused {method}",
+    )
+
+
 @pytest.mark.parametrize(
     "refusal", [(429, "Too Many Requests: retry after 1"), (502, "Bad Gateway")]
 )
@@ -35,10 +43,10 @@ async def test_a_start_while_telegram_refuses_waits_and_then_plays(
     polls = tg.polls_started(proc.token)
     proc.start()
     try:
-        await asyncio.sleep(2.5)  # refused meanwhile: the process must still be there
+        await _refused_twice(tg, proc.token, "getMe")  # it retried: the process is still there
         assert proc.proc is not None and proc.proc.poll() is None, proc.log.read_text()
         del tg.fail["getme"]
-        await asyncio.sleep(1.5)
+        await _refused_twice(tg, proc.token, "deleteWebhook")
         assert proc.proc.poll() is None, proc.log.read_text()
         del tg.fail["deletewebhook"]
         await _polling(tg, proc.token, polls)
