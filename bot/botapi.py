@@ -11,8 +11,9 @@ import asyncio
 import logging
 import time
 import warnings
+from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TypeVar
 
@@ -22,6 +23,10 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, Tim
 
 T = TypeVar("T")
 log = logging.getLogger("bot.botapi")
+
+TELEGRAM_CLOCK_SAMPLES = 64
+"""Typed messages whose delay bounds how far this process's clock runs ahead of Telegram's: a
+window, so that a clock set forward is learnt after as many messages."""
 
 MAX_WAIT = 5.0
 """Longest flood-control wait (or retry pause) spent inside one publication; longer ones are
@@ -123,6 +128,41 @@ def html_message(
 
 OUTAGE_REMINDER = 600.0
 """Seconds between two warnings that the Bot API is still unreachable."""
+
+
+@dataclass
+class TelegramClock:
+    """How far this process's clock may run ahead of Telegram's, learnt from the dates Telegram
+    gives typed messages (whole seconds, its own clock).
+
+    A message reaches the bot no earlier than it was sent, so each ``arrival - date`` bounds the
+    offset from above, and the least of the recent ones is the tightest bound (late deliveries
+    only raise theirs). With it :meth:`sent_by` is certain whatever the two clocks say: a command
+    typed just after a move is never taken for one typed before it. A message's own delay is no
+    evidence for it (late, or a clock ahead?), so it is left out of its own bound.
+
+    >>> telegram = TelegramClock()
+    >>> telegram.saw(1, date=100.0, arrival=101.6)
+    >>> telegram.sent_by(1, date=100.0)  # nothing else seen: the clocks are taken to agree
+    101.0
+    >>> telegram.saw(2, date=110.0, arrival=111.9)
+    >>> telegram.sent_by(2, date=110.0)  # this clock is at most 1.6 s ahead
+    112.6
+    """
+
+    seen: deque[tuple[int, float]] = field(
+        default_factory=lambda: deque(maxlen=TELEGRAM_CLOCK_SAMPLES)
+    )
+
+    def saw(self, update_id: int, date: float, arrival: float) -> None:
+        """A message Telegram dated ``date`` reached this process at ``arrival`` (its clock)."""
+        self.seen.append((update_id, arrival - date))
+
+    def sent_by(self, update_id: int, date: float) -> float:
+        """The latest moment (this process's clock) the message of ``update_id``, dated
+        ``date`` by Telegram, can have been sent at."""
+        ahead = min((lag for seen, lag in self.seen if seen != update_id), default=0.0)
+        return date + 1.0 + ahead  # the date is the whole second the message was sent in
 
 
 @dataclass

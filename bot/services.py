@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.background import Publications
-from bot.botapi import Outage
+from bot.botapi import Outage, TelegramClock
 from bot.records.store import Records
 from bot.settings import Settings
 from bot.store import Store
@@ -47,6 +47,8 @@ class Services:
     budget: Budget = field(init=False)
     outage: Outage = field(init=False)
     """Whether Telegram answers (its log lines: one when it stops, one when it is back)."""
+    telegram_clock: TelegramClock = field(default_factory=TelegramClock)
+    """How far this process's clock may be ahead of Telegram's (the dates of typed commands)."""
     #: Tables this process is publishing now (:func:`bot.publisher.flush`).
     publishing: set[int] = field(default_factory=set)
     #: Tables another process wrote while this one held their publication: released at once

@@ -92,10 +92,14 @@ async def first_delivery(svc: Services, update: Update, chat_id: int | None = No
 
 
 async def note_private(update: Update, context: Context) -> None:
-    """Before every handler: an update came, so Telegram answers; a user who writes to the bot
-    in private can be written to there."""
+    """Before every handler: an update came, so Telegram answers; a message's date tells how
+    far this clock may run ahead of Telegram's; a user who writes to the bot in private can be
+    written to there."""
     svc = services(context)
     svc.outage.answered()
+    message = update.message
+    if message is not None and message.date is not None:
+        svc.telegram_clock.saw(update.update_id, message.date.timestamp(), now(svc))
     chat, user = update.effective_chat, update.effective_user
     if chat is not None and user is not None and chat.type == chat.PRIVATE:
         svc.reached(user.id)

@@ -47,11 +47,6 @@ def command_action(table: Table, command: str, words: list[str]) -> str:
     return " ".join([prefix, *words]).strip()
 
 
-TYPED_SLACK = 1.0
-"""Seconds a typed command's date (whole seconds, Telegram's clock) may precede the last move
-and still count: it was typed in the same second, or the clocks differ a little."""
-
-
 def typed_date(update: Update) -> float | None:
     """When a typed command was sent (``None`` for anything else)."""
     message = update.effective_message
@@ -80,6 +75,9 @@ async def play(
     copy of ``/paso`` is not applied to the next lance.
     """
     at = now(svc)
+    sent_by = None
+    if typed_at is not None and update is not None:
+        sent_by = svc.telegram_clock.sent_by(update.update_id, typed_at)
 
     def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step, int]]:
         if table is None or not table.active:
@@ -91,7 +89,7 @@ async def play(
             raise IllegalAction("not_seated")
         if table.status != "playing":
             raise IllegalAction("not_started")
-        if typed_at is not None and typed_at + TYPED_SLACK < table.moved_at:
+        if sent_by is not None and sent_by < table.moved_at:
             raise IllegalAction("typed_too_late")
         text = action if isinstance(action, str) else action(table)
         try:

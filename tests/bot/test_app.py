@@ -115,7 +115,9 @@ async def test_no_update_pays_a_dedupe_round_trip_up_front() -> None:
     assert [h.callback for h in every] == [note_private]
     user = SimpleNamespace(id=42)
     update = SimpleNamespace(
-        effective_chat=SimpleNamespace(type="private", PRIVATE="private"), effective_user=user
+        message=None,
+        effective_chat=SimpleNamespace(type="private", PRIVATE="private"),
+        effective_user=user,
     )
     context = SimpleNamespace(application=app)
     await note_private(update, context)  # type: ignore[arg-type]

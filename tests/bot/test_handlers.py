@@ -26,7 +26,7 @@ from bot import lease as leases
 from bot.games import render
 from bot.games.mus import render as mus_render
 from bot.games.registry import GAMES
-from bot.handlers import info, lobby, play, timers
+from bot.handlers import common, info, lobby, play, timers
 from bot.handlers.common import SERVICES_KEY
 from bot.services import Services
 from bot.settings import Settings
@@ -100,6 +100,7 @@ class Harness:
     def __init__(self, store: Store | None = None, **settings: Any) -> None:
         self.bot = StubBot()
         self.clock = 1000.0
+        self.ahead = 0.0  # how far the bot's clock runs ahead of Telegram's (message dates)
         self.store = store if store is not None else sqlite_store(clock=lambda: self.clock)
         values: dict[str, Any] = {"telegram_bot_token": "1:x", "turn_timeout": 60.0, **settings}
         self.svc = Services(Settings(**values), self.store, clock=lambda: self.clock)
@@ -122,7 +123,7 @@ class Harness:
             "update_id": next(_ids),
             "message": {
                 "message_id": next(_ids),
-                "date": int(self.clock),
+                "date": int(self.clock - self.ahead),
                 "chat": chat,
                 "from": self._user(uid),
                 "text": text,
@@ -637,6 +638,35 @@ async def test_a_typed_command_older_than_the_last_move_is_refused() -> None:
     assert h.bot.group_sends()[-1] == t("es", "error.typed_too_late")
     after = await read_table(h.svc, GROUP)
     assert after is not None and before is not None and after.turn == before.turn
+
+
+async def test_a_command_typed_just_after_the_last_move_counts_with_a_clock_ahead() -> None:
+    """Issue 25, item 9: Telegram dates typed commands in whole seconds of its own clock. With
+    the bot's clock 1.5 s ahead of it, a command typed 0.3 s after the last move is applied (how
+    far ahead is learnt from the messages before it), and a late copy is still refused."""
+    h = Harness()
+    h.ahead = 1.5
+    for uid, _ in USERS:
+        await common.note_private(*h.command(uid, "/ayuda"))  # messages seen before the game
+    table = await h.open_and_start()
+    seat = table.to_act()[0]
+    late = h.command(table.players[seat].user_id, "/mus")  # typed before the move...
+    h.clock += 0.3
+    await h.act(seat, "mus")  # typed 0.3 s after the start
+    assert (await h.table()).turn == table.turn + 1, h.bot.group_sends()[-1:]
+    h.clock += 0.3
+    table = await h.table()
+    update, ctx = h.command(table.players[table.to_act()[0]].user_id, "/mus")
+    await common.note_private(update, ctx)
+    h.clock += 2.0  # it arrives late: its own delay is no evidence of the clocks
+    await play.action_command(update, ctx)
+    after = await h.table()
+    assert after.turn == table.turn + 1, h.bot.group_sends()[-1:]
+    h.clock += 5
+    await common.note_private(*late)
+    await play.action_command(*late)  # ...and delivered now: refused
+    assert h.bot.group_sends()[-1] == t("es", "error.typed_too_late")
+    assert (await h.table()).turn == after.turn
 
 
 async def test_an_onlookers_ten_refused_commands_make_at_most_one_group_message() -> None:
