@@ -202,6 +202,8 @@ def _answer(
         return kinds["quiero"] if p >= 0.4 else kinds["no_quiero"]
     st = _stakes(t, v)
     theirs = their_bets(v, t.seat_team)
+    if theirs and theirs[0][1] is None and _late_bet(t, v):
+        theirs = theirs[1:]  # their opening bet says little of their hands
 
     def best(p: float) -> str:  # over the branches their bets leave (reckoning)
         return st.answer(raised, p, theirs)[0]
@@ -233,6 +235,19 @@ def _declined(t: _Table, v: Mapping[str, Any]) -> bool:
     played = [seat for tr in t.tricks for seat in _trick_seats(tr, t.n)]
     played += [seat for seat, _ in t.trick]
     return any(seat % 2 != t.seat_team for seat in played)
+
+
+def _late_bet(t: _Table, v: Mapping[str, Any]) -> bool:
+    """Whether the other team opened the betting from a seat that had already played a card
+    this round without betting (E5: it could have bet before it) while its team is not ahead
+    in tricks: a hand that bets by its strength bets at once, so this bet is read as no
+    sign of strength (a player betting at random bets late as often as early)."""
+    opener = v["bets"][0]["seat"] if v["bets"] else None
+    if opener is None or opener % 2 == t.seat_team:
+        return False
+    played = [seat for tr in t.tricks for seat in _trick_seats(tr, t.n)]
+    played += [seat for seat, _ in t.trick]
+    return opener in played and t.them <= t.us
 
 
 def _trick_seats(trick: Mapping[str, Any], n: int) -> list[int]:

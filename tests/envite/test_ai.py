@@ -353,3 +353,22 @@ def test_e5_self_play_calls_no_chico_fuera_at_0_0_without_trumps() -> None:
             rounds += s.round != current
             current = s.round
     assert rounds > 40 and bad == 0 and calls <= rounds // 20
+
+
+def test_e5_a_late_bet_is_no_sign_of_strength() -> None:
+    # Seat 1 plays a card without betting, loses the trick, then opens the betting: a hand that
+    # bets by its strength would have bet at once, so the bet is not read as strength.
+    s = envite.new_game(
+        players=4,
+        dealer=3,
+        hands=[["2o", "12o", "4b"], ["5e", "6e", "7e"], ["10b", "11b", "12b"], ["1e", "2e", "3e"]],
+        vira="7o",
+    )
+    for seat, move in ((0, "tiro 2o"), (1, "tiro 5e"), (2, "tiro 10b"), (3, "tiro 1e")):
+        s = envite.apply(s, seat, move).state
+    early = envite.apply(s, 0, "envido").state
+    late = envite.apply(envite.apply(s, 0, "tiro 4b").state, 1, "envido").state
+    view = envite.view(late, 0).to_dict()
+    assert ai._late_bet(ai._Table(view), view)
+    view = envite.view(early, 1).to_dict()
+    assert not ai._late_bet(ai._Table(view), view)  # seat 0 bets ahead in tricks: read
