@@ -25,8 +25,9 @@ All events are public (``to is None``) except ``dealt``. Seats are table seats; 
 - ``card_played`` {seat, card, trick: 1..3, by} -- E4: ``seat`` is the seat the card belonged
   to, ``by`` who played it (the mandador for the mocho). In modo renuncio an illegal play is not
   flagged here (nobody at a real table knows yet): the engine keeps it until someone calls it.
-- ``trick_won`` {trick: 1..3, seat, team, card, tricks: [a, b]} -- E4: ``tricks`` = tricks won
-  by each team so far this round.
+- ``trick_won`` {trick: 1..3, seat, team, card, tricks: [a, b], cards: [[seat, card], ...]} --
+  E4: ``tricks`` = tricks won by each team so far this round; ``cards`` = the whole trick in
+  the order played (``seat`` the seat each card belonged to, the mocho's included).
 - ``renuncio_called`` {seat, team, offender: seat|null, valid: bool} -- E4 modo renuncio:
   ``seat`` (of ``team``) called renuncio after an opponent was seen not to follow suit (or not
   to trump an arrastre). ``valid``: an opponent really had played illegally (``offender``, the

@@ -138,6 +138,9 @@ def play_card(state: EnviteState, seat: int, card: Card) -> EnviteTransition:
         "team": winner % 2,
         "card": trick[index]._text,
         "tricks": won,
+        # The whole baza, so that its last card is shown with the others (it is never in a
+        # view of the trick being played: the trick is over in the same step).
+        "cards": [[(leader + i) % players, c._text] for i, c in enumerate(trick)],
     }
     events.append(("trick_won", data, None))
     if won[0] < 2 and won[1] < 2:

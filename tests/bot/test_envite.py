@@ -324,3 +324,66 @@ def test_a_round_won_on_tricks_says_how_many_each_team_took() -> None:
             assert tricks[team] == 2
             return
     raise AssertionError("no round was won on tricks")
+
+
+def _scripted(lang: str = "es") -> Table:
+    """Four players, seat 0 mano, vira cuatro de copas (E2's deal given)."""
+    table = table_of(4, lang=lang)
+    hands = [h.split() for h in ["2c 4e 5e", "12c 6o 7o", "4o 5o 1o", "4b 5b 6b"]]
+    return with_state(table, envite.new_game(players=4, dealer=3, hands=hands, vira="4c"))
+
+
+def test_the_whole_baza_stays_on_the_table_until_the_next_one_starts() -> None:
+    """E4: the card that completes a baza is shown with the others and who took it ("→"),
+    until the first card of the next baza; then the baza is one short line."""
+    table = _scripted()
+    for seat, card in [(0, "4e"), (1, "12c"), (2, "4o"), (3, "4b")]:
+        moves.play(table, seat, f"tiro {card}", 0.0, 60)
+    text = table.adapter.table_text(table)
+    whole = "Baza 1: Ana cuatro de espadas · Bea rey de copas · Cris cuatro de oros · "
+    assert whole + "Dani cuatro de bastos → Bea" in re.sub("</?b>", "", text)
+    assert "En la mesa" not in text
+    moves.play(table, 1, "tiro 6o", 0.0, 60)
+    text = re.sub("</?b>", "", table.adapter.table_text(table))
+    assert "Baza 1 para Bea (rey de copas)." in text and whole not in text
+    assert "En la mesa (baza 2): Bea seis de oros" in text
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_round_result_lists_every_card_of_every_baza(lang: str) -> None:
+    table = _scripted(lang)
+    plays = [(0, "4e"), (1, "12c"), (2, "4o"), (3, "4b"), (1, "6o"), (2, "5o"), (3, "5b")]
+    for seat, card in plays:
+        moves.play(table, seat, f"tiro {card}", 0.0, 60)
+    step = moves.play(table, 0, "tiro 5e", 0.0, 60)
+    assert any(e.kind == "round_scored" for e in step.events)
+    result = re.sub("</?b>", "", table.outbox[-1].text)
+    if lang == "es":
+        assert "Baza 1: Ana cuatro de espadas · Bea rey de copas" in result
+        assert "Baza 2: Bea seis de oros · Cris cinco de oros · Dani cinco de bastos · " in result
+        assert result.index("Baza 1") < result.index("Baza 2") < result.index("Piedras")
+    else:
+        assert (
+            "Trick 2: Bea six of coins · Cris five of coins · Dani five of clubs · Ana " in result
+        )
+    assert result.count("→ Bea") == 2
+
+
+def test_chico_fuera_is_said_as_players_say_it() -> None:
+    table = _scripted()
+    for seat, bet in [(0, "envido"), (1, "siete"), (0, "nueve"), (1, "chico fuera")]:
+        moves.play(table, seat, bet, 0.0, 60)
+    text = re.sub("</?b>", "", table.adapter.table_text(table))
+    assert "Bea: ¡chico fuera! Va el chico." in text and "van chico fuera" not in text
+    assert "Ana envida: van 9." in text
+
+
+def test_the_log_keeps_every_baza_however_much_was_said() -> None:
+    """A round's three bazas stay in the log (the result lists them) beyond its last bets."""
+    from bot.games.seats import LogEntry
+
+    tricks = [LogEntry(kind="trick_won", data={"trick": n}) for n in (1, 2)]
+    talk = [LogEntry(kind="bet", data={"step": 4}) for _ in range(20)]
+    kept = ENVITE.keep_log([tricks[0], *talk, tricks[1], *talk])
+    assert [e.data for e in kept if e.kind == "trick_won"] == [{"trick": 1}, {"trick": 2}]
+    assert len(kept) == 2 + 12

@@ -125,7 +125,14 @@ def test_e4_winner_leads_and_round_ends_at_two_tricks() -> None:
     t = apply(s, 3, "tiro 5b")
     kinds = [e.kind for e in t.events]
     assert kinds[:3] == ["card_played", "trick_won", "round_scored"]
-    assert t.events[1].data == {"trick": 2, "seat": 0, "team": 0, "card": "12c", "tricks": [2, 0]}
+    assert t.events[1].data == {
+        "trick": 2,
+        "seat": 0,
+        "team": 0,
+        "card": "12c",
+        "tricks": [2, 0],
+        "cards": [[0, "12c"], [1, "5e"], [2, "5o"], [3, "5b"]],
+    }
     assert t.events[2].data["points"] == 2 and t.events[2].data["why"] == "tricks"
     assert t.state.score == (2, 0) and t.state.round == 2
 
@@ -210,3 +217,15 @@ def test_e4_seats_outside_the_table_and_the_mocho_itself_never_act() -> None:
     s = deal(["5e 1o 2o", "6e 7o 12b", "4o 5o 6o", "4b 5b 6b"], "4c", renuncio=True)
     assert refusal(s, 7, "renuncio").reason == "not_your_turn"
     assert refusal(s, -1, "tiro 5e").reason == "not_your_turn"
+
+
+def test_e4_trick_won_names_every_card_of_the_trick_from_its_leader() -> None:
+    """E4: the event of a trick won carries the whole trick in the order played, from the seat
+    that led it (the bot shows the last card, which no view of the trick in play holds)."""
+    s = deal(["2c 4e 5e", "12c 6o 7o", "4o 5o 1o", "4b 5b 6b"], "4c")
+    s = play(s, "0 tiro 4e", "1 tiro 12c", "2 tiro 4o", "3 tiro 4b")
+    assert s.to_act == (1,) and s.trick == ()
+    t = apply(play(s, "1 tiro 6o", "2 tiro 5o", "3 tiro 5b"), 0, "tiro 5e")
+    won = next(e for e in t.events if e.kind == "trick_won")
+    assert won.data["cards"] == [[1, "6o"], [2, "5o"], [3, "5b"], [0, "5e"]]
+    assert [won.data["seat"], won.data["card"]] in won.data["cards"]

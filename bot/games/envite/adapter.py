@@ -183,7 +183,12 @@ class EnviteGame(EngineGame):
     # ---- messages ----------------------------------------------------------------------------
 
     def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
-        return [e for e in log if e.kind in _LOGGED][-MAX_LOG:]
+        """The last :data:`MAX_LOG` bets and calls, and every baza of the round (three at
+        most: the result lists them all)."""
+        kept = [e for e in log if e.kind in _LOGGED]
+        talk = [i for i, e in enumerate(kept) if e.kind != "trick_won"]
+        recent = set(talk[-MAX_LOG:])
+        return [e for i, e in enumerate(kept) if e.kind == "trick_won" or i in recent]
 
     def table_text(self, table: TableView) -> str:
         return render.table_text(table)
@@ -194,7 +199,7 @@ class EnviteGame(EngineGame):
     def result_text(
         self, table: TableView, events: Sequence[Event], hand_log: Sequence[LogEntry]
     ) -> str | None:
-        return render.result_text(table, events)
+        return render.result_text(table, events, hand_log)
 
     def hand_text(self, table: TableView, seat: int) -> str:
         return render.hand_text(table, seat)

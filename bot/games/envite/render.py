@@ -115,6 +115,8 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
         return name_of(lang, names, d.get(key), mocho)
 
     if kind == "bet":
+        if d.get("step") == "chico fuera":
+            return t(lang, "envite.event.bet_chico_fuera", name=who())
         return t(lang, "envite.event.bet", name=who(), step=step_text(lang, d.get("step")))
     if kind == "bet_accepted":
         return t(lang, "envite.event.accepted", name=who(), step=step_text(lang, d.get("stake")))
@@ -143,10 +145,44 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
     return None
 
 
-def _lines(lang: str, entries: Sequence[Event | LogEntry], names: Sequence[str]) -> list[str]:
+def played_text(lang: str, names: Sequence[str], cards: Sequence[Any], mocho: object) -> str:
+    """``Ana rey de espadas · Bea siete de bastos`` from ``[[seat, card], ...]``."""
+    return " · ".join(
+        t(lang, "envite.table.played", name=name_of(lang, names, s, mocho), card=card_name(lang, c))
+        for s, c in cards
+    )
+
+
+def whole_trick(lang: str, data: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """A finished baza with every card and its winner (``Baza 1: Ana … → Dani``), from a
+    ``trick_won`` event; ``None`` for an event without its cards (stored before they were)."""
+    cards = data.get("cards")
+    if not cards:
+        return None
+    mocho = len(names)
+    return t(
+        lang,
+        "envite.table.trick_done",
+        n=data.get("trick"),
+        cards=played_text(lang, names, cards, mocho),
+        name=name_of(lang, names, data.get("seat"), mocho),
+    )
+
+
+def _lines(
+    lang: str,
+    entries: Sequence[Event | LogEntry],
+    names: Sequence[str],
+    *,
+    whole_last: bool = False,
+) -> list[str]:
+    """The log's lines; with ``whole_last`` the last baza is shown whole (no card of the next
+    one is on the table yet)."""
+    last = max((i for i, e in enumerate(entries) if e.kind == "trick_won"), default=None)
     out = []
-    for e in entries:
-        line = event_line(lang, e.kind, e.data, names)
+    for i, e in enumerate(entries):
+        line = whole_trick(lang, e.data, names) if whole_last and i == last else None
+        line = line or event_line(lang, e.kind, e.data, names)
         if line:
             out.append(line)
     return out
@@ -198,13 +234,9 @@ def _trick_line(lang: str, names: Sequence[str], view: Mapping[str, Any]) -> str
     trick = view.get("trick") or []
     if not trick:
         return None
-    mocho = view.get("mocho")
-    played = [
-        t(lang, "envite.table.played", name=name_of(lang, names, s, mocho), card=card_name(lang, c))
-        for s, c in trick
-    ]
     n = len(view.get("tricks") or []) + 1
-    return t(lang, "envite.table.trick", n=n, cards=" · ".join(played))
+    cards = played_text(lang, names, trick, view.get("mocho"))
+    return t(lang, "envite.table.trick", n=n, cards=cards)
 
 
 def _turn_line(lang: str, names: Sequence[str], view: Mapping[str, Any]) -> str:
@@ -261,7 +293,7 @@ def table_text(table: TableView) -> str:
                 nb=tricks_won[1],
             )
         )
-    log = _lines(lang, table.log, names)
+    log = _lines(lang, table.log, names, whole_last=not view.get("trick"))
     if log:
         lines += log
     trick = _trick_line(lang, names, view)
@@ -301,14 +333,19 @@ def _tricks(events: Sequence[Event], team: object) -> tuple[int | None, int | No
     return int(tricks[team]), int(tricks[1 - team])
 
 
-def result_text(table: TableView, events: Sequence[Event]) -> str | None:
-    """One group message per round: who won it and why, the stones, a chico or the game won."""
+def result_text(
+    table: TableView, events: Sequence[Event], hand_log: Sequence[LogEntry] = ()
+) -> str | None:
+    """One group message per round: who won it and why, the bazas played (every card), the
+    stones, a chico or the game won. The round's bazas come from ``hand_log`` (the step's own
+    events when the log has none)."""
     shown = [e for e in events if e.public and e.kind in _RESULT_KINDS]
     if not any(e.kind in ("round_scored", "chico_won") for e in shown):
         return None
     lang, names = table.lang, table.names()
     mocho = len(names)
     lines: list[str] = []
+    bazas = _bazas(lang, names, events, hand_log)  # under the line saying who won the round
     for event in shown:
         d = event.data
         team = team_name(lang, names, d.get("team"))
@@ -340,6 +377,8 @@ def result_text(table: TableView, events: Sequence[Event]) -> str | None:
                     lost=lost,
                 )
             )
+            lines += bazas
+            bazas = []
             score = list(d.get("score") or [0, 0])
             lines.append(_stones(lang, names, score))
         elif event.kind == "chico_won":
@@ -353,10 +392,23 @@ def result_text(table: TableView, events: Sequence[Event]) -> str | None:
                     b=chicos[1],
                 )
             )
+            lines += bazas
+            bazas = []
         elif event.kind == "game_won":
             chicos = list(d.get("chicos") or [0, 0])
             lines.append(t(lang, "envite.result.game", team=team, a=chicos[0], b=chicos[1]))
     return "\n".join(lines)
+
+
+def _bazas(
+    lang: str, names: Sequence[str], events: Sequence[Event], hand_log: Sequence[LogEntry]
+) -> list[str]:
+    """Every baza of the round that ended, whole (the next round's events cut off)."""
+    done: Sequence[Event | LogEntry] = [e for e in hand_log if e.kind == "trick_won"]
+    if not done:
+        ended = next((i for i, e in enumerate(events) if e.kind == "round_started"), len(events))
+        done = [e for e in events[:ended] if e.kind == "trick_won"]
+    return [line for e in done if (line := whole_trick(lang, e.data, names))]
 
 
 def _stones(lang: str, names: Sequence[str], score: Sequence[int]) -> str:
