@@ -38,7 +38,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import menu, publisher
+from bot import menu
 from bot.games.registry import command_names
 from bot.handlers import (
     computers,
@@ -54,9 +54,10 @@ from bot.handlers import (
     senas,
     timers,
 )
-from bot.handlers.common import SERVICES_KEY, Context, note_private
+from bot.handlers.common import PUBLISHER_KEY, SERVICES_KEY, Context, note_private
 from bot.http import SplitRequest
 from bot.ops import MeteredApplication, StatusServer
+from bot.publisher import Publisher
 from bot.services import Services
 from bot.settings import Settings
 from bot.store import Store, open_store
@@ -117,7 +118,10 @@ def build_application(
         store = open_store(
             redis, settings.redis_url, settings.redis_prefix, sqlite_path=settings.sqlite_path
         )
-    app.bot_data[SERVICES_KEY] = Services(settings=settings, store=store, background=True)
+    svc = Services(settings=settings, store=store)
+    app.bot_data[SERVICES_KEY] = svc
+    # The one publisher of the process: its handlers and its sweep publish through it.
+    app.bot_data[PUBLISHER_KEY] = Publisher(app.bot, svc, background=True)
 
     messages = filters.UpdateType.MESSAGE
     app.add_handler(TypeHandler(Update, note_private), group=-2)
@@ -162,7 +166,8 @@ def _file_url(base: str) -> str:
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data[SERVICES_KEY]
-    svc.holding = True  # (again, after a stop)
+    pub: Publisher = app.bot_data[PUBLISHER_KEY]
+    pub.holding = True  # (again, after a stop)
     await _set_commands(app)
     if svc.settings.metrics_port and STATUS_KEY not in app.bot_data:
         status = StatusServer(svc, svc.settings.metrics_listen, svc.settings.metrics_port)
@@ -171,11 +176,11 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     running = app.bot_data.get(SWEEPER_KEY)
     if running is None or running[0].done():
         stop = asyncio.Event()
-        task = asyncio.create_task(timers.sweep_forever(app.bot, svc, stop))
+        task = asyncio.create_task(timers.sweep_forever(pub, stop))
         app.bot_data[SWEEPER_KEY] = (task, stop)
     listening = app.bot_data.get(LISTENER_KEY)
     if listening is None or listening.done():  # wake-ups from other processes (publisher)
-        app.bot_data[LISTENER_KEY] = asyncio.create_task(publisher.listen(app.bot, svc))
+        app.bot_data[LISTENER_KEY] = asyncio.create_task(pub.listen())
 
 
 async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -223,10 +228,10 @@ async def _post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     publications still running (:mod:`bot.background`) finish or are left to other
     processes."""
     await _stop_sweeper(app)
-    svc: Services = app.bot_data[SERVICES_KEY]
-    await svc.publications.drain()
+    pub: Publisher = app.bot_data[PUBLISHER_KEY]
+    await pub.publications.drain()
     with contextlib.suppress(Exception):  # held publications are released, not left to expire
-        await publisher.stop(app.bot, svc)
+        await pub.stop()
     listening = app.bot_data.pop(LISTENER_KEY, None)
     if listening is not None:
         listening.cancel()

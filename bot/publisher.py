@@ -4,7 +4,8 @@ Nothing a handler decides is only in memory. A move's compare-and-set write carr
 there is to show: the new state (the table message, the lobby and each private hand are rendered
 from it), the notices to post (:attr:`~bot.table.Table.outbox`: a hand's result...) and the final
 texts of earlier table messages (:attr:`~bot.table.Table.closing`). The same write marks the
-table as due for publication (see :mod:`bot.store`). Then :func:`flush` makes Telegram show it:
+table as due for publication (see :mod:`bot.store`). Then :meth:`Publisher.flush` makes Telegram
+show it:
 
 1. the closing edits, then the notices in order (each recorded in the document once posted, so
    no other process posts it again);
@@ -24,26 +25,31 @@ stops and leaves the table due for whoever holds the lock now. So no notice is p
 processes, and no older render is published after a newer one (short of a lock lapsing during a
 call already made: Telegram cannot refuse a call of a former holder). A crash, a restart, a
 Redis outage or a Bot API failure leaves the table due: another try (this process's or another's
-sweep, :func:`sweep_forever`) finishes it. Failed calls are retried (flood waits, 5xx, timeouts);
-a notice whose send timed out may have been posted, so it is not posted again (a table message or
-a private hand is: a player needs its buttons).
+sweep, :func:`bot.handlers.timers.sweep_forever`) finishes it. Failed calls are retried (flood
+waits, 5xx, timeouts); a notice whose send timed out may have been posted, so it is not posted
+again (a table message or a private hand is: a player needs its buttons).
 
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
 :mod:`bot.store`; not renewed meanwhile: the hold ends :data:`LEASE_MARGIN` before the lease at
 the latest): the table's next write in this process releases it in its own round trip, and
-:func:`release_held` releases the others together. A publication resumed from a hold goes on with
-its lock (renewed first if less than :data:`LEASE_MARGIN` is left). A process that wants to publish
-a table whose lock another one has wakes that one (:func:`listen`): if it holds the table it
-releases it at once, and the release brings the write, which it publishes; if it is still
-publishing, it does not hold the lock afterwards. So a write never waits for another process's hold
-(only for a publication in progress). When another process wrote the table meanwhile, or found it
-publishing the table, that table's publications are released at once for a while
-(:data:`CONTENDED`), and the other tables' holds are short (:data:`SHARED_HOLD`): that bounds the
-wait when a wake-up is lost (a reconnection to Redis) or the store has none.
+:meth:`Publisher.release_held` releases the others together. A publication resumed from a hold
+goes on with its lock (renewed first if less than :data:`LEASE_MARGIN` is left). A process that
+wants to publish a table whose lock another one has wakes that one (:meth:`Publisher.listen`): if
+it holds the table it releases it at once, and the release brings the write, which it publishes;
+if it is still publishing, it does not hold the lock afterwards. So a write never waits for
+another process's hold (only for a publication in progress). When another process wrote the
+table meanwhile, or found it publishing the table, that table's publications are released at
+once for a while (:data:`CONTENDED`), and the other tables' holds are short
+(:data:`SHARED_HOLD`): that bounds the wait when a wake-up is lost (a reconnection to Redis) or
+the store has none.
 
 A round's own records (a notice posted, the private hands sent...) are compare-and-set writes
 too: one that lands on another write (another process's move made meanwhile) ends the round,
 and the next round publishes from that newer document, in order, before the lock is let go.
+
+The publisher's runtime state (the tables it is publishing, those seen contended, whether it may
+hold, the releaser and its tasks, the background publications) is the :class:`Publisher`'s: one
+per process, made in the wiring (:mod:`bot.app`).
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ from typing import Any, TypeVar
 from telegram import Bot
 
 from bot import sending
+from bot.background import Publications
 from bot.botapi import MAX_WAIT, RETRY_LATER, Deferred
 from bot.lease import LEASE_MARGIN, Lease, LeaseLost
 from bot.present import hand_view, lobby_view, table_view
@@ -82,42 +89,213 @@ CONTENDED = 600.0
 publish it (or write it while this one held its lock)."""
 RELEASE_EVERY = 0.05
 """Seconds between two releases of held publications (those due meanwhile go together)."""
+WAKE_RETRY = 1.0
+"""Seconds before listening again for wake-ups after the connection was lost."""
+WAKE_WARN_EVERY = 60.0
+"""Seconds between two warnings that wake-ups are lost (one line per outage, about)."""
 
 
-# ---- the publication -------------------------------------------------------------------------
+# ---- the publisher ---------------------------------------------------------------------------
 
 
-async def flush(bot: Bot, svc: Services, chat_id: int) -> None:
-    """Publish the table of ``chat_id`` until what Telegram shows is its newest document.
+class Publisher:
+    """This process's publishing: Telegram out, and its runtime state (the tables it is
+    publishing, those seen contended, its held publications' releaser). One per process,
+    made in the wiring (:mod:`bot.app`) and given to the handlers and the sweep."""
 
-    Returns at once when another process (or another task of this one) is publishing it: that
-    one publishes this write too. Never raises for Telegram or Redis trouble: the table stays
-    due and is retried.
-    """
-    taken = svc.store.take_acquired(chat_id)  # the write that called us took the lock
-    if taken is None and chat_id in svc.publishing:
-        return  # this process's own loop publishes this write too
-    spent = (0, 0)
-    if taken is None:
-        taken, spent = await _resume(svc, chat_id)
-    if taken is None:
-        token = secrets.token_hex(8)
+    def __init__(self, bot: Bot, svc: Services, *, background: bool = False) -> None:
+        self.bot, self.svc = bot, svc
+        self.background = background
+        """Publish in the background (:mod:`bot.background`; the Application does): handlers
+        answer and return at once. Off, a handler awaits its publication (unit tests)."""
+        self.publications = Publications()
+        #: Tables this process is publishing now (:meth:`flush`).
+        self.publishing: set[int] = set()
+        #: Tables another process wrote while this one held their publication: released at
+        #: once until then (``svc.monotonic``; see the module docstring).
+        self.contended: dict[int, float] = {}
+        #: Until when other processes are known to publish this bot's tables too.
+        self.shared_until = 0.0
+        #: Whether a finished publication may hold its lock (not while the process stops).
+        self.holding = True
+        #: The task that releases held publications, and the publications it started.
+        self.releaser: asyncio.Task[None] | None = None
+        self.release_tasks: set[asyncio.Task[None]] = set()
+
+    def busy(self) -> bool:
+        """Whether a publication is running or about to start, or a release."""
+        return bool(len(self.publications) or self.publishing or self.release_tasks)
+
+    async def publish(self, chat_id: int) -> None:
+        """Make Telegram show the newest document of the table of ``chat_id``: in the
+        background when :attr:`background` (the handler goes on and returns; see
+        :mod:`bot.background`), else before returning."""
+        if self.background:
+            self.publications.start(chat_id, lambda: self.flush(chat_id))
+        else:
+            await self.flush(chat_id)
+
+    async def flush(self, chat_id: int) -> None:
+        """Publish the table of ``chat_id`` until what Telegram shows is its newest document.
+
+        Returns at once when another process (or another task of this one) is publishing it:
+        that one publishes this write too. Never raises for Telegram or Redis trouble: the
+        table stays due and is retried.
+        """
+        svc = self.svc
+        taken = svc.store.take_acquired(chat_id)  # the write that called us took the lock
+        if taken is None and chat_id in self.publishing:
+            return  # this process's own loop publishes this write too
+        spent = (0, 0)
+        if taken is None:
+            taken, spent = await _resume(svc, chat_id)
+        if taken is None:
+            token = secrets.token_hex(8)
+            try:
+                found = await svc.store.pub_acquire(chat_id, token)  # for the store's lease
+            except Exception as exc:
+                log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
+                return
+            if found is None:  # another process publishes it: no holding the lock for a while
+                self._contended(chat_id)
+                return
+            taken = token, found
+        self.publishing.add(chat_id)
+        lease = Lease(svc.store, chat_id, taken[0])
         try:
-            found = await svc.store.pub_acquire(chat_id, token)  # for the store's lease
-        except Exception as exc:
-            log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
+            await _loop(self, chat_id, *taken, spent, lease)
+        finally:
+            await lease.stop()
+            self.publishing.discard(chat_id)
+
+    def hold_seconds(self) -> float:
+        """How long a finished publication keeps its lock: ``TAPETE_PUBLISH_HOLD``, or at most
+        :data:`SHARED_HOLD` while other processes serve this bot's tables too (they sweep the
+        same store, or one was seen publishing a table)."""
+        svc = self.svc
+        hold = svc.settings.publish_hold
+        shared = svc.processes > 1 or self.shared_until > svc.monotonic()
+        return min(hold, SHARED_HOLD) if shared else hold
+
+    def may_hold(self, chat_id: int) -> bool:
+        """Whether a finished publication may keep its lock a moment (see the module
+        docstring)."""
+        hold = self.hold_seconds()
+        if (
+            hold <= 0
+            or not self.holding
+            or self.svc.store.lease_left(chat_id) < hold + LEASE_MARGIN
+        ):
+            return False
+        until = self.contended.get(chat_id)
+        if until is None:
+            return True
+        if until > self.svc.monotonic():
+            return False
+        del self.contended[chat_id]
+        return True
+
+    # ---- held publications
+
+    def _contended(self, chat_id: int) -> None:
+        """Another process publishes this table too: release its publications at once for a
+        while (:data:`CONTENDED`), so that neither waits for the other's hold."""
+        self.contended[chat_id] = self.shared_until = self.svc.monotonic() + CONTENDED
+        if len(self.contended) > 4096:
+            self.contended.pop(next(iter(self.contended)))
+
+    def start_releaser(self) -> None:
+        """Release the held publications as their hold runs out (one task at a time)."""
+        if self.releaser is None or self.releaser.done():
+            self.releaser = asyncio.create_task(self._release_when_due())
+
+    async def _release_when_due(self) -> None:
+        """Release the held publications as their hold runs out, those due within
+        :data:`RELEASE_EVERY` of each other in one round trip; ends when none is held."""
+        svc = self.svc
+        while (oldest := svc.store.held_since()) is not None:
+            hold = self.hold_seconds()  # (shorter once another process shows up)
+            wait = oldest + hold - svc.monotonic()
+            if wait > 0:
+                await svc.sleep(min(wait, 0.25))
+                continue
+            await self.release_held(before=svc.monotonic() - hold + RELEASE_EVERY)
+            await svc.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
+
+    async def release_held(self, before: float = math.inf, chats: set[int] | None = None) -> None:
+        """Release the publications held since before ``before`` (all by default; only those
+        of ``chats`` if given); a table that another process wrote meanwhile is published now
+        (and its publications are released at once for a while: :data:`CONTENDED`)."""
+        svc = self.svc
+        try:
+            results = await svc.store.release_held(before, chats=chats, ttl=svc.settings.table_ttl)
+        except Exception as exc:  # their locks run out; the due set has them published again
+            log.warning("releasing held publications failed: %s", type(exc).__name__)
             return
-        if found is None:  # another process publishes it: no holding the lock for a while
-            _contended(svc, chat_id)
-            return
-        taken = token, found
-    svc.publishing.add(chat_id)
-    lease = Lease(svc.store, chat_id, taken[0])
-    try:
-        await _loop(bot, svc, chat_id, *taken, spent, lease)
-    finally:
-        await lease.stop()
-        svc.publishing.discard(chat_id)
+        for chat, released in results:
+            if released.done or released.lost:
+                continue
+            self._contended(chat)
+            self._in_background(self.flush(chat))
+
+    async def listen(self) -> None:
+        """Wake-ups (:meth:`~bot.store.Store.wakeups`): another process could not take the
+        lock of a table, maybe this one's. The background task started with the Application;
+        runs until cancelled (a lost connection is listened to again; meanwhile holds end by
+        their timer)."""
+        svc = self.svc
+        warned = -math.inf
+        while True:
+            try:
+                async for chat_id in svc.store.wakeups():
+                    self.woken(chat_id)
+                return  # the store has no wake-ups
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if svc.monotonic() - warned > WAKE_WARN_EVERY:
+                    log.warning("wake-ups lost: %s", type(exc).__name__)
+                    warned = svc.monotonic()
+            await svc.sleep(WAKE_RETRY)
+
+    def woken(self, chat_id: int) -> None:
+        """Another process wants to publish the table of ``chat_id``. If this one has its lock,
+        no holding it for a while (:data:`CONTENDED`: a publication in progress lets go when it
+        ends) and a held one is released now (its release brings the other's write, published
+        at once)."""
+        if self.svc.store.lease_left(chat_id) <= 0 and chat_id not in self.publishing:
+            return  # not this process's (the lock is another one's)
+        self._contended(chat_id)
+        self._in_background(self.release_held(chats={chat_id}))
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task that :meth:`stop` waits for (:attr:`release_tasks`)."""
+        task = asyncio.create_task(work)
+        self.release_tasks.add(task)
+        task.add_done_callback(self.release_tasks.discard)
+
+    async def stop(self) -> None:
+        """Before the process stops: release every held publication now and finish what that
+        brings (a little while at most)."""
+        self.holding = False
+        if self.releaser is not None:
+            self.releaser.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.releaser
+            self.releaser = None
+        await self.release_held()
+        if self.release_tasks:
+            await asyncio.wait(list(self.release_tasks), timeout=MAX_WAIT)
+
+    # ---- the sweep
+
+    async def publish_claimed(self, chats: list[int]) -> None:
+        """Publish the tables whose publication this process claimed (due: left by a crash, or
+        retried)."""
+        await asyncio.gather(*(self.flush(chat) for chat in chats))
+
+
+# ---- the publication round -------------------------------------------------------------------
 
 
 async def _resume(
@@ -140,38 +318,15 @@ async def _resume(
     return ((held.token, held.shown) if kept else None), held.spent
 
 
-def _hold_seconds(svc: Services) -> float:
-    """How long a finished publication keeps its lock: ``TAPETE_PUBLISH_HOLD``, or at most
-    :data:`SHARED_HOLD` while other processes serve this bot's tables too (they sweep the same
-    store, or one was seen publishing a table)."""
-    hold = svc.settings.publish_hold
-    shared = svc.processes > 1 or svc.shared_until > svc.monotonic()
-    return min(hold, SHARED_HOLD) if shared else hold
-
-
-def _may_hold(svc: Services, chat_id: int) -> bool:
-    """Whether a finished publication may keep its lock a moment (see the module docstring)."""
-    hold = _hold_seconds(svc)
-    if hold <= 0 or not svc.holding or svc.store.lease_left(chat_id) < hold + LEASE_MARGIN:
-        return False
-    until = svc.contended.get(chat_id)
-    if until is None:
-        return True
-    if until > svc.monotonic():
-        return False
-    del svc.contended[chat_id]
-    return True
-
-
 async def _loop(
-    bot: Bot,
-    svc: Services,
+    pub: Publisher,
     chat_id: int,
     token: str,
     shown: dict[str, str],
     spent: tuple[int, int],
     lease: Lease,
 ) -> None:
+    bot, svc = pub.bot, pub.svc
     run = sending.Run(
         chat_id=chat_id,
         shown=shown,
@@ -201,10 +356,10 @@ async def _loop(
             newest = await svc.store.cached(chat_id)
             if run.moved or (newest is not None and newest.version != version):
                 continue  # the table was written meanwhile: publish that too
-            if _may_hold(svc, chat_id):
+            if pub.may_hold(chat_id):
                 held = Held(token, version, dict(run.shown), run.spent(), svc.monotonic())
                 svc.store.hold(chat_id, held)
-                _start_releaser(bot, svc)
+                pub.start_releaser()
                 return
         try:
             released = await svc.store.pub_release(
@@ -370,116 +525,3 @@ async def _record(
     run.moved = run.moved or found.version != run.version + 1
     run.version = found.version
     return found
-
-
-# ---- held publications -----------------------------------------------------------------------
-
-
-def _contended(svc: Services, chat_id: int) -> None:
-    """Another process publishes this table too: release its publications at once for a while
-    (:data:`CONTENDED`), so that neither waits for the other's hold."""
-    svc.contended[chat_id] = svc.shared_until = svc.monotonic() + CONTENDED
-    if len(svc.contended) > 4096:
-        svc.contended.pop(next(iter(svc.contended)))
-
-
-def _start_releaser(bot: Bot, svc: Services) -> None:
-    if svc.releaser is None or svc.releaser.done():
-        svc.releaser = asyncio.create_task(_release_when_due(bot, svc))
-
-
-async def _release_when_due(bot: Bot, svc: Services) -> None:
-    """Release the held publications as their hold runs out, those due within
-    :data:`RELEASE_EVERY` of each other in one round trip; ends when none is held."""
-    while (oldest := svc.store.held_since()) is not None:
-        hold = _hold_seconds(svc)  # (shorter once another process shows up)
-        wait = oldest + hold - svc.monotonic()
-        if wait > 0:
-            await svc.sleep(min(wait, 0.25))
-            continue
-        await release_held(bot, svc, before=svc.monotonic() - hold + RELEASE_EVERY)
-        await svc.sleep(RELEASE_EVERY)  # under load, the next ones gather meanwhile
-
-
-async def release_held(
-    bot: Bot, svc: Services, before: float = math.inf, chats: set[int] | None = None
-) -> None:
-    """Release the publications held since before ``before`` (all by default; only those of
-    ``chats`` if given); a table that another process wrote meanwhile is published now (and
-    its publications are released at once for a while: :data:`CONTENDED`)."""
-    try:
-        results = await svc.store.release_held(before, chats=chats, ttl=svc.settings.table_ttl)
-    except Exception as exc:  # their locks run out; the due set has them published again
-        log.warning("releasing held publications failed: %s", type(exc).__name__)
-        return
-    for chat, released in results:
-        if released.done or released.lost:
-            continue
-        _contended(svc, chat)
-        _in_background(svc, flush(bot, svc, chat))
-
-
-WAKE_RETRY = 1.0
-"""Seconds before listening again for wake-ups after the connection was lost."""
-WAKE_WARN_EVERY = 60.0
-"""Seconds between two warnings that wake-ups are lost (one line per outage, about)."""
-
-
-async def listen(bot: Bot, svc: Services) -> None:
-    """Wake-ups (:meth:`~bot.store.Store.wakeups`): another process could not take the lock
-    of a table, maybe this one's. The background task started with the Application; runs until
-    cancelled (a lost connection is listened to again; meanwhile holds end by their timer)."""
-    warned = -math.inf
-    while True:
-        try:
-            async for chat_id in svc.store.wakeups():
-                woken(bot, svc, chat_id)
-            return  # the store has no wake-ups
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            if svc.monotonic() - warned > WAKE_WARN_EVERY:
-                log.warning("wake-ups lost: %s", type(exc).__name__)
-                warned = svc.monotonic()
-        await svc.sleep(WAKE_RETRY)
-
-
-def woken(bot: Bot, svc: Services, chat_id: int) -> None:
-    """Another process wants to publish the table of ``chat_id``. If this one has its lock, no
-    holding it for a while (:data:`CONTENDED`: a publication in progress lets go when it ends)
-    and a held one is released now (its release brings the other's write, published at
-    once)."""
-    if svc.store.lease_left(chat_id) <= 0 and chat_id not in svc.publishing:
-        return  # not this process's (the lock is another one's)
-    _contended(svc, chat_id)
-    _in_background(svc, release_held(bot, svc, chats={chat_id}))
-
-
-def _in_background(svc: Services, work: Coroutine[Any, Any, None]) -> None:
-    """Run ``work`` as a task that :func:`stop` waits for (``svc.release_tasks``)."""
-    task = asyncio.create_task(work)
-    svc.release_tasks.add(task)
-    task.add_done_callback(svc.release_tasks.discard)
-
-
-async def stop(bot: Bot, svc: Services) -> None:
-    """Before the process stops: release every held publication now and finish what that
-    brings (a little while at most)."""
-    svc.holding = False
-    if svc.releaser is not None:
-        svc.releaser.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await svc.releaser
-        svc.releaser = None
-    await release_held(bot, svc)
-    if svc.release_tasks:
-        await asyncio.wait(list(svc.release_tasks), timeout=MAX_WAIT)
-
-
-# ---- the sweep -------------------------------------------------------------------------------
-
-
-async def publish_claimed(bot: Bot, svc: Services, chats: list[int]) -> None:
-    """Publish the tables whose publication this process claimed (due: left by a crash, or
-    retried)."""
-    await asyncio.gather(*(flush(bot, svc, chat) for chat in chats))

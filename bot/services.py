@@ -1,7 +1,9 @@
-"""What every part of a bot process shares: its settings, its store and its runtime state.
+"""What every part of a bot process shares: its settings, its store, its clocks and what it
+knows of Telegram and its users.
 
 One :class:`Services` per process (kept in the Application's ``bot_data``): the handlers, the
-publisher, the timers and the status server all read it; it knows none of them.
+publisher, the timers and the status server all read it; it knows none of them. The publisher's
+own runtime state is not here: it is the :class:`bot.publisher.Publisher`'s.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.background import Publications
 from bot.botapi import Outage, TelegramClock
 from bot.records.store import Records
 from bot.settings import Settings
@@ -40,30 +41,14 @@ class Services:
     """Game records (:mod:`bot.records`): opened beside ``store`` on first use."""
     #: Update ids this process knows it is handling first (bounded; see :func:`first_delivery`).
     owned: OrderedDict[int, None] = field(default_factory=OrderedDict)
-    background: bool = False
-    """Publish in the background (:mod:`bot.background`; the Application does): handlers
-    answer and return at once. Off, a handler awaits its publication (unit tests)."""
-    publications: Publications = field(default_factory=Publications)
     budget: Budget = field(init=False)
     outage: Outage = field(init=False)
     """Whether Telegram answers (its log lines: one when it stops, one when it is back)."""
     telegram_clock: TelegramClock = field(default_factory=TelegramClock)
     """How far this process's clock may be ahead of Telegram's (the dates of typed commands)."""
-    #: Tables this process is publishing now (:func:`bot.publisher.flush`).
-    publishing: set[int] = field(default_factory=set)
-    #: Tables another process wrote while this one held their publication: released at once
-    #: until then (:attr:`monotonic`; see :mod:`bot.publisher`).
-    contended: dict[int, float] = field(default_factory=dict)
-    #: Until when other processes are known to publish this bot's tables too (holds are short).
-    shared_until: float = 0.0
     #: This process's id among those sweeping the store, and how many swept lately.
     process: str = field(default_factory=lambda: secrets.token_hex(6))
     processes: int = 0
-    #: Whether a finished publication may hold its lock (not while the process stops).
-    holding: bool = True
-    #: The task that releases held publications, and the publications it started.
-    releaser: asyncio.Task[None] | None = None
-    release_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     #: Timer sweeps of this process firing timers or publishing what they claimed now.
     sweeping: int = 0
     #: Users this process knows it could write to in private lately (:attr:`monotonic` of
@@ -73,14 +58,6 @@ class Services:
     def __post_init__(self) -> None:
         self.budget = self.store.budget()
         self.outage = Outage(clock=self.monotonic)
-
-    def busy(self) -> bool:
-        """Whether this process is doing something for its tables now: a publication running
-        or about to start, a release, a sweep firing timers (the Application's updates in
-        hand are not counted here: see its update queue)."""
-        return bool(
-            len(self.publications) or self.publishing or self.release_tasks or self.sweeping
-        )
 
     def own(self, update_id: int) -> None:
         self.owned[update_id] = None

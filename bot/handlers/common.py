@@ -1,8 +1,8 @@
 """What every handler shares: the services, table updates with CAS, replies and publishing.
 
 Handlers stay thin: parse the update, call :func:`change_table` with a small pure function of the
-:class:`~bot.table.Table`, then :func:`publish` what the step produced (edit the table message,
-send the few new group messages, update the private hand messages).
+:class:`~bot.table.Table`, then hand the table to the publisher (:func:`publisher_of`), which
+edits the table message, sends the few new group messages and updates the private hands.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import tables
 from bot.botapi import Deferred, Gone, call_api, html_message
-from bot.publisher import flush
+from bot.publisher import Publisher
 from bot.services import Services
 from bot.store import DuplicateUpdate
-from bot.table import Step, Table
+from bot.table import Table
 from bot.tables import load_doc
 from engine.core import IllegalAction
 
@@ -30,6 +30,7 @@ log = logging.getLogger("bot.flow")
 
 R = TypeVar("R")
 SERVICES_KEY = "tapete"
+PUBLISHER_KEY = "tapete.publisher"
 Context = ContextTypes.DEFAULT_TYPE
 
 
@@ -225,21 +226,12 @@ async def send(
     return None
 
 
-async def publish(
-    bot: Bot, svc: Services, table: Table, step: Step | None = None, **_: object
-) -> None:
-    """Make Telegram show this table's newest document (see :mod:`bot.publisher`)."""
-    await publish_chat(bot, svc, table.chat_id)
-
-
-async def publish_chat(bot: Bot, svc: Services, chat_id: int) -> None:
-    """Make Telegram show the newest document of the table of ``chat_id``: in the background
-    when ``svc.background`` (the handler goes on and returns; see :mod:`bot.background`),
-    else before returning."""
-    if svc.background:
-        svc.publications.start(chat_id, lambda: flush(bot, svc, chat_id))
-    else:
-        await flush(bot, svc, chat_id)
+def publisher_of(context: Context) -> Publisher:
+    """This process's publisher (made in the wiring, :mod:`bot.app`): ``.publish(chat_id)``
+    makes Telegram show the newest document of that table (see :mod:`bot.publisher`)."""
+    found = context.application.bot_data[PUBLISHER_KEY]
+    assert isinstance(found, Publisher)
+    return found
 
 
 #: getChatMember statuses of people in the group (a restricted user counts while a member).

@@ -22,7 +22,7 @@ from bot.handlers.common import (
     chat_lang,
     first_delivery,
     now,
-    publish_chat,
+    publisher_of,
     reply,
     services,
 )
@@ -116,7 +116,7 @@ async def _add(
         await _refuse(update, context, chat_id, exc)
         return
     await answer(update)
-    await publish_chat(context.bot, svc, chat_id)
+    await publisher_of(context).publish(chat_id)
 
 
 async def fill_and_start(update: Update, context: Context, chat_id: int) -> None:
@@ -141,7 +141,7 @@ async def fill_and_start(update: Update, context: Context, chat_id: int) -> None
         await _refuse(update, context, chat_id, exc)
         return
     await answer(update)
-    await publish_chat(context.bot, svc, chat_id)
+    await publisher_of(context).publish(chat_id)
 
 
 async def vuelvo(update: Update, context: Context) -> None:
@@ -174,7 +174,7 @@ async def _back(update: Update, context: Context, chat_id: int) -> None:
         seat = table.seat_of(user.id)
         name = table.players[seat].name if seat is not None else ""
         await reply(update, t(table.lang, "bots.returned", name=render.esc(name)))
-    await publish_chat(context.bot, svc, chat_id)
+    await publisher_of(context).publish(chat_id)
 
 
 async def button(update: Update, context: Context) -> None:

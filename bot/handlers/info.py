@@ -11,7 +11,7 @@ from bot.handlers.common import (
     change_table,
     chat_lang,
     first_look,
-    publish_chat,
+    publisher_of,
     reply,
     services,
     set_chat_lang,
@@ -100,4 +100,4 @@ async def idioma(update: Update, context: Context) -> None:
     await change_table(svc, chat.id, fn, update=update, publish=True)
     await reply(update, t(new, "msg.language_set"))
     # The table and the hands speak the new language now.
-    await publish_chat(context.bot, svc, chat.id)
+    await publisher_of(context).publish(chat.id)

@@ -26,8 +26,7 @@ from bot.handlers import senas as sending
 from bot.handlers.common import (
     Context,
     chat_lang,
-    publish,
-    publish_chat,
+    publisher_of,
     services,
     start_dm_ok,
 )
@@ -143,11 +142,11 @@ async def chosen_result(update: Update, context: Context) -> None:
                 svc, chat_id, tid, turn, user.id, sena.name or "", update=update
             )
             await start_dm_ok(context.bot, user.id, signs.sent_text(table, sena.name or ""))
-            await publish_chat(context.bot, svc, chat_id)
+            await publisher_of(context).publish(chat_id)
             return
-        table, step, _seat = await play(svc, chat_id, user.id, action, turn, tid, update=update)
+        table, _step, _seat = await play(svc, chat_id, user.id, action, turn, tid, update=update)
     except IllegalAction as exc:
         lang = await chat_lang(svc, chat_id)
         await start_dm_ok(context.bot, user.id, error_text(lang, exc))
         return
-    await publish(context.bot, svc, table, step)
+    await publisher_of(context).publish(table.chat_id)

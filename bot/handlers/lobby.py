@@ -27,7 +27,7 @@ from bot.handlers.common import (
     is_member,
     new_tid,
     now,
-    publish_chat,
+    publisher_of,
     reply,
     services,
 )
@@ -150,7 +150,7 @@ async def open_table(
         await _refuse(svc, update, lang, exc)
         return
     await answer(update)
-    await publish_chat(context.bot, svc, table.chat_id)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def game_button(update: Update, context: Context) -> None:
@@ -228,7 +228,7 @@ async def _join(
             await reply(update, error_text(lang, exc), svc=svc)
         return
     await answer(update)
-    await publish_chat(context.bot, svc, table.chat_id)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def seat_user(
@@ -300,7 +300,7 @@ async def start_private(update: Update, context: Context) -> None:
     except IllegalAction as exc:
         await reply(update, error_text(current.lang, exc))
         return
-    await publish_chat(context.bot, svc, table.chat_id)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def _leave(update: Update, context: Context, chat_id: int) -> None:
@@ -328,7 +328,7 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
         return
     await svc.store.remove_user_table(user.id, chat_id)
     await answer(update)
-    await publish_chat(context.bot, svc, table.chat_id)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def salir(update: Update, context: Context) -> None:
@@ -366,7 +366,7 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         await _refuse(svc, update, lang, exc)
         return
     await answer(update)
-    await publish_chat(context.bot, svc, table.chat_id)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def empezar(update: Update, context: Context) -> None:
@@ -405,7 +405,7 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         await _refuse(svc, update, lang, exc)
         return
     await answer(update)
-    await publish_chat(context.bot, svc, table.chat_id)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def _is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
@@ -483,4 +483,4 @@ async def _choose_team(update: Update, context: Context, chat_id: int, team: int
         await _refuse(svc, update, await chat_lang(svc, chat_id), exc)
         return
     await answer(update)
-    await publish_chat(context.bot, svc, table.chat_id)
+    await publisher_of(context).publish(table.chat_id)

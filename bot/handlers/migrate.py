@@ -15,7 +15,7 @@ import logging
 
 from telegram import Update
 
-from bot.handlers.common import Context, publish_chat, services
+from bot.handlers.common import Context, publisher_of, services
 from bot.services import Services
 from bot.store import ChatTaken
 from bot.tables import load_doc
@@ -39,7 +39,7 @@ async def migrated(update: Update, context: Context) -> None:
     svc = services(context)
     if await move_table(svc, old, new):
         log.info("table of chat %s moved to %s (supergroup)", old, new)
-        await publish_chat(context.bot, svc, new)
+        await publisher_of(context).publish(new)
 
 
 async def move_table(svc: Services, old: int, new: int) -> bool:

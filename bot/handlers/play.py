@@ -19,8 +19,7 @@ from bot.handlers.common import (
     chat_lang,
     first_look,
     now,
-    publish,
-    publish_chat,
+    publisher_of,
     reply,
     services,
     start_dm_ok,
@@ -112,7 +111,7 @@ async def action_command(update: Update, context: Context) -> None:
         return
     command, words = command_name(update), list(context.args or [])
     try:
-        table, step, _seat = await play(
+        table, _step, _seat = await play(
             svc,
             chat.id,
             user.id,
@@ -126,7 +125,7 @@ async def action_command(update: Update, context: Context) -> None:
     except IllegalAction as exc:
         await reply(update, error_text(await chat_lang(svc, chat.id), exc), svc=svc)
         return
-    await publish(context.bot, svc, table, step)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def table_button(update: Update, context: Context) -> None:
@@ -147,16 +146,16 @@ async def table_button(update: Update, context: Context) -> None:
         await answer(update)
         return
     try:
-        table, step, _seat = await play(
+        table, _step, _seat = await play(
             svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid, update=update
         )
     except IllegalAction as exc:  # an alert is private: every refusal may go there
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         if exc.reason == "stale":
-            await publish_chat(context.bot, svc, cb.chat_id)  # whatever the presser saw is repaired
+            await publisher_of(context).publish(cb.chat_id)  # whatever the presser saw is repaired
         return
     await answer(update)
-    await publish(context.bot, svc, table, step)
+    await publisher_of(context).publish(table.chat_id)
 
 
 async def refuse_privately(
@@ -243,7 +242,7 @@ async def discard_button(update: Update, context: Context) -> None:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
         return
     await (answer(update) if shown is None else alert(update, shown))
-    await publish_chat(context.bot, svc, cb.chat_id)
+    await publisher_of(context).publish(cb.chat_id)
 
 
 def _card_at(table: Table, seat: int, args: tuple[str, ...]) -> str:
@@ -280,7 +279,7 @@ async def mesa(update: Update, context: Context) -> None:
     except IllegalAction as exc:
         await reply(update, error_text(await chat_lang(svc, chat.id), exc), svc=svc)
         return
-    await publish_chat(context.bot, svc, chat.id)
+    await publisher_of(context).publish(chat.id)
 
 
 async def cartas(update: Update, context: Context) -> None:
@@ -319,11 +318,11 @@ async def cartas(update: Update, context: Context) -> None:
             reason = exc.reason if chat_id == chat.id else reason
             continue
         if not sent and not await can_write_to(context.bot, user.id, svc):
-            await publish_chat(context.bot, svc, chat_id)  # the write took the publishing lock
+            await publisher_of(context).publish(chat_id)  # the write took the publishing lock
             await reply(update, t(lang, "msg.cards_dm_failed"))
             return
         sent.append(chat_id)
-        await publish_chat(context.bot, svc, chat_id)
+        await publisher_of(context).publish(chat_id)
     if not sent:
         await reply(update, error_text(lang, IllegalAction(reason)), svc=svc)
     elif not private:
@@ -376,10 +375,10 @@ async def descarto(update: Update, context: Context) -> None:
         return
     table = waiting[0]
     try:
-        table, step, _seat = await play(svc, table.chat_id, user.id, text, update=update)
+        table, _step, _seat = await play(svc, table.chat_id, user.id, text, update=update)
     except IllegalAction as exc:
         await reply(update, error_text(table.lang, exc))
         return
-    await publish(context.bot, svc, table, step)
+    await publisher_of(context).publish(table.chat_id)
     if len(tables) > 1:
         await reply(update, t(table.lang, "security.discarded_at", title=render.esc(table.title)))

@@ -23,7 +23,7 @@ from bot.handlers.common import (
     display_name,
     new_tid,
     now,
-    publish_chat,
+    publisher_of,
     reply,
     services,
 )
@@ -49,7 +49,7 @@ async def _write(
             await reply(update, text, svc=svc)
         return False
     await answer(update)
-    await publish_chat(context.bot, svc, chat_id)
+    await publisher_of(context).publish(chat_id)
     return True
 
 

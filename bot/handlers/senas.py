@@ -18,7 +18,7 @@ from bot.handlers.common import (
     alert,
     change_table,
     chat_lang,
-    publish_chat,
+    publisher_of,
     services,
 )
 from bot.handlers.common import now as clock
@@ -71,7 +71,7 @@ async def sena_button(update: Update, context: Context) -> None:
         table = await send(svc, cb.chat_id, cb.tid, cb.token, user.id, name, update=update)
     except IllegalAction as exc:
         await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
-        await publish_chat(context.bot, svc, cb.chat_id)  # his hand message loses stale buttons
+        await publisher_of(context).publish(cb.chat_id)  # his hand message loses stale buttons
         return
     await alert(update, signs.sent_text(table, name))
-    await publish_chat(context.bot, svc, cb.chat_id)
+    await publisher_of(context).publish(cb.chat_id)

@@ -12,24 +12,23 @@ import contextlib
 import logging
 import random
 
-from telegram import Bot
 from telegram.constants import ChatAction
 from telegram.error import Forbidden, TelegramError
 
-from bot import publisher
 from bot.flow import moves
-from bot.handlers.common import change_table, publish, publish_chat
+from bot.handlers.common import change_table
 from bot.ops import LOG_CHAT
-from bot.services import Services
+from bot.publisher import Publisher
 from bot.table import Step, Table
 
 log = logging.getLogger("bot.timers")
 
 
-async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
+async def fire(pub: Publisher, chat_id: int) -> bool:
     """Fire one table's timer if it is due; True when a move was played. With no move due
     the timer may still have nudged the people to act or moved the clock on: the table is
     saved and published all the same."""
+    svc = pub.svc
     at = svc.clock()
 
     def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step | None] | None]:
@@ -44,14 +43,14 @@ async def fire(bot: Bot, svc: Services, chat_id: int) -> bool:
     if fired is None:
         return False
     table, step = fired
-    await publish(bot, svc, table, step)
+    await pub.publish(table.chat_id)
     if step is None:
         return False
-    await check_reachable(bot, svc, table, step)
+    await check_reachable(pub, table, step)
     return True
 
 
-async def check_reachable(bot: Bot, svc: Services, table: Table, step: Step) -> None:
+async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:
     """A player the timer played for may have blocked the bot (the group would only see
     timeouts): ask Telegram with a "typing..." (nothing lasting), and if it refuses, tell the
     group once (:meth:`Table.say_unreachable`, in a compare-and-set write)."""
@@ -64,7 +63,7 @@ async def check_reachable(bot: Bot, svc: Services, table: Table, step: Step) -> 
     blocked = set()
     for user_id in users:
         try:
-            await bot.send_chat_action(user_id, ChatAction.TYPING)
+            await pub.bot.send_chat_action(user_id, ChatAction.TYPING)
         except Forbidden:
             blocked.add(user_id)
         except TelegramError:
@@ -80,22 +79,23 @@ async def check_reachable(bot: Bot, svc: Services, table: Table, step: Step) -> 
         current.say_unreachable(blocked)
         return (current if current.unreachable != before else None), None
 
-    await change_table(svc, table.chat_id, fn)
-    await publish_chat(bot, svc, table.chat_id)
+    await change_table(pub.svc, table.chat_id, fn)
+    await pub.publish(table.chat_id)
 
 
-async def _fire(bot: Bot, svc: Services, chat_id: int) -> bool:
+async def _fire(pub: Publisher, chat_id: int) -> bool:
     LOG_CHAT.set(chat_id)  # a task of its own (gather): the logs of this firing name the chat
     try:
-        return await fire(bot, svc, chat_id)
+        return await fire(pub, chat_id)
     except Exception:
         log.exception("timer of a table failed")
         return False
 
 
-async def sweep_once(bot: Bot, svc: Services) -> int:
+async def sweep_once(pub: Publisher) -> int:
     """Fire the due timers (a batch of them, at once; other processes take the rest) and
     publish the tables whose publication is due; returns how many tables moved."""
+    svc = pub.svc
     sweep = await svc.store.claim_sweep(
         svc.clock(),
         limit=svc.settings.sweep_batch,
@@ -107,14 +107,14 @@ async def sweep_once(bot: Bot, svc: Services) -> int:
         return 0
     svc.sweeping += 1
     try:
-        moved = await asyncio.gather(*(_fire(bot, svc, chat) for chat in sweep.timers))
-        await publisher.publish_claimed(bot, svc, sweep.publications)
+        moved = await asyncio.gather(*(_fire(pub, chat) for chat in sweep.timers))
+        await pub.publish_claimed(sweep.publications)
     finally:
         svc.sweeping -= 1
     return sum(moved)
 
 
-async def sweep_forever(bot: Bot, svc: Services, stop: asyncio.Event | None = None) -> None:
+async def sweep_forever(pub: Publisher, stop: asyncio.Event | None = None) -> None:
     """The background task started in ``post_init``: a sweep every ``timer_tick`` seconds
     (with a little jitter, so that processes started together take turns), until ``stop`` is
     set (a sweep in progress is finished first)."""
@@ -123,7 +123,7 @@ async def sweep_forever(bot: Bot, svc: Services, stop: asyncio.Event | None = No
     stop = stop or asyncio.Event()
     while not stop.is_set():
         try:
-            await sweep_once(bot, svc)
+            await sweep_once(pub)
             warned = False
         except asyncio.CancelledError:
             raise
@@ -132,4 +132,4 @@ async def sweep_forever(bot: Bot, svc: Services, stop: asyncio.Event | None = No
                 log.warning("timer sweep failed: %s", type(exc).__name__)
                 warned = True
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), svc.settings.timer_tick * rng.uniform(0.8, 1.2))
+            await asyncio.wait_for(stop.wait(), pub.svc.settings.timer_tick * rng.uniform(0.8, 1.2))

@@ -310,7 +310,7 @@ async def test_maquina_command_button_and_fill_offer_then_no_private_message_to_
                 await play.table_button(*h.press(HUMAN, data))
             continue
         h.clock = (table.deadline or h.clock) + 0.01
-        assert await timers.sweep_once(h.bot, h.svc) == 1
+        assert await timers.sweep_once(h.pub) == 1
     assert table.status == "over"
     assert not [
         c
@@ -332,7 +332,7 @@ async def test_vuelvo_command_and_button() -> None:
     table = await h.table()
     while not table.players[0].away:
         h.clock = (table.deadline or 0) + 0.01
-        await timers.sweep_once(h.bot, h.svc)
+        await timers.sweep_once(h.pub)
         table = await h.table()
     assert t("es", "bots.takeover", name="Ana") in h.bot.group_sends()
     await computers.button(*h.press(HUMAN, keyboards.pack("v", GROUP, table.tid)))

@@ -27,7 +27,8 @@ from bot.games import render
 from bot.games.mus import render as mus_render
 from bot.games.registry import GAMES
 from bot.handlers import common, info, lobby, play, timers
-from bot.handlers.common import SERVICES_KEY
+from bot.handlers.common import PUBLISHER_KEY, SERVICES_KEY
+from bot.publisher import Publisher
 from bot.services import Services
 from bot.settings import Settings
 from bot.store import RedisStore, SQLiteStore, Store, StoreBase
@@ -104,10 +105,17 @@ class Harness:
         self.store = store if store is not None else sqlite_store(clock=lambda: self.clock)
         values: dict[str, Any] = {"telegram_bot_token": "1:x", "turn_timeout": 60.0, **settings}
         self.svc = Services(Settings(**values), self.store, clock=lambda: self.clock)
-        self.app = SimpleNamespace(bot_data={SERVICES_KEY: self.svc})
+        self.pub = Publisher(self.bot, self.svc)
+        self.app = self.application(self.svc, self.pub)
 
-    def context(self, args: list[str] | None = None) -> Any:
-        return SimpleNamespace(application=self.app, bot=self.bot, args=args or [])
+    def application(self, svc: Services, pub: Publisher | None = None) -> Any:
+        """What a handler reads of the Application: the wiring's services and publisher (a
+        publisher of its own for another process's ``svc``)."""
+        pub = pub if pub is not None else Publisher(self.bot, svc)
+        return SimpleNamespace(bot_data={SERVICES_KEY: svc, PUBLISHER_KEY: pub})
+
+    def context(self, args: list[str] | None = None, app: Any = None) -> Any:
+        return SimpleNamespace(application=app or self.app, bot=self.bot, args=args or [])
 
     def _user(self, uid: int) -> dict[str, Any]:
         name = dict(USERS).get(uid, f"U{uid}")
@@ -334,12 +342,12 @@ async def test_timer_sweep_plays_defaults_then_the_computer_then_waits() -> None
     h = Harness()
     await h.open_and_start()
     assert await timer_of(h.store, GROUP) == 1020.0  # the nudge (20 s in), then the deadline
-    assert await timers.sweep_once(h.bot, h.svc) == 0
+    assert await timers.sweep_once(h.pub) == 0
     table = await h.table()
     moves = 0
     while table.deadline is not None:  # nobody answers: each seat times out, then is played for
         h.clock = table.deadline + 0.5
-        moves += await timers.sweep_once(h.bot, h.svc)
+        moves += await timers.sweep_once(h.pub)
         table = await h.table()
     assert moves >= 4
     assert table.status == "playing" and all(p.away for p in table.players)
@@ -506,7 +514,7 @@ async def test_two_processes_pressing_at_once_apply_each_action_once() -> None:
 
     h = Harness()
     other = Services(h.svc.settings, connect(h.store), clock=h.svc.clock)
-    other_app = SimpleNamespace(bot_data={SERVICES_KEY: other})
+    other_app = h.application(other)
     table = await h.open_and_start()
     for _ in range(12):
         table = await h.table()
@@ -559,9 +567,7 @@ async def test_a_redelivered_update_is_a_silent_no_op() -> None:
 
     h = Harness()
     other = Services(h.svc.settings, connect(h.store), clock=h.svc.clock)
-    other_ctx = SimpleNamespace(
-        application=SimpleNamespace(bot_data={SERVICES_KEY: other}), bot=h.bot, args=[]
-    )
+    other_ctx = h.context(app=h.application(other))
     table = await h.open_and_start()
     seat = table.to_act()[0]
     uid = table.players[seat].user_id
@@ -608,9 +614,7 @@ async def test_a_redelivered_join_and_mesa_do_nothing() -> None:
             await lobby.unirme(*h.command(uid, "/unirme"))
     await lobby.empezar(*h.command(101, "/empezar"))
     other = Services(h.svc.settings, connect(h.store), clock=h.svc.clock)
-    other_ctx = SimpleNamespace(
-        application=SimpleNamespace(bot_data={SERVICES_KEY: other}), bot=h.bot, args=[]
-    )
+    other_ctx = h.context(app=h.application(other))
     mesa, ctx = h.command(101, "/mesa")
     await play.mesa(mesa, ctx)
     calls = len(h.bot.calls)
@@ -739,7 +743,7 @@ async def test_a_move_costs_one_round_trip_its_publication_released_in_the_next_
         spent = {k: v - before.get(k, 0) for k, v in h.store.ops.items() if v != before.get(k)}
         assert spent == {"save": 1}, spent
     assert h.store.held_since() is not None
-    await publisher.release_held(h.bot, h.svc)  # what the hold's timer does
+    await h.pub.release_held()  # what the hold's timer does
     assert h.store.held_since() is None
     assert await publish_due(h.store, GROUP) is None  # nothing left to publish
     table = await h.table()
@@ -764,30 +768,29 @@ def _two_stores(kind: str) -> tuple[Store, Store]:
     )
 
 
-def _process(h: Harness, store: Store) -> tuple[Services, Any]:
-    """Another bot process on ``store`` (same bot, same settings): its services and a context."""
-    svc = Services(h.svc.settings, store, clock=h.svc.clock)
-    return svc, SimpleNamespace(
-        application=SimpleNamespace(bot_data={SERVICES_KEY: svc}), bot=h.bot, args=[]
-    )
+def _process(h: Harness, store: Store) -> tuple[Publisher, Any]:
+    """Another bot process on ``store`` (same bot, same settings): its publisher (and through
+    it its services) and a context."""
+    pub = Publisher(h.bot, Services(h.svc.settings, store, clock=h.svc.clock))
+    return pub, h.context(app=h.application(pub.svc, pub))
 
 
 @contextlib.asynccontextmanager
-async def _two_processes(kind: str) -> AsyncIterator[tuple[Harness, Services, Any]]:
+async def _two_processes(kind: str) -> AsyncIterator[tuple[Harness, Publisher, Any]]:
     """Process A (the harness, holding its publications 3 s, listening for wake-ups) and
-    process B (its services and a context) on one store; both stopped afterwards."""
+    process B (its publisher and a context) on one store; both stopped afterwards."""
     import asyncio
 
     store_a, store_b = _two_stores(kind)
     h = Harness(store_a, publish_hold=3.0)
     other, other_ctx = _process(h, store_b)
-    listening = asyncio.create_task(publisher.listen(h.bot, h.svc))
+    listening = asyncio.create_task(h.pub.listen())
     try:
         yield h, other, other_ctx
     finally:
         listening.cancel()
-        await publisher.stop(h.bot, h.svc)
-        await publisher.stop(h.bot, other)
+        await h.pub.stop()
+        await other.stop()
 
 
 async def _shown_within(h: Harness, svc: Services, seconds: float) -> float:
@@ -821,9 +824,9 @@ async def test_a_move_in_another_process_is_published_at_once_while_this_one_hol
         seat = table.to_act()[0]
         update, _ = h.command(table.players[seat].user_id, _cmd("mus"))
         await play.action_command(update, other_ctx)  # B: the write; the lock is A's
-        assert (await read_table(other, GROUP)).turn == table.turn + 1  # type: ignore[union-attr]
-        assert await _shown_within(h, other, 2.0) < 1.0
-        assert h.store.held_since() is None or h.svc.contended.get(GROUP)
+        assert (await read_table(other.svc, GROUP)).turn == table.turn + 1  # type: ignore[union-attr]
+        assert await _shown_within(h, other.svc, 2.0) < 1.0
+        assert h.store.held_since() is None or h.pub.contended.get(GROUP)
 
 
 @pytest.mark.parametrize("kind", ["fakeredis"])  # SQLite has no wake-ups: holds end by time
@@ -836,7 +839,7 @@ async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_ho
 
     async with _two_processes(kind) as (h, other, other_ctx):
         table = await h.open_and_start()
-        await publisher.release_held(h.bot, h.svc)
+        await h.pub.release_held()
         gate, reached = asyncio.Event(), asyncio.Event()
         edit = h.bot.edit_message_text
 
@@ -850,14 +853,14 @@ async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_ho
         seat = table.to_act()[0]
         first = asyncio.create_task(h.act(seat, "mus"))  # A publishes: its edit waits
         await asyncio.wait_for(reached.wait(), 2.0)
-        table = await read_table(other, GROUP)
+        table = await read_table(other.svc, GROUP)
         assert table is not None
         seat = table.to_act()[0]
         update, _ = h.command(table.players[seat].user_id, _cmd("mus"))
         await play.action_command(update, other_ctx)  # B's move finds A publishing
         gate.set()
         await first
-        assert await _shown_within(h, other, 2.0) < 1.0
+        assert await _shown_within(h, other.svc, 2.0) < 1.0
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "fakeredis"])
@@ -910,7 +913,7 @@ def _short_lease(monkeypatch: pytest.MonkeyPatch, lease: float = 0.5) -> float:
     return lease
 
 
-async def _left_mid_game(kind: str) -> tuple[Harness, Store, Services]:
+async def _left_mid_game(kind: str) -> tuple[Harness, Store, Publisher]:
     """A started game on process A (no holds) and process B on the same store."""
     store_a, store_b = _two_stores(kind)
     h = Harness(store_a, publish_hold=0.0)
@@ -946,7 +949,7 @@ async def test_a_publication_slower_than_its_lease_keeps_its_lock_and_posts_once
     await asyncio.wait_for(reached.wait(), 2.0)
     await asyncio.sleep(2 * lease)  # the first lease ran out long ago
     assert await store_b.pub_acquire(GROUP, "probe") is None  # still A's
-    await publisher.flush(h.bot, other, GROUP)  # what B's sweep does with a table due
+    await other.flush(GROUP)  # what B's sweep does with a table due
     await leaving
     assert [text for text in h.bot.group_sends() if left in text] == [left]
     assert h.store.ops["pub_extend"] >= 2  # renewed while it ran (about every lease / 2.5)
@@ -994,7 +997,7 @@ async def test_a_publication_whose_lock_lapsed_makes_no_more_calls(
     assert await h.store.pub_acquire(GROUP, "a2") is None  # B's lock, untouched
     # B publishes what A had not shown (here by hand: B's probe lock is let go first).
     await store_b.pub_release(GROUP, "b", 0, {}, retry_at=time.time())
-    await publisher.flush(h.bot, other, GROUP)
+    await other.flush(GROUP)
     assert [text for text in h.bot.group_sends() if left in text] == [left]
-    assert await _shown_within(h, other, 1.0) < 1.0
+    assert await _shown_within(h, other.svc, 1.0) < 1.0
     assert await publish_due(store_b, GROUP) is None

@@ -183,16 +183,16 @@ class AppRunner:
         """``tg.settle()``'s question to this Application: nothing in hand? No update taken and
         not yet handled, no publication, release or sweep running, no turn timer due within
         :data:`SOON` (read with a client of the test's, not counted in the store's figures)."""
-        from bot.handlers.common import SERVICES_KEY
+        from bot.handlers.common import PUBLISHER_KEY, SERVICES_KEY
         from bot.store.keys import Keys
 
-        svc = app.bot_data[SERVICES_KEY]
+        svc, pub = app.bot_data[SERVICES_KEY], app.bot_data[PUBLISHER_KEY]
         timers = Keys(PREFIX).timers
 
         async def idle() -> bool:
             # Each update the Updater queued is marked done once the Application handled it
             # (asyncio.Queue counts them for join(); read here without waiting).
-            if app.update_queue._unfinished_tasks or svc.busy():
+            if app.update_queue._unfinished_tasks or pub.busy() or svc.sweeping:
                 return False
             return not await redis.zcount(timers, "-inf", svc.clock() + SOON)
 
