@@ -493,3 +493,13 @@ def test_unknown_words_name_piedras_words() -> None:
         "No entiendo «envido 3 4». Prueba con paso, envido N, N más, quiero, no quiero u órdago."
     )
     assert "mus" not in error_text("en", exc).lower().replace("mus a piedras", "")
+
+
+def test_an_ordago_on_the_table_reads_as_said() -> None:
+    """The lance line says who threw the órdago as players say it ("Ana echa órdago")."""
+    hands = ["12o 12c 1e 1b 6o", "7o 7c 6e 5b 6b", "11c 10e 4o 4c 10o", "5o 5c 4e 4b 2o"]
+    table = table_of(players=4, hands=hands)
+    discard_all(table)
+    act(table, 0, "ordago")
+    text = PIEDRAS.table_text(table)
+    assert "echa <b>órdago</b>" in text and "órdago!</b> de" not in text

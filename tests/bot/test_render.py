@@ -256,3 +256,8 @@ def test_one_player_left_to_answer_a_bet() -> None:
     moves.play(table, first, "no quiero", 3.0, 60)
     name = render.seat_name(NAMES, second)
     assert f"▶ Responde {name} · ⏱ menos de 1 min" in mus_render.table_text(table)
+
+
+def test_the_private_menu_writes_a_replay_as_the_history_does() -> None:
+    """``/mano ID N`` in the "/" menu, as /historial and /mano's own help write it."""
+    assert "/mano ID N" in t("es", "menu.mano") and "/hand ID N" in t("en", "menu.mano")
