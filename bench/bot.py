@@ -124,6 +124,7 @@ class Bench:
                 telegram_api_url=self.tg.base_url,
                 turn_timeout=600.0,
                 timer_tick=1.0,
+                redis_prefix=PREFIX,  # the drivers read the tables under it
             )
             client = aioredis.Redis.from_url(self.redis_url)
             app = build_application(settings, redis=client)
