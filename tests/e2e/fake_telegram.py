@@ -72,6 +72,7 @@ JSON_FIELDS = {
     "results",
     "media",
     "button",
+    "ephemeral_message_parameters",
 }
 INT_FIELDS = {
     "chat_id",
@@ -83,6 +84,8 @@ INT_FIELDS = {
     "cache_time",
     "from_chat_id",
     "message_thread_id",
+    "receiver_user_id",
+    "ephemeral_message_id",
 }
 BOOL_FIELDS = {
     "show_alert",
@@ -95,6 +98,9 @@ BOOL_FIELDS = {
     "is_personal",
 }
 
+EPHEMERAL_WINDOW = 15.0
+"""Seconds a bot that is no administrator has, after a member's press, to write to him
+ephemerally (Bot API 10.2)."""
 FORBIDDEN_DM = "Forbidden: bot can't initiate conversation with a user"
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 #: Fields of an inline keyboard button of which exactly one must be set (besides ``text``).
@@ -287,6 +293,9 @@ class Message:
     inline_message_id: str | None = None  # only for an inline message with a keyboard
     photo: bytes | None = None  # sendPhoto: the uploaded image (``text`` is its caption)
     reply_to: Message | None = None  # the message this one answers (a user's reply)
+    #: an ephemeral message: the one user who sees it, else ``None``
+    receiver: int | None = None
+    replaces: int | None = None  # the group message it is shown in place of, for its receiver
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button of the current keyboard, row after row."""
@@ -302,7 +311,8 @@ class Message:
 
     def to_json(self, bot: dict[str, Any]) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "message_id": self.message_id,
+            # An ephemeral message is known by its own id, in a sequence of its own.
+            "message_id": 0 if self.receiver is not None else self.message_id,
             "date": self.date,
             "chat": self.chat.to_json(),
             "text": self.text,
@@ -332,6 +342,8 @@ class Message:
             data["entities"] = self.entities
         if self.reply_markup:
             data["reply_markup"] = self.reply_markup
+        if self.receiver is not None:
+            data["ephemeral_message_id"] = self.message_id
         if len(self.history) > 1:
             data["edit_date"] = int(self.history[-1].at) or self.date
         return data
@@ -426,6 +438,9 @@ class Chat:
         self.migrated_to: int | None = None  # a group upgraded to this supergroup
         self.messages: list[Message] = []
         self._ids = itertools.count(1)
+        #: ephemeral messages: each seen by its ``receiver`` only, never in ``messages``
+        self.ephemeral: list[Message] = []
+        self._ephemeral_ids = itertools.count(1)
 
     # --- membership (what getChatMember answers)
     def add(self, *users: User) -> Chat:
@@ -483,6 +498,15 @@ class Chat:
     def bot_messages(self, *, include_deleted: bool = False) -> list[Message]:
         with self.server._lock:
             return [m for m in self.messages if m.from_bot and (include_deleted or not m.deleted)]
+
+    def ephemeral_for(self, user: User, *, include_deleted: bool = False) -> list[Message]:
+        """The ephemeral messages ``user`` sees here (nobody else sees them)."""
+        with self.server._lock:
+            return [
+                m
+                for m in self.ephemeral
+                if m.receiver == user.id and (include_deleted or not m.deleted)
+            ]
 
     def last_bot_message(self) -> Message:
         msgs = self.bot_messages()
@@ -738,6 +762,11 @@ class FakeTelegram:
         self.expect_bad_requests = False  # set by tests that provoke API errors on purpose
         self.answers: dict[str, dict[str, Any]] = {}  # callback query id -> answer
         self.callbacks: dict[str, dict[str, Any]] = {}  # callback query id -> the query
+        #: callback query id -> (who pressed, in which chat, when: :meth:`now`)
+        self.pressed: dict[str, tuple[int, int, float]] = {}
+        #: Bot API 10.2 ephemeral messages: off, the server is older (it ignores the parameter)
+        self.ephemeral_supported = True
+        self.clock_offset = 0.0  # seconds :meth:`advance` moved the server's clock on
         #: (scope key, language code) -> commands, as set by setMyCommands
         self.commands: dict[tuple[tuple[Any, ...], str], list[dict[str, Any]]] = {}
         self.fail: dict[str, tuple[int, str]] = {}  # method (lower case) -> forced error
@@ -968,7 +997,10 @@ class FakeTelegram:
         deliver_to: str | Iterable[str] | None = None,
     ) -> str:
         with self._lock:
+            if message.receiver is not None and message.receiver != user.id:
+                raise AssertionError(f"{user.first_name} cannot see {message!r}")
             query_id = f"{user.id}{next(self._query_ids):08d}"
+            self.pressed[query_id] = (user.id, message.chat.id, self.now())
             query = {
                 "id": query_id,
                 "from": user.to_json(),
@@ -1571,6 +1603,8 @@ class FakeTelegram:
         return True
 
     def _m_sendmessage(self, params: dict[str, Any]) -> Any:
+        if self.ephemeral_supported and "ephemeral_message_parameters" in params:
+            return self._send_ephemeral(params)
         self._check_private(params)
         chat = self._chat(params)
         raw, text, mode = self._render(params)
@@ -1823,6 +1857,121 @@ class FakeTelegram:
     def _m_getchat(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         return {**chat.to_json(), "accent_color_id": 0, "max_reaction_count": 11}
+
+    # --- ephemeral messages (Bot API 10.2): one member of a group sees them, nobody else
+    def now(self) -> float:
+        """The server's clock for the 15-second rule of ephemeral messages."""
+        return time.monotonic() + self.clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the server's clock on (a test never sleeps through Telegram's windows)."""
+        with self._lock:
+            self.clock_offset += seconds
+
+    def _ephemeral_allowed(self, chat: Chat, receiver: int, query_id: str | None) -> None:
+        """The rules of a send: a group, a member of it, and a bot that is an administrator or
+        quotes that member's press in this chat within :data:`EPHEMERAL_WINDOW` seconds."""
+        if chat.type == "private":
+            raise ApiError(400, "Bad Request: ephemeral messages can't be sent to private chats")
+        if self._member_json(chat, receiver)["status"] not in (
+            "member",
+            "administrator",
+            "creator",
+        ):
+            raise ApiError(400, "Bad Request: USER_NOT_PARTICIPANT")
+        if chat.bot_admin:
+            return
+        press = self.pressed.get(query_id or "")
+        if press is None or press[:2] != (receiver, chat.id):
+            raise ApiError(400, "Bad Request: EPHEMERAL_CALLBACK_QUERY_REQUIRED")
+        if self.now() - press[2] > EPHEMERAL_WINDOW:
+            raise ApiError(400, "Bad Request: EPHEMERAL_CALLBACK_QUERY_EXPIRED")
+
+    def _send_ephemeral(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        options = params["ephemeral_message_parameters"]
+        if not isinstance(options, dict) or "receiver_user_id" not in options:
+            raise ApiError(400, "Bad Request: receiver_user_id is empty")
+        receiver = int(options["receiver_user_id"])
+        query_id = options.get("callback_query_id")
+        self._ephemeral_allowed(chat, receiver, None if query_id is None else str(query_id))
+        replaces: int | None = None
+        if options.get("replace_callback_query_message"):
+            query = self.callbacks.get(str(query_id))
+            shown = (query or {}).get("message") or {}
+            if "ephemeral_message_id" in shown:
+                raise ApiError(400, "Bad Request: an ephemeral message is edited, not replaced")
+            replaces = shown.get("message_id")
+        raw, text, mode = self._render(params)
+        markup = self._markup(params)
+        msg = Message(
+            chat=chat,
+            message_id=next(chat._ephemeral_ids),
+            from_bot=True,
+            sender=None,
+            text=text,
+            raw=raw,
+            parse_mode=mode,
+            reply_markup=markup,
+            date=int(time.time()),
+            receiver=receiver,
+        )
+        msg.history.append(Version("sendMessage", text, raw, markup, time.monotonic()))
+        msg.replaces = replaces
+        chat.ephemeral.append(msg)
+        return msg.to_json(self.bot_json)
+
+    def _ephemeral(self, params: dict[str, Any]) -> Message:
+        if not self.ephemeral_supported:
+            raise ApiError(404, "Not Found")  # an older server: the method does not exist
+        chat = self._chat(params)
+        receiver = int(params.get("receiver_user_id") or 0)
+        wanted = int(params.get("ephemeral_message_id") or 0)
+        # The edit methods quote no press: the fake allows a bot that is no administrator to
+        # change the message within the window of the receiver's latest press in this chat.
+        latest = max(
+            (
+                q
+                for q, (who, where, _) in self.pressed.items()
+                if (who, where) == (receiver, chat.id)
+            ),
+            key=lambda q: self.pressed[q][2],
+            default=None,
+        )
+        self._ephemeral_allowed(chat, receiver, latest)
+        for msg in chat.ephemeral:
+            if msg.message_id == wanted and msg.receiver == receiver and not msg.deleted:
+                return msg
+        raise ApiError(400, "Bad Request: message to edit not found")
+
+    def _m_editephemeralmessagetext(self, params: dict[str, Any]) -> Any:
+        msg = self._ephemeral(params)
+        raw, text, mode = self._render(params)
+        markup = self._markup(params)
+        if (
+            raw == msg.raw
+            and (mode or None) == (msg.parse_mode or None)
+            and markup == msg.reply_markup
+        ):
+            raise ApiError(400, NOT_MODIFIED)
+        msg.raw, msg.text, msg.parse_mode, msg.reply_markup = raw, text, mode, markup
+        msg.history.append(Version("editEphemeralMessageText", text, raw, markup, time.monotonic()))
+        return True
+
+    def _m_editephemeralmessagereplymarkup(self, params: dict[str, Any]) -> Any:
+        msg = self._ephemeral(params)
+        markup = self._markup(params)
+        if markup == msg.reply_markup:
+            raise ApiError(400, NOT_MODIFIED)
+        msg.reply_markup = markup
+        msg.history.append(
+            Version("editEphemeralMessageReplyMarkup", msg.text, msg.raw, markup, time.monotonic())
+        )
+        return True
+
+    def _m_deleteephemeralmessage(self, params: dict[str, Any]) -> Any:
+        self._ephemeral(params).deleted = True
+        return True
 
 
 class _Server(ThreadingHTTPServer):
