@@ -238,7 +238,7 @@ class _Spot:
         return (1 - (self.s if s is None else s)) ** self.others
 
 
-SOUND = 0.2
+SOUND = 0.5
 """The chance that an órdago (or its acceptance) comes from a hand that means it, before
 reading the player's other words this hand; the rest is taken as any hand (people bluff,
 beginners throw órdagos loosely)."""
@@ -338,7 +338,7 @@ def _first_envite(spot: _Spot, actions: Sequence[Action], level: str, rng: rando
     if spot.b["ordago"] is not None:
         return kinds["quiero" if accept_ordago(spot) else "no_quiero"]
     players_in = len(spot.b["in_lance"]) + 1
-    return kinds["quiero" if spot.worst(s) * players_in < 0.55 else "no_quiero"]
+    return kinds["quiero" if spot.worst(s) * players_in < 0.7 else "no_quiero"]
 
 
 def _reenvite(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Random) -> Action:
