@@ -339,7 +339,7 @@ class Bench:
         import json
 
         found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
-        return found is not None and json.loads(found).get("table_msg") is not None
+        return found is not None and json.loads(found).get("shown", {}).get("table_msg") is not None
 
     def _dedupe_keys(self) -> list[str]:
         first = self.tg.first_update_id

@@ -62,7 +62,7 @@ def _shown(table: Table) -> dict[str, Any]:
                 hand_text, hand_markup = present.hand_view(table, seat)
                 hands.append([seat, hand_text, _markup(hand_markup)])
         seen["hands"] = hands
-    seen["outbox"] = [[n.seq, n.to, n.text] for n in table.outbox]
+    seen["outbox"] = [[n.seq, n.to, n.text] for n in table.shown.outbox]
     return seen
 
 
@@ -118,7 +118,7 @@ def _game(
         now = max(now, table.deadline)
         moves.fire_timer(table, now, TIMEOUT, PAUSE)
         yield {"timer": now, **_shown(table)}
-        table.outbox = []  # posted: the publisher empties it
+        table.shown.outbox = []  # posted: the publisher empties it
 
 
 def main() -> None:

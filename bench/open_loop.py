@@ -219,13 +219,15 @@ class Player:
         from bot import present
 
         table = await self.doc()
-        if table is None or table.outbox or table.closing:
+        if table is None or table.shown.outbox or table.shown.closing:
             return False
-        if table.status == "playing" and table.table_msg is None:
+        if table.status == "playing" and table.shown.table_msg is None:
             return False
         tg = self.bench.tg
         with tg._lock:
-            shown = None if table.table_msg is None else _raw(self.group, table.table_msg)
+            shown = (
+                None if table.shown.table_msg is None else _raw(self.group, table.shown.table_msg)
+            )
             if table.state is not None and shown != present.table_view(table)[0]:
                 return False
             if table.status != "playing" or table.state is None:
@@ -233,7 +235,7 @@ class Player:
             for seat, player in enumerate(table.players):
                 if not table.adapter.seat_cards(table, seat):
                     continue
-                msg = table.hand_msgs.get(str(seat))
+                msg = table.shown.hand_msgs.get(str(seat))
                 user = tg.users[player.user_id]
                 if msg is None or _raw(user.private, msg) != present.hand_view(table, seat)[0]:
                     return False

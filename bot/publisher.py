@@ -2,8 +2,8 @@
 
 Nothing a handler decides is only in memory. A move's compare-and-set write carries everything
 there is to show: the new state (the table message, the lobby and each private hand are rendered
-from it), the notices to post (:attr:`~bot.table.Table.outbox`: a hand's result...) and the final
-texts of earlier table messages (:attr:`~bot.table.Table.closing`). The same write marks the
+from it), the notices to post (:attr:`~bot.shown.Shown.outbox`: a hand's result...) and the final
+texts of earlier table messages (:attr:`~bot.shown.Shown.closing`). The same write marks the
 table as due for publication (see :mod:`bot.store`). Then :meth:`Publisher.flush` makes Telegram
 show it:
 
@@ -401,15 +401,15 @@ async def _publish(
     done = sending.Done()
     if table.rec_out:  # the records first: they never wait for Telegram
         done.records = await store_records(svc, table)
-    for msg, text in sorted(table.closing.items()):
+    for msg, text in sorted(table.shown.closing.items()):
         await sending.edit_or_skip(bot, run, table.chat_id, int(msg), (text, None))
-    done.closing = list(table.closing)
+    done.closing = list(table.shown.closing)
     # The group's notices (a hand's result) come before the next table message; a player's
     # private ones (señas) after his new hand, so he reads them beside the cards they are about.
     # A record landing on another write ends the round (``run.moved``): the next one starts
     # again from the newest document, so its notices and missing messages come in order.
     for private in (False, True):
-        for notice in [n for n in table.outbox if (n.to is not None) == private]:
+        for notice in [n for n in table.shown.outbox if (n.to is not None) == private]:
             await sending.post_notice(bot, run, table, notice.to, notice.text)
             loaded = await _record(svc, run, table, notice=notice.seq, done=done)
             if run.moved:
@@ -430,7 +430,9 @@ async def _publish(
     for user_id in run.blocked:
         svc.reached(user_id, ok=False)
     run.reached.clear()
-    if any(p.user_id in run.blocked and p.user_id not in table.unreachable for p in table.players):
+    if any(
+        p.user_id in run.blocked and p.user_id not in table.shown.unreachable for p in table.players
+    ):
         loaded = await _record(svc, run, table, blocked=run.blocked)  # said in the next round
     return loaded
 
@@ -444,7 +446,7 @@ async def _post_missing(
     sent: list[tuple[int, int]] = []
     if table.status == "playing" and table.state is not None:
         for seat, player in enumerate(table.players):
-            if str(seat) in table.hand_msgs or not sending.reachable(player.user_id):
+            if str(seat) in table.shown.hand_msgs or not sending.reachable(player.user_id):
                 continue  # sent already, or a computer seat
             if not table.adapter.seat_cards(table, seat):
                 continue  # not dealt in (free, out of the match)
@@ -452,9 +454,9 @@ async def _post_missing(
             if msg is not None:
                 sent.append((seat, msg))
     lobby = table_msg = None
-    if table.lobby_msg is None and table.status == "lobby":
+    if table.shown.lobby_msg is None and table.status == "lobby":
         lobby = await sending.post(bot, run, table.chat_id, lobby_view(table))
-    if table.table_msg is None and sending.has_table(table):
+    if table.shown.table_msg is None and sending.has_table(table):
         table_msg = await sending.post(bot, run, table.chat_id, table_view(table))
     if sent or lobby is not None or table_msg is not None:
         loaded = await _record(
@@ -502,18 +504,22 @@ async def _record(
         if current is None or current.tid != tid:
             return None, None
         for closed_msg in closed:
-            current.closing.pop(closed_msg, None)
+            current.shown.closing.pop(closed_msg, None)
         if stored:
             current.rec_out = [p for p in current.rec_out if p.hand not in stored]
         if notice is not None:
-            current.outbox = [n for n in current.outbox if n.seq != notice]
+            current.shown.outbox = [n for n in current.shown.outbox if n.seq != notice]
         if hands is not None and current.hand == hands[0]:
             for seat, msg in hands[1]:
-                current.hand_msgs.setdefault(str(seat), msg)
-        if lobby is not None and current.lobby_msg is None:
-            current.lobby_msg = lobby
-        if table_msg is not None and current.hand == table_msg[0] and current.table_msg is None:
-            current.table_msg = table_msg[1]
+                current.shown.hand_msgs.setdefault(str(seat), msg)
+        if lobby is not None and current.shown.lobby_msg is None:
+            current.shown.lobby_msg = lobby
+        if (
+            table_msg is not None
+            and current.hand == table_msg[0]
+            and current.shown.table_msg is None
+        ):
+            current.shown.table_msg = table_msg[1]
         if blocked:
             current.say_unreachable(blocked)
         return current, None

@@ -188,15 +188,15 @@ async def post(bot: Bot, run: Run, chat_id: int, want: Render) -> int | None:
 
 async def edit_all(bot: Bot, run: Run, table: Table) -> None:
     """Edit every message of the table whose wanted render changed (group first)."""
-    if table.lobby_msg is not None:
-        await edit_or_skip(bot, run, table.chat_id, table.lobby_msg, lobby_view(table))
-    if table.table_msg is not None and has_table(table):
-        await edit_or_skip(bot, run, table.chat_id, table.table_msg, table_view(table))
+    if table.shown.lobby_msg is not None:
+        await edit_or_skip(bot, run, table.chat_id, table.shown.lobby_msg, lobby_view(table))
+    if table.shown.table_msg is not None and has_table(table):
+        await edit_or_skip(bot, run, table.chat_id, table.shown.table_msg, table_view(table))
     if table.state is None or table.status == "lobby":
         return
     edits = [
         edit_or_skip(bot, run, table.players[int(seat)].user_id, msg, hand_view(table, int(seat)))
-        for seat, msg in sorted(table.hand_msgs.items())
+        for seat, msg in sorted(table.shown.hand_msgs.items())
         if int(seat) < len(table.players) and reachable(table.players[int(seat)].user_id)
     ]
     await asyncio.gather(*edits)  # different private chats: no need to wait for each other

@@ -1,10 +1,12 @@
 """The table document: one JSON document per group chat, and its lobby operations.
 
 A :class:`Table` holds who sits where, the options, the engine state (as the engine's own JSON),
-the ids of the messages the bot keeps editing, the discard selections, the turn timer and a short
-log of the public events of the current hand. Its methods read it and run the lobby; the game
-itself is played through :mod:`bot.flow`. Everything here is pure (no I/O): the handlers load a
-table, call one operation inside a compare-and-set update, save it and then talk to Telegram.
+the discard selections, the turn timer and a short log of the public events of the current hand;
+beside them, in the same document, what the chat is shown of it (:class:`~bot.shown.Shown`: the
+message ids, the outbox, who is unreachable), which the publisher keeps. Its methods read it and
+run the lobby; the game itself is played through :mod:`bot.flow`. Everything here is pure (no
+I/O): the handlers load a table, call one operation inside a compare-and-set update, save it and
+then talk to Telegram.
 
 Refusals are :class:`~engine.core.IllegalAction` with a reason code, exactly like the engine's,
 so one code path turns any of them into a localized reply (``error.<reason>``).
@@ -23,13 +25,14 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bot.games import render
 from bot.games.base import Game
 from bot.games.registry import get_game
 from bot.games.seats import LogEntry, Player, Status
 from bot.records.model import HandLog, Pending
+from bot.shown import FIELDS, Notice, Shown
 from engine.core import Event, IllegalAction
 
 LEVELS = ("facil", "normal")
@@ -38,25 +41,6 @@ PARSED_STATES = 256
 """Engine states kept parsed (:meth:`Table.engine_state`), by game and text: states are
 immutable, and rendering a table and four hands asks for the same one a dozen times."""
 _PARSED: dict[tuple[str, str], Any] = {}
-
-
-class Notice(BaseModel):
-    """A new message to post (a hand's result, a notice): the outbox of the table document.
-
-    Written in the same compare-and-set as the move that caused it, and posted by whichever
-    process publishes the table next (:mod:`bot.publisher`), in ``seq`` order.
-    """
-
-    model_config = ConfigDict(extra="ignore")
-
-    seq: int
-    text: str
-    to: int | None = None
-    """A user's private chat, or ``None`` for the group."""
-
-
-MAX_OUTBOX = 20
-"""Notices kept waiting at most (Telegram refusing for a long time drops the oldest)."""
 
 
 @dataclass
@@ -69,13 +53,15 @@ class Step:
     """Bot notes (timeouts) added to the log."""
     closed_hand_log: list[LogEntry] | None = None
     """When a hand ended: the log of the hand that ended (to close its table message)."""
-    closed_table_msg: int | None = None
-    """When a hand ended: the id of that hand's table message."""
     taken_over: list[int] = field(default_factory=list)
     """Seats of people the computer now plays for (their turns timed out)."""
     discard_started: bool = False
     """A discard phase began: every seat's private message needs its discard buttons."""
     """A discard phase ended: every seat's private message loses its "waiting" line."""
+
+
+_OLD_FIELDS = frozenset(f"old_{name}" for name in FIELDS)
+"""The fields under which :class:`Table` reads a document of the old shape."""
 
 
 class Table(BaseModel):
@@ -103,10 +89,6 @@ class Table(BaseModel):
     hand: int = 0
     discard_round: int = 0
     """Bumped each time a discard phase starts; the private discard buttons carry it."""
-    lobby_msg: int | None = None
-    table_msg: int | None = None
-    hand_msgs: dict[str, int] = Field(default_factory=dict)
-    """Seat (as text) to the message id of that player's private hand message."""
     discards: dict[str, list[str]] = Field(default_factory=dict)
     """Seat (as text) to the cards selected for the next discard."""
     timeouts: int = 0
@@ -140,15 +122,6 @@ class Table(BaseModel):
     bot_name: str = ""
     """The bot's username (for links to its private chat)."""
     log: list[LogEntry] = Field(default_factory=list)
-    outbox: list[Notice] = Field(default_factory=list)
-    """New messages still to post, oldest first (see :class:`Notice`)."""
-    closing: dict[str, str] = Field(default_factory=dict)
-    """Message id (as text) of an earlier table message → its final text, still to be shown
-    (a finished hand's table message, or the copy replaced by ``/mesa``: without buttons)."""
-    notice_seq: int = 0
-    unreachable: list[int] = Field(default_factory=list)
-    """Players the group was told cannot get private messages (they blocked the bot): said
-    once per table; the turn timer plays for them."""
     moved_at: float = 0.0
     """Unix time of the last engine transition (a command typed before it is out of date)."""
     started_at: float = 0.0
@@ -158,6 +131,32 @@ class Table(BaseModel):
     """Each seat's statistics counters so far in this game."""
     rec_out: list[Pending] = Field(default_factory=list)
     """Finished hands and the finished game, still to be stored (:mod:`bot.records.flush`)."""
+    shown: Shown = Field(default_factory=Shown)
+    """What the chat is shown of this table (the publisher's; the flow never reads it)."""
+
+    # A document stored before the record kept its fields at the top level: they are read under
+    # their old names (never written again) and moved into ``shown`` (:meth:`_lift_shown`). Fields
+    # rather than a "before" validator, which would make every load validate from Python objects
+    # (half as slow again).
+    old_lobby_msg: int | None = Field(default=None, alias="lobby_msg", exclude=True)
+    old_table_msg: int | None = Field(default=None, alias="table_msg", exclude=True)
+    old_hand_msgs: dict[str, int] | None = Field(default=None, alias="hand_msgs", exclude=True)
+    old_closing: dict[str, str] | None = Field(default=None, alias="closing", exclude=True)
+    old_outbox: list[Notice] | None = Field(default=None, alias="outbox", exclude=True)
+    old_notice_seq: int | None = Field(default=None, alias="notice_seq", exclude=True)
+    old_unreachable: list[int] | None = Field(default=None, alias="unreachable", exclude=True)
+
+    @model_validator(mode="after")
+    def _lift_shown(self) -> Table:
+        """The fields of a document of the old shape, in ``shown`` (the record's own win)."""
+        if _OLD_FIELDS.isdisjoint(self.model_fields_set):
+            return self  # every document written since
+        old = {name: getattr(self, f"old_{name}") for name in FIELDS}
+        old = {name: value for name, value in old.items() if value is not None}
+        self.shown = Shown.model_validate({**old, **self.shown.model_dump(exclude_unset=True)})
+        for name in FIELDS:
+            setattr(self, f"old_{name}", None)
+        return self
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -310,21 +309,19 @@ class Table(BaseModel):
     def notify(self, text: str, to: int | None = None) -> None:
         """Queue a new message for the group (or a user's private chat) in the outbox; a
         computer seat (a non-positive id) has no chat, so nothing is queued for it."""
-        if to is not None and to <= 0:
-            return
-        self.notice_seq += 1
-        self.outbox = [*self.outbox, Notice(seq=self.notice_seq, text=text, to=to)][-MAX_OUTBOX:]
+        self.shown.notify(text, to)
 
     def say_unreachable(self, user_ids: set[int]) -> None:
         """Tell the group, once per table, that these seated players blocked the bot.
 
         >>> t = Table(chat_id=-1, creator=1); _ = t.join(7, "Ana")
-        >>> t.say_unreachable({7}); t.say_unreachable({7, 8}); len(t.outbox), t.unreachable
+        >>> t.say_unreachable({7}); t.say_unreachable({7, 8})
+        >>> len(t.shown.outbox), t.shown.unreachable
         (1, [7])
         """
         for player in self.players:
-            if player.user_id in user_ids and player.user_id not in self.unreachable:
-                self.unreachable = [*self.unreachable, player.user_id]
+            if player.user_id in user_ids and player.user_id not in self.shown.unreachable:
+                self.shown.unreachable = [*self.shown.unreachable, player.user_id]
                 self.notify(render.blocked_notice(self.lang, player.name))
 
     def move_to(self, chat_id: int) -> None:
@@ -332,35 +329,46 @@ class Table(BaseModel):
         reached from the new one, so the lobby and the table message are posted there anew
         (and earlier ones are no longer closed); the private hands stay where they are.
 
-        >>> t = Table(chat_id=-1, creator=1, table_msg=5, closing={"4": "x"}); t.move_to(-100)
-        >>> t.chat_id, t.table_msg, t.closing
+        >>> t = Table(chat_id=-1, creator=1, shown=Shown(table_msg=5, closing={"4": "x"}))
+        >>> t.move_to(-100); t.chat_id, t.shown.table_msg, t.shown.closing
         (-100, None, {})
         """
         self.chat_id = chat_id
-        self.lobby_msg = None
-        self.table_msg = None
-        self.closing = {}
+        self.shown.forget_chat()
 
     def repost_table(self) -> None:
         """``/mesa``: post the table message again at the bottom; the old copy loses buttons."""
-        if self.table_msg is not None:
-            self.closing[str(self.table_msg)] = self.adapter.table_text(self)
-        self.table_msg = None
+        if self.shown.table_msg is not None:
+            self.shown.close(self.adapter.table_text(self))
+
+    def close_hand(self, hand_log: list[LogEntry]) -> None:
+        """A hand ended (its log: ``hand_log``): its table message is to show the hand in its
+        final form, without buttons; the next hand's table message and private hands are new."""
+        posted = self.shown.table_msg is not None
+        self.shown.hand_closed(self.adapter.closed_table_text(self, hand_log) if posted else None)
+
+    def resend_hand(self, seat: int) -> None:
+        """The seat's private hand is sent anew (a new player there, or at the bottom)."""
+        self.shown.hand_msgs.pop(str(seat), None)
+
+    def table_posted(self) -> bool:
+        """The table message of this hand is posted (what a nudge links to)."""
+        return self.shown.table_msg is not None
 
     # ---- playing -------------------------------------------------------------------------
 
     def table_link(self) -> str | None:
         """A link to the table message (supergroups only: ``t.me/c/<id>/<message>``).
 
-        >>> Table(chat_id=-1001234, creator=1, table_msg=7).table_link()
+        >>> Table(chat_id=-1001234, creator=1, shown=Shown(table_msg=7)).table_link()
         'https://t.me/c/1234/7'
-        >>> Table(chat_id=-1234, creator=1, table_msg=7).table_link() is None
+        >>> Table(chat_id=-1234, creator=1, shown=Shown(table_msg=7)).table_link() is None
         True
         """
         text = str(self.chat_id)
-        if self.table_msg is None or not text.startswith("-100"):
+        if self.shown.table_msg is None or not text.startswith("-100"):
             return None
-        return f"https://t.me/c/{text[4:]}/{self.table_msg}"
+        return f"https://t.me/c/{text[4:]}/{self.shown.table_msg}"
 
     # ---- pause, seats handed over, another game --------------------------------------------
 
@@ -391,8 +399,8 @@ class Table(BaseModel):
                 for p in self.players
             ],
         )
-        if self.table_msg is not None:
-            fresh.closing[str(self.table_msg)] = self.adapter.table_text(self)
+        if self.shown.table_msg is not None:
+            fresh.shown.closing[str(self.shown.table_msg)] = self.adapter.table_text(self)
         return fresh
 
     # ---- internals -----------------------------------------------------------------------

@@ -176,13 +176,13 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
     say(t(lang, "terminal.how"))
     shown_turn = -1
     while True:
-        for text in table.closing.values():
+        for text in table.shown.closing.values():
             say("\n" + plain(text))
         me = table.players[ME].user_id
-        for notice in table.outbox:
+        for notice in table.shown.outbox:
             if notice.to is None or notice.to == me:  # the table's, and your partners' señas
                 say("\n" + plain(notice.text))
-        table.closing, table.outbox = {}, []
+        table.shown.closing, table.shown.outbox = {}, []
         if table.status != "playing":
             say(t(lang, "terminal.over"))
             return 0

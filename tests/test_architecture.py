@@ -3,6 +3,8 @@
 import ast
 from pathlib import Path
 
+from bot.shown import FIELDS
+
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_ENGINE = {
     "bot", "locales", "telegram", "redis", "fakeredis", "asyncio", "socket", "time",
@@ -130,6 +132,17 @@ def test_bot_modules_have_no_import_cycle_but_the_known_ones() -> None:
     assert named == KNOWN_CYCLES, f"cycles broken: remove {sorted(KNOWN_CYCLES - named)}"
     for cycle in cycles:
         assert len(cycle & KNOWN_CYCLES) == 1, f"two known cycles merged: {sorted(cycle)}"
+
+
+def test_the_flow_never_reads_or_writes_what_is_shown() -> None:
+    """The flow changes the game session; the message ids, the outbox and who is unreachable are
+    the publisher's record (``bot.shown``), reached by the flow only through the document's
+    named requests (``notify``, ``close_hand``, ``resend_hand``, ``table_posted``)."""
+    names = FIELDS | {"shown"}
+    for path in (ROOT / "bot" / "flow").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in names, f"{path.relative_to(ROOT)} touches .{node.attr}"
 
 
 def test_the_store_ships_its_scripts_and_schema() -> None:

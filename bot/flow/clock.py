@@ -80,7 +80,7 @@ def set_deadline(table: Table) -> None:
 def between_moves(table: Table, now: float) -> None:
     """The timer fired with no move due: nudge the people to act (once a turn) and move the
     clock the table message shows on to its next minute."""
-    if table.nudge_at is not None and table.nudge_at <= now and table.table_msg is None:
+    if table.nudge_at is not None and table.nudge_at <= now and not table.table_posted():
         table.nudge_at = now + NUDGE_RETRY  # the table message is being posted: link it
     if table.nudge_at is not None and table.nudge_at <= now:
         table.nudge_at = None

@@ -228,9 +228,8 @@ def announce(table: Table, step: Step) -> None:
     """Queue what a step shows beyond the table message: the finished hand's table message
     in its final form, and the result (with the end of the game) as a new message."""
     adapter = table.adapter
-    if step.closed_hand_log is not None and step.closed_table_msg is not None:
-        text = adapter.closed_table_text(table, step.closed_hand_log)
-        table.closing[str(step.closed_table_msg)] = text
+    if step.closed_hand_log is not None:
+        table.close_hand(step.closed_hand_log)
     hand_log = step.closed_hand_log if step.closed_hand_log is not None else table.log
     result = adapter.result_text(table, step.events, hand_log)
     result = render.result_notice(table.lang, result, over=table.status == "over")
@@ -254,10 +253,7 @@ def advance(
     for event in events:
         if adapter.starts_hand(event):
             step.closed_hand_log = adapter.keep_log(log)
-            step.closed_table_msg = table.table_msg
             log = []
-            table.table_msg = None
-            table.hand_msgs = {}
         if event.public:
             log.append(LogEntry(kind=event.kind, data=dict(event.data)))
             log = adapter.keep_log(log)

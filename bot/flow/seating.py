@@ -90,7 +90,7 @@ def take_seat(
     if old.reserved and (username or "").lower() != old.reserved:
         raise IllegalAction("phone.error.reserved", name=esc(old.reserved))
     table.players[seat] = Player(user_id=user_id, name=name[:64], team=old.team)
-    table.hand_msgs.pop(str(seat), None)
+    table.resend_hand(seat)
     table.discards.pop(str(seat), None)
     if table.paused_by is None and table.deadline is None:
         clock.fresh_turn(table, now, timeout)

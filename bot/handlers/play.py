@@ -307,7 +307,7 @@ async def cartas(update: Update, context: Context) -> None:
             seat = table.seat_of(user.id)
             if seat is None:
                 raise IllegalAction("not_seated")
-            table.hand_msgs.pop(str(seat), None)  # a fresh message at the bottom of the chat
+            table.resend_hand(seat)  # a fresh message at the bottom of the chat
             return table, table.lang
 
         try:

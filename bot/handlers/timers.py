@@ -58,7 +58,8 @@ async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:
     users = {
         table.players[seat].user_id
         for seat in seats
-        if 0 <= seat < len(table.players) and table.players[seat].user_id not in table.unreachable
+        if 0 <= seat < len(table.players)
+        and table.players[seat].user_id not in table.shown.unreachable
     }
     blocked = set()
     for user_id in users:
@@ -75,9 +76,9 @@ async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:
     def fn(current: Table | None) -> tuple[Table | None, None]:
         if current is None or current.tid != tid:
             return None, None
-        before = list(current.unreachable)
+        before = list(current.shown.unreachable)
         current.say_unreachable(blocked)
-        return (current if current.unreachable != before else None), None
+        return (current if current.shown.unreachable != before else None), None
 
     await change_table(pub.svc, table.chat_id, fn)
     await pub.publish(table.chat_id)

@@ -210,7 +210,7 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
         if any(n.data["seat"] == 0 for n in step.notes):
             misses += 1
     assert misses == TAKEOVER_AFTER and table.players[0].misses == TAKEOVER_AFTER
-    assert table.outbox[-1].text == t("es", "bots.takeover", name="Ana")
+    assert table.shown.outbox[-1].text == t("es", "bots.takeover", name="Ana")
     assert table.names()[0] == "🤖 Ana" and table.status == "playing"
     markup = keyboards.table_keyboard(table).to_dict()
     assert "🙋 Vuelvo" in str(markup)
@@ -236,7 +236,7 @@ def test_when_nobody_answers_the_table_waits_and_vuelvo_resumes_it() -> None:
     while table.deadline is not None:
         moves.fire_timer(table, table.deadline, 60)
     assert table.status == "playing" and table.players[0].away
-    assert table.outbox[-1].text == t("es", "bots.paused")
+    assert table.shown.outbox[-1].text == t("es", "bots.paused")
     assert t("es", "bots.paused_short") in table.adapter.table_text(table)
     assert moves.fire_timer(table, 10**9, 60) is None
     seating.come_back(table, HUMAN, 9000.0, 60)
@@ -357,10 +357,10 @@ def test_a_computer_partner_makes_senas_and_the_person_is_told_privately() -> No
             continue
         assert table.deadline is not None
         moves.fire_timer(table, table.deadline, 60, PAUSE)
-        told = [n.text for n in table.outbox if n.to == HUMAN and "seña" in n.text]
+        told = [n.text for n in table.shown.outbox if n.to == HUMAN and "seña" in n.text]
     assert told, "the computer partner made no seña in a whole vaca"
-    assert all(n.to in (HUMAN, None) for n in table.outbox)  # nobody else is written to
-    assert not any("seña" in n.text for n in table.outbox if n.to is None)  # never the group
+    assert all(n.to in (HUMAN, None) for n in table.shown.outbox)  # nobody else is written to
+    assert not any("seña" in n.text for n in table.shown.outbox if n.to is None)  # never the group
 
 
 def test_s1_s3_computer_partner_signals_at_the_deal_in_one_message() -> None:
@@ -376,8 +376,8 @@ def test_s1_s3_computer_partner_signals_at_the_deal_in_one_message() -> None:
         sent = set(state.senas_sent[partner])
         # It made every seña it wants at this moment: none is left for its turn.
         assert not table.adapter.computer_senas(state, partner, random.Random(0), "normal")
-        to_person = [n.text for n in table.outbox if n.to == HUMAN]
-        assert all(n.to in (HUMAN, None) for n in table.outbox)
+        to_person = [n.text for n in table.shown.outbox if n.to == HUMAN]
+        assert all(n.to in (HUMAN, None) for n in table.shown.outbox)
         if sent:
             told_before_play += 1
             assert len(to_person) == 1  # one message, however many señas
@@ -403,7 +403,7 @@ def test_no_senas_from_computers_with_sinsenas() -> None:
             continue
         assert table.deadline is not None
         moves.fire_timer(table, table.deadline, 60, PAUSE)
-        assert not any("seña" in n.text for n in table.outbox)
+        assert not any("seña" in n.text for n in table.shown.outbox)
 
 
 async def test_senas_reach_the_person_after_his_new_hand(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -185,7 +185,7 @@ async def test_lobby_one_table_per_group_and_options() -> None:
     await lobby.nueva(*h.command(101, "/nueva mus 30 real"))
     table = await h.table()
     assert table.options["target"] == 30 and table.options["real"] is True
-    assert t("es", "button.join") in str(h.bot.message(GROUP, table.lobby_msg)["markup"])
+    assert t("es", "button.join") in str(h.bot.message(GROUP, table.shown.lobby_msg)["markup"])
     await lobby.nueva(*h.command(102, "/nueva"))
     assert h.bot.group_sends()[-1] == t("es", "error.table_exists")
     await lobby.nueva(*h.command(102, "/nueva mus 35"))  # still refused first: one table
@@ -223,7 +223,7 @@ async def test_user_without_private_chat_gets_a_deep_link_then_joins() -> None:
     await lobby.start_private(*h.command(104, f"/start join_{GROUP}_{key}", chat_id=104))
     table = await h.table()
     assert [p.user_id for p in table.players] == [101, 104]
-    assert "Dani" in h.bot.message(GROUP, table.lobby_msg)["text"]
+    assert "Dani" in h.bot.message(GROUP, table.shown.lobby_msg)["text"]
 
 
 async def test_cancel_by_creator_or_admin_only() -> None:
@@ -241,14 +241,14 @@ async def test_cancel_by_creator_or_admin_only() -> None:
 async def test_start_deals_private_hands_and_posts_the_table() -> None:
     h = Harness()
     table = await h.open_and_start()
-    assert table.status == "playing" and table.table_msg is not None
-    assert sorted(table.hand_msgs) == ["0", "1", "2", "3"]
+    assert table.status == "playing" and table.shown.table_msg is not None
+    assert sorted(table.shown.hand_msgs) == ["0", "1", "2", "3"]
     state = table.engine_state()
     for seat, (uid, _) in enumerate(USERS):
-        text = h.bot.message(uid, table.hand_msgs[str(seat)])["text"]
+        text = h.bot.message(uid, table.shown.hand_msgs[str(seat)])["text"]
         for card in table.adapter.view(state, seat)["cards"]:
             assert render.card_name("es", card) in text
-    markup = str(h.bot.message(GROUP, table.table_msg)["markup"])
+    markup = str(h.bot.message(GROUP, table.shown.table_msg)["markup"])
     assert "No hay mus" in markup and "Mis cartas" in markup
 
 
@@ -319,7 +319,7 @@ async def test_private_discard_with_toggles_and_confirm() -> None:
     table = await h.table()
     assert table.adapter.in_discard(table.engine_state())
     for seat, (uid, _) in enumerate(USERS):
-        markup = h.bot.message(uid, table.hand_msgs[str(seat)])["markup"]
+        markup = h.bot.message(uid, table.shown.hand_msgs[str(seat)])["markup"]
         assert markup is not None and "Descartar (0)" in str(markup)
         cards = table.adapter.view(table.engine_state(), seat)["cards"]
         rnd = table.discard_round
@@ -333,7 +333,7 @@ async def test_private_discard_with_toggles_and_confirm() -> None:
     table = await h.table()
     assert table.engine_state().phase == "mus"
     for seat, (uid, _) in enumerate(USERS):
-        text = h.bot.message(uid, table.hand_msgs[str(seat)])["text"]
+        text = h.bot.message(uid, table.shown.hand_msgs[str(seat)])["text"]
         for card in table.adapter.view(table.engine_state(), seat)["cards"]:
             assert render.card_name("es", card) in text
 
@@ -353,7 +353,7 @@ async def test_timer_sweep_plays_defaults_then_the_computer_then_waits() -> None
     assert table.status == "playing" and all(p.away for p in table.players)
     assert t("es", "bots.paused") in h.bot.group_sends()
     # The table message shows the pause (a lobby edit may come after it in the same round).
-    assert t("es", "bots.paused_short") in h.bot.message(GROUP, table.table_msg)["text"]
+    assert t("es", "bots.paused_short") in h.bot.message(GROUP, table.shown.table_msg)["text"]
     assert await timer_of(h.store, GROUP) is None
     assert any("⏱" in text and "Ana" in text for text in h.bot.group_texts())
 
@@ -477,7 +477,7 @@ async def test_a_stale_press_repairs_nothing_that_is_current() -> None:
     old = keyboards.pack("a", GROUP, table.tid, table.turn, "mus")
     await h.act(0, "mus")
     edits = len([c for c in h.bot.calls if c[0] == "edit"])
-    await play.table_button(*h.press(102, old, msg_id=table.table_msg or 0))
+    await play.table_button(*h.press(102, old, msg_id=table.shown.table_msg or 0))
     assert h.bot.answers()[-1]["text"] == t("es", "error.stale")
     assert len([c for c in h.bot.calls if c[0] == "edit"]) == edits
 
@@ -496,7 +496,7 @@ async def test_discard_command_in_private_and_refused_in_the_group() -> None:
     await play.descarto(*h.command(102, f"/descarto {cards[0]} {cards[1]}", chat_id=102))
     table = await h.table()
     assert 1 not in table.to_act() and table.adapter.in_discard(table.engine_state())
-    text = h.bot.message(102, table.hand_msgs["1"])["text"]
+    text = h.bot.message(102, table.shown.hand_msgs["1"])["text"]
     assert t("es", "hand.discard_wait") in text
 
 
@@ -544,7 +544,7 @@ async def test_m4_either_opponent_answers_by_button_and_the_message_says_so() ->
     await h.act(table.to_act()[0], "envido")
     table = await h.table()
     first, second = table.to_act()
-    text = h.bot.message(GROUP, table.table_msg)["text"]
+    text = h.bot.message(GROUP, table.shown.table_msg)["text"]
     mano = table.adapter.view(table.engine_state(), None)["mano"]
     in_order = sorted((first, second), key=lambda s: (s - mano) % 4)  # as they sit from the mano
     names = [f"<b>{html.escape(table.players[s].name, quote=False)}</b>" for s in in_order]
@@ -748,7 +748,7 @@ async def test_a_move_costs_one_round_trip_its_publication_released_in_the_next_
     assert await publish_due(h.store, GROUP) is None  # nothing left to publish
     table = await h.table()
     shown = await h.store.pub_acquire(GROUP, "check")
-    assert shown is not None and f"{GROUP}:{table.table_msg}" in shown
+    assert shown is not None and f"{GROUP}:{table.shown.table_msg}" in shown
 
 
 # ---- publishing across processes ------------------------------------------------------------
@@ -802,8 +802,8 @@ async def _shown_within(h: Harness, svc: Services, seconds: float) -> float:
     start = time.monotonic()
     while True:
         table = await read_table(svc, GROUP)
-        assert table is not None and table.table_msg is not None
-        if h.bot.message(GROUP, table.table_msg)["text"] == present.table_view(table)[0]:
+        assert table is not None and table.shown.table_msg is not None
+        if h.bot.message(GROUP, table.shown.table_msg)["text"] == present.table_view(table)[0]:
             return time.monotonic() - start
         if time.monotonic() - start > seconds:
             raise AssertionError(f"the move was not shown within {seconds} s")

@@ -448,7 +448,7 @@ def test_whole_match_renders_in_both_languages() -> None:
             texts, result = public_texts(table, step)
             results += result is not None
             assert all("{" not in x for x in texts)
-            table.outbox, table.closing = [], {}  # posted, as the publisher does
+            table.shown.outbox, table.shown.closing = [], {}  # posted, as the publisher does
             assert len(table.model_dump_json()) < 8000
         assert table.status == "over" and results >= 2
         assert t(lang, "table.over") in PIEDRAS.table_text(table)

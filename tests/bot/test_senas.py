@@ -68,11 +68,11 @@ def test_every_sena_name_has_a_label_in_every_language() -> None:
 def test_a_sena_is_a_private_notice_and_no_turn_passes() -> None:
     table = cut_table()
     turn, deadline, log = table.turn, table.deadline, list(table.log)
-    outbox = len(table.outbox)
+    outbox = len(table.shown.outbox)
     name = senas.offered(table, 1)[0].name or ""
     moves.play(table, 1, sena(name), 1002.0, 60)
     assert (table.turn, table.deadline, table.log) == (turn, deadline, log)
-    new = table.outbox[outbox:]
+    new = table.shown.outbox[outbox:]
     assert [n.to for n in new] == [table.players[3].user_id]
     assert new[0].text == t(
         "es", "senas.notice", name="Bea &lt;b&gt;", sena=senas.label("es", "mus", name)
@@ -84,10 +84,10 @@ def test_a_sena_is_a_private_notice_and_no_turn_passes() -> None:
 
 def test_caught_senas_at_pillar_one() -> None:
     table = cut_table({"senasvistas": True, "pillar": 1.0}, lang="en")
-    outbox = len(table.outbox)
+    outbox = len(table.shown.outbox)
     name = senas.offered(table, 0)[0].name or ""
     moves.play(table, 0, sena(name), 1002.0, 60)
-    new = table.outbox[outbox:]
+    new = table.shown.outbox[outbox:]
     users = [p.user_id for p in table.players]
     assert sorted(n.to or 0 for n in new) == sorted([users[2], users[1], users[3]])
     caught = [n.text for n in new if n.to in (users[1], users[3])]
@@ -145,9 +145,9 @@ def test_envite_sena_reaches_the_whole_team_mandador_included() -> None:
     for i in range(6):
         table.join(11 + i, f"P{i}")
     moves.start(table, 5, 1000.0, 60)
-    outbox = len(table.outbox)
+    outbox = len(table.shown.outbox)
     sender = next(s for s in range(6) if s not in table.to_act())
     moves.play(table, sender, "seña envido", 1001.0, 60)
     team = [p.user_id for i, p in enumerate(table.players) if i % 2 == sender % 2 and i != sender]
-    assert sorted(n.to or 0 for n in table.outbox[outbox:]) == sorted(team)
-    assert table.outbox[outbox].text.endswith("<b>envido</b> 😬")
+    assert sorted(n.to or 0 for n in table.shown.outbox[outbox:]) == sorted(team)
+    assert table.shown.outbox[outbox].text.endswith("<b>envido</b> 😬")

@@ -132,8 +132,8 @@ def test_random_tables_stay_small_and_consistent(seed: int) -> None:
     """
     hand = posted = 0
     for table, step in random_steps(seed):
-        table.outbox = [n for n in table.outbox if n.seq > posted]
-        posted = table.notice_seq
+        table.shown.outbox = [n for n in table.shown.outbox if n.seq > posted]
+        posted = table.shown.notice_seq
         doc = table.model_dump_json(exclude_defaults=True)
         assert len(doc.encode()) < 8 * 1024
         assert len(table.log) <= MAX_LOG
@@ -141,7 +141,7 @@ def test_random_tables_stay_small_and_consistent(seed: int) -> None:
         assert table.hand >= hand
         hand = table.hand
         if step.closed_hand_log is not None:
-            assert table.hand_msgs == {}
+            assert table.shown.hand_msgs == {}
     assert table.status in ("over", "playing")
 
 

@@ -49,12 +49,12 @@ def _started(turn_time: float = 120, nudge_after: float = 20) -> Table:
     table = seated_table()
     table.turn_time, table.nudge_after = turn_time, nudge_after
     moves.start(table, 7, 1000.0, 60)
-    table.table_msg = 42
+    table.shown.table_msg = 42
     return table
 
 
 def _nudged(table: Table) -> list[int]:
-    return [n.to for n in table.outbox if n.to is not None and n.text.startswith("⏰")]
+    return [n.to for n in table.shown.outbox if n.to is not None and n.text.startswith("⏰")]
 
 
 def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_default() -> None:
@@ -64,7 +64,7 @@ def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_de
     mano = table.to_act()[0]
     assert moves.fire_timer(table, 1020.0, 60) is None  # no move: a nudge
     assert _nudged(table) == [table.players[mano].user_id]
-    assert "https://t.me/c/1234567890/42" in table.outbox[-1].text
+    assert "https://t.me/c/1234567890/42" in table.shown.outbox[-1].text
     assert table.nudge_at is None and table.deadline == 1060.0  # then the clock's minute
     assert table.clock_min == 2
     assert moves.fire_timer(table, 1060.0, 60) is None
@@ -83,7 +83,7 @@ def test_a_nudge_names_the_group_without_a_link_in_a_basic_group() -> None:
     table = _started()
     table.chat_id = -4242
     moves.fire_timer(table, 1020.0, 60)
-    text = table.outbox[-1].text
+    text = table.shown.outbox[-1].text
     assert "t.me" not in text and "Mus &lt;del&gt; jueves" in text
 
 
@@ -131,7 +131,7 @@ def test_a_seat_left_mid_game_is_played_by_the_computer_until_someone_sits() -> 
     table = _started()
     seat = seating.free_seat(table, 12, 1001.0, reserved="@Fede")
     assert table.players[seat].computer and table.free_seats() == [seat]
-    table.hand_msgs[str(seat)] = 77
+    table.shown.hand_msgs[str(seat)] = 77
     labels = [b.text for row in keyboards.table_keyboard(table).inline_keyboard for b in row]
     assert t("es", "phone.button.sit", name="Bea <b>") in labels
     assert t("es", "bots.back") not in labels  # the free seat is no "Vuelvo" seat
@@ -142,7 +142,7 @@ def test_a_seat_left_mid_game_is_played_by_the_computer_until_someone_sits() -> 
         seating.take_seat(table, seat, 11, "Ana", "fede", 1002.0, 60)  # seated already
     old = seating.take_seat(table, seat, 51, "Fede", "FEDE", 1002.0, 60)
     assert old.user_id == 12 and table.seat_of(12) is None and table.seat_of(51) == seat
-    assert str(seat) not in table.hand_msgs  # his hand goes out anew, to him
+    assert str(seat) not in table.shown.hand_msgs  # his hand goes out anew, to him
     assert not table.players[seat].computer and table.free_seats() == []
 
 
@@ -181,7 +181,7 @@ def test_otra_partida_copies_players_teams_options_and_times() -> None:
         (p.user_id, p.team) for p in table.players
     ]
     assert fresh.options == table.options and fresh.turn_time == 90
-    assert "42" in fresh.closing  # the finished table's message loses its button
+    assert "42" in fresh.shown.closing  # the finished table's message loses its button
     labels = [b.text for row in keyboards.over_keyboard(table).inline_keyboard for b in row]
     assert labels == [t("es", "phone.button.again")]
     with pytest.raises(IllegalAction):

@@ -178,7 +178,7 @@ class MusTable:
         return next(u for u in self.users if u.id == user_id)
 
     def table_message(self, doc: dict[str, Any]) -> Message:
-        msg_id = doc.get("table_msg")
+        msg_id = doc.get("shown", {}).get("table_msg")
         for m in self.group.bot_messages():
             if m.message_id == msg_id:
                 return m
@@ -232,10 +232,12 @@ class MusTable:
             table = Table.model_validate(found[1])
             diff.clear()
             pairs = []
-            if table.lobby_msg is not None:
-                pairs.append((self._message(table.lobby_msg), render.lobby_text(table)))
-            if table.table_msg is not None and table.state is not None:
-                pairs.append((self._message(table.table_msg), table.adapter.table_text(table)))
+            if table.shown.lobby_msg is not None:
+                pairs.append((self._message(table.shown.lobby_msg), render.lobby_text(table)))
+            if table.shown.table_msg is not None and table.state is not None:
+                pairs.append(
+                    (self._message(table.shown.table_msg), table.adapter.table_text(table))
+                )
             for msg, expected in pairs:
                 if msg is None or msg.raw != expected:
                     diff.append((expected, msg.raw if msg else None))
@@ -276,7 +278,7 @@ class MusTable:
 
     def button_for(self, doc: dict[str, Any], action: Action) -> tuple[Message, str] | None:
         """The table message and callback data of the current button for ``action``."""
-        if doc.get("table_msg") is None:
+        if doc.get("shown", {}).get("table_msg") is None:
             return None  # a new hand's table message is being posted
         msg = self.table_message(doc)
         labels = [action_label(action), action_label(action, raising=True)]
@@ -458,7 +460,7 @@ async def open_table(
 
     async def table_posted() -> bool:
         found = await read_doc(redis, group.id)
-        return found is not None and found[1].get("table_msg") is not None
+        return found is not None and found[1].get("shown", {}).get("table_msg") is not None
 
     await tg.wait_for(table_posted, what="the first table message")
     await table.assert_dms_show_hands()

@@ -143,7 +143,7 @@ class EnviteTable:
         return None
 
     def _table_button(self, doc: dict[str, Any], action: Action) -> tuple[Message, str] | None:
-        msg = self.message(doc.get("table_msg"))
+        msg = self.message(doc.get("shown", {}).get("table_msg"))
         if msg is None:
             return None
         for b in msg.buttons():
@@ -158,7 +158,7 @@ class EnviteTable:
         doc = await self.doc()
 
         def table_msg() -> Message | None:
-            msg = self.message(doc.get("table_msg"))
+            msg = self.message(doc.get("shown", {}).get("table_msg"))
             if msg and t(self.lang, "envite.button.play") in msg.button_texts():
                 return msg
             return None
@@ -263,7 +263,7 @@ async def no_held_card_in_group(table: EnviteTable) -> None:
     doc = await table.doc()
     state = envite.from_json(doc["state"])
     held = sorted({str(c) for hand in state.hands for c in hand})
-    msg = table.message(doc.get("table_msg"))
+    msg = table.message(doc.get("shown", {}).get("table_msg"))
     if msg is None or state.is_over:
         return
     rule = re.sub(r"<[^>]+>", "", trumps_text(LANG, str(state.vira), state.k))

@@ -116,7 +116,7 @@ class PiedrasTable:
         return next(u for u in self.users if u.id == user_id)
 
     def table_message(self, doc: dict[str, Any]) -> Message | None:
-        msg_id = doc.get("table_msg")
+        msg_id = doc.get("shown", {}).get("table_msg")
         return next((m for m in self.group.bot_messages() if m.message_id == msg_id), None)
 
     def hand_message(self, user: User) -> Message:

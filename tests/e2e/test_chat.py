@@ -67,7 +67,7 @@ async def test_mesa_reposts_the_table_and_play_goes_on_there(
     assert [b for b in old.buttons() if b["callback_data"][:2] == "a:"] == []
     state = await table.state()
     await table.act(state.to_act[0], mus.parse_action("mus"), "button")
-    assert (await table.doc())["table_msg"] == new.message_id
+    assert (await table.doc())["shown"]["table_msg"] == new.message_id
 
 
 async def test_cartas_sends_the_hand_again(tg: FakeTelegram, apps: Any, redis_factory: Any) -> None:

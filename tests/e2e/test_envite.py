@@ -75,7 +75,7 @@ async def test_a_round_through_inline_mode(tg: Any, apps: Any, redis_factory: An
     await tg.settle(quiet=0.05)
     doc = await table.doc()
     idle = next(u for u in table.users if u.id != doc["players"][state.to_act[0]]["user_id"])
-    msg = table.message(doc["table_msg"])
+    msg = table.message(doc["shown"]["table_msg"])
     assert msg is not None
     query = idle.press(msg, t("es", "envite.button.play"))
     answer = await tg.wait_inline_answer(query)
@@ -93,7 +93,7 @@ async def test_a_stale_inline_choice_is_refused_privately(
     seat = state.to_act[0]
     doc = await table.doc()
     user = table.user_at(doc, seat)
-    msg = table.message(doc["table_msg"])
+    msg = table.message(doc["shown"]["table_msg"])
     assert msg is not None
     query = user.press(msg, t("es", "envite.button.play"))
     answer = await tg.wait_inline_answer(query)
@@ -128,7 +128,7 @@ async def test_a_round_with_the_mocho(tg: Any, apps: Any, redis_factory: Any) ->
             mocho_turns += 1
             d = await tbl.doc()
             await tg.settle(quiet=0.05)
-            msg = tbl.message(d["table_msg"])
+            msg = tbl.message(d["shown"]["table_msg"])
             assert msg is not None and "Mano del mocho (juega Bea)" in msg.text
 
     def cards_only(state: Any, seat: int, rng: random.Random) -> Action:
@@ -225,7 +225,7 @@ async def test_bad_inputs_are_answered_and_change_nothing(
     assert group.bot_messages()[-1].text == f"Contesta el mandador: {name}."
 
     # A button of an older turn (the table moved on since) is refused with an alert.
-    msg = table.message(doc["table_msg"])
+    msg = table.message(doc["shown"]["table_msg"])
     assert msg is not None
     stale = f"a:{group.id}:{doc['tid']}:{doc['turn'] - 1}:quiero"
     query = table.user_at(doc, mandador).press_data(msg, stale)

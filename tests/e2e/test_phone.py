@@ -54,7 +54,7 @@ async def _four(
 
     async def started() -> bool:
         doc = await _doc(redis, group)
-        return doc.get("status") == "playing" and doc.get("table_msg") is not None
+        return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
 
     await tg.wait_for(started, what="the game started")
     return MusTable(tg, group, users, redis), users, group, lobby
@@ -99,7 +99,7 @@ async def test_a_nudge_once_to_the_player_to_act_and_nobody_else_with_the_turn_t
     await _later(tg, clock, 1.0)  # a second and several sweeps later: still one nudge, to him
     assert len(_nudges(mano)) == 1
     assert all(not _nudges(u) for u in users if u is not mano)
-    link = f"https://t.me/c/{str(group.id)[4:]}/{doc['table_msg']}"
+    link = f"https://t.me/c/{str(group.id)[4:]}/{doc['shown']['table_msg']}"
     assert link in _nudges(mano)[0].raw
     assert (await table.doc())["turn"] == doc["turn"]  # a nudge is no move
 

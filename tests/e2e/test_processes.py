@@ -58,7 +58,7 @@ async def test_restart_mid_hand_then_finish_it(
     await apps.start()
     state = await table.state()
     assert state.phase == "discard" and set(state.to_act) == {2, 3}
-    assert (await table.doc())["table_msg"] == doc_before["table_msg"]
+    assert (await table.doc())["shown"]["table_msg"] == doc_before["shown"]["table_msg"]
     state = await play_hand(table, random.Random(3))
     assert state.hand_number == 2
     await tg.settle()
@@ -430,7 +430,7 @@ async def test_two_processes_play_hands_in_turns(
 
         async def recorded() -> bool:
             # The process that dealt records the new message's id right after sending it.
-            return (await table.doc()).get("table_msg") is not None
+            return (await table.doc()).get("shown", {}).get("table_msg") is not None
 
         await tg.wait_for(recorded, what="the new hand's table message recorded")
         doc = await table.doc()

@@ -358,7 +358,7 @@ async def test_a_player_who_blocked_the_bot_is_announced_once_and_the_game_goes_
     assert timeouts >= 1, "the blocker never had to act"
     said = [m.text for m in group.bot_messages() if m.text == notice]
     assert len(said) == 1, [m.text for m in group.bot_messages()][-5:]
-    assert (await table.doc())["unreachable"] == [blocker.id]
+    assert (await table.doc())["shown"]["unreachable"] == [blocker.id]
     assert (await table.doc())["status"] == "playing"
 
 

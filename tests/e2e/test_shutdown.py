@@ -88,7 +88,9 @@ async def test_sigterm_finishes_the_updates_in_flight_and_their_publications(
             chat = table.group.id
             doc = await table.doc()
             assert doc.get("turn", 0) > turn, "a move was not stored"
-            assert doc.get("table_msg") is not None, "the table message was not posted again"
+            assert doc.get("shown", {}).get("table_msg") is not None, (
+                "the table message was not posted again"
+            )
             # published, not left to another process: no publishing lock held, nothing due
             assert not await redis.exists(f"{PREFIX}:lock:{chat}"), "a publication was abandoned"
             assert await redis.zscore(f"{PREFIX}:pub", str(chat)) is None, "a table is left due"

@@ -1,0 +1,91 @@
+"""What the chat is shown of a table: a record of its own beside the game session.
+
+The ids of the messages the bot keeps editing, the final texts of earlier table messages still to
+be shown, the notices still to post (the outbox) and the players the group was told cannot be
+written to. The publisher (:mod:`bot.publisher`, :mod:`bot.sending`) reads and writes it; the
+table flow (:mod:`bot.flow`) never does (a contract in ``pyproject.toml``), it only asks the
+document (:class:`bot.table.Table`) to queue a notice or to close a finished hand's message.
+
+It is stored inside the table document, under ``"shown"``: one value, so every write of both is
+still one compare-and-set. A document stored before this record kept its fields at the top level;
+:class:`~bot.table.Table` reads those too (its ``old_*`` fields).
+
+>>> shown = Shown(table_msg=7)
+>>> shown.notify("hola"); shown.notify("secreto", to=-2); [n.text for n in shown.outbox]
+['hola']
+>>> shown.hand_closed("fin"); shown.closing, shown.table_msg
+({'7': 'fin'}, None)
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Notice(BaseModel):
+    """A new message to post (a hand's result, a notice): the outbox of the table document.
+
+    Written in the same compare-and-set as the move that caused it, and posted by whichever
+    process publishes the table next (:mod:`bot.publisher`), in ``seq`` order.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    seq: int
+    text: str
+    to: int | None = None
+    """A user's private chat, or ``None`` for the group."""
+
+
+MAX_OUTBOX = 20
+"""Notices kept waiting at most (Telegram refusing for a long time drops the oldest)."""
+
+
+class Shown(BaseModel):
+    """What is shown of one table: message ids, closing texts, the outbox, who is unreachable."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    lobby_msg: int | None = None
+    table_msg: int | None = None
+    hand_msgs: dict[str, int] = Field(default_factory=dict)
+    """Seat (as text) to the message id of that player's private hand message."""
+    closing: dict[str, str] = Field(default_factory=dict)
+    """Message id (as text) of an earlier table message → its final text, still to be shown
+    (a finished hand's table message, or the copy replaced by ``/mesa``: without buttons)."""
+    outbox: list[Notice] = Field(default_factory=list)
+    """New messages still to post, oldest first (see :class:`Notice`)."""
+    notice_seq: int = 0
+    unreachable: list[int] = Field(default_factory=list)
+    """Players the group was told cannot get private messages (they blocked the bot): said
+    once per table; the turn timer plays for them."""
+
+    def notify(self, text: str, to: int | None = None) -> None:
+        """Queue a new message for the group (or a user's private chat); a computer seat (a
+        non-positive id) has no chat, so nothing is queued for it."""
+        if to is not None and to <= 0:
+            return
+        self.notice_seq += 1
+        self.outbox = [*self.outbox, Notice(seq=self.notice_seq, text=text, to=to)][-MAX_OUTBOX:]
+
+    def close(self, text: str) -> None:
+        """The table message loses its buttons (shows ``text``); the next one is posted anew."""
+        if self.table_msg is not None:
+            self.closing[str(self.table_msg)] = text
+        self.table_msg = None
+
+    def hand_closed(self, text: str | None) -> None:
+        """A hand ended: its table message shows ``text`` (``None``: it was not posted), and
+        the next hand gets a new table message and new private hands."""
+        if text is not None:
+            self.close(text)
+        self.table_msg, self.hand_msgs = None, {}
+
+    def forget_chat(self) -> None:
+        """The group's messages can no longer be reached (a new chat id): post them anew."""
+        self.lobby_msg = self.table_msg = None
+        self.closing = {}
+
+
+FIELDS = frozenset(Shown.model_fields)
+"""The record's fields, which documents stored before it kept at the top level."""
