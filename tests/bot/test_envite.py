@@ -357,7 +357,7 @@ def test_a_round_result_lists_every_card_of_every_baza(lang: str) -> None:
         moves.play(table, seat, f"tiro {card}", 0.0, 60)
     step = moves.play(table, 0, "tiro 5e", 0.0, 60)
     assert any(e.kind == "round_scored" for e in step.events)
-    result = re.sub("</?b>", "", table.outbox[-1].text)
+    result = re.sub("</?b>", "", table.shown.outbox[-1].text)
     if lang == "es":
         assert "Baza 1: Ana cuatro de espadas · Bea rey de copas" in result
         assert "Baza 2: Bea seis de oros · Cris cinco de oros · Dani cinco de bastos · " in result
