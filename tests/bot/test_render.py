@@ -147,7 +147,10 @@ def test_raises_read_as_players_say_them() -> None:
         ": envido (van 2)"
     )
     assert line("es", "spoke", {"seat": 0, "action": "envido 5", "bet": 5}, NAMES).endswith(
-        ": envido 5"
+        ": envido 5 (van 5)"
+    )
+    assert line("en", "spoke", {"seat": 0, "action": "envido 5", "bet": 5}, NAMES).endswith(
+        ": bet 5 (5 on the table)"
     )
     assert "<b>¡ÓRDAGO!</b>" in line("es", "spoke", {"seat": 0, "action": "ordago"}, NAMES)
     assert line("en", "spoke", {"seat": 2, "action": "envido", "bet": 7}, NAMES).endswith(
@@ -245,6 +248,42 @@ def test_an_ordago_on_the_table_stands_out_in_the_header() -> None:
     moves.play(table, table.to_act()[0], "ordago", 2.0, 60)
     text = mus_render.table_text(table)
     assert "<b>¡órdago de " in text and "<b>¡ÓRDAGO!</b>" in text
+
+
+def test_m4_the_table_keeps_the_lance_talk_as_players_say_it() -> None:
+    """M2/M4: in the first lance the mus round stays (who said mus, who cut); a partner's
+    "quiero" after "no quiero" closes the lance and stays on the table, under the lance's name,
+    until the next lance's first word."""
+    table = seated_table()
+    moves.start(table, 9, 0.0, 60)
+    first = table.to_act()[0]
+    moves.play(table, first, "mus", 1.0, 60)
+    cutter = table.to_act()[0]
+    moves.play(table, cutter, "corto", 2.0, 60)
+    said = [
+        t("es", "event.spoke", name=render.seat_name(NAMES, first), action="mus"),
+        t("es", "event.spoke", name=render.seat_name(NAMES, cutter), action="no hay mus"),
+    ]
+    bettor = table.to_act()[0]
+    moves.play(table, bettor, "envido 5", 3.0, 60)
+    text = mus_render.table_text(table)
+    assert all(line in text for line in said), text
+    assert text.index(said[0]) < text.index(said[1])
+    refuser, partner = table.to_act()
+    moves.play(table, refuser, "no quiero", 4.0, 60)
+    moves.play(table, partner, "quiero", 5.0, 60)
+    text = mus_render.table_text(table)
+    talk = [
+        t("es", "event.lance_started", lance="Grande"),
+        t("es", "event.spoke", name=render.seat_name(NAMES, bettor), action="envido 5 (van 5)"),
+        t("es", "event.spoke", name=render.seat_name(NAMES, refuser), action="no quiero"),
+        t("es", "event.spoke", name=render.seat_name(NAMES, partner), action="quiero"),
+    ]
+    assert "\n".join(talk) in text, text
+    assert said[1] not in text  # the mus round went with the first lance
+    moves.play(table, table.to_act()[0], "paso", 6.0, 60)
+    text = mus_render.table_text(table)
+    assert talk[-1] not in text and t("es", "event.spoke", name="", action="paso")[2:] in text
 
 
 def test_one_player_left_to_answer_a_bet() -> None:

@@ -127,11 +127,13 @@ class MusGame(EngineGame):
     # ---- messages ----------------------------------------------------------------------------
 
     def keep_log(self, log: list[LogEntry]) -> list[LogEntry]:
-        """The lance being played in full, only the summaries of the earlier ones."""
+        """The lance being played and the one before it in full (the table shows the previous
+        lance's talk until the first word of the next; in the first lance, the last mus round),
+        only the summaries of the earlier ones."""
         starts = [i for i, e in enumerate(log) if e.kind == "lance_started"]
         if starts:
-            last = starts[-1]
-            log = [e for e in log[:last] if _summary(e)] + log[last:]
+            whole = starts[-2] if len(starts) > 1 else render.mus_round_start(log, starts[0])
+            log = [e for e in log[:whole] if _summary(e)] + log[whole:]
         return [e for e in log if e.kind not in _NOT_LOGGED][-MAX_LOG:]
 
     def table_text(self, table: TableView) -> str:
@@ -168,7 +170,7 @@ class MusGame(EngineGame):
         return buttons.table_rows(table.lang, list(seen.values()), raising=raising)
 
 
-MAX_LOG = 16
+MAX_LOG = 32
 """Public events of the current hand kept for the table message (keeps the document small)."""
 
 _NOT_LOGGED = frozenset(

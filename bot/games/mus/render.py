@@ -71,10 +71,11 @@ def action_text(lang: str, text: str) -> str:
 
 def _spoken(lang: str, text: str, bet: object) -> str:
     """A spoken action as mus players say it: ``envido 5``, ``envido (van 2)`` when opening,
-    ``2 más (van 4)`` when raising, a loud órdago.
+    ``envido 5 (van 5)``, ``2 más (van 4)`` when raising, a loud órdago: every bet says what
+    is on the table.
 
     >>> _spoken("es", "envido 2", 4), _spoken("es", "envido", 2), _spoken("es", "envido 5", 5)
-    ('2 más (van 4)', 'envido (van 2)', 'envido 5')
+    ('2 más (van 4)', 'envido (van 2)', 'envido 5 (van 5)')
     """
     try:
         action = Action.parse_text(text)
@@ -86,7 +87,7 @@ def _spoken(lang: str, text: str, bet: object) -> str:
             return t(lang, "said.raise", n=step, total=bet)
         if action.amount is None:
             return t(lang, "said.envido", total=bet)
-        return t(lang, "said.envido_n", n=step)
+        return t(lang, "said.envido_total", n=step, total=bet)
     if action.kind == "envido":
         return action_label(lang, action)
     return t(lang, f"said.{action.kind}")
@@ -325,26 +326,37 @@ def _lances_text(lang: str, names: Sequence[str], results: Sequence[Mapping[str,
 
 
 def _current_log(entries: Sequence[LogEntry]) -> list[LogEntry]:
-    """What the table message shows of the log: the lance being played (its earlier lances are
-    in the header), or the mus rounds before the first lance."""
+    """What the table message shows of the log: the talk of the lance being played (its earlier
+    lances are in the header) as players said it. Until the first word of a lance, the previous
+    lance's talk stays (headed by its name: its last answer is read there); in the first lance,
+    the last mus round (who said mus, who cut) stays above it. Before the first lance: the mus
+    rounds."""
     starts = [i for i, e in enumerate(entries) if e.kind == "lance_started"]
     if not starts:
         return list(entries)
-    shown = [
+    current = [
         e for e in entries[starts[-1] + 1 :] if e.kind not in ("lance_closed", "lance_skipped")
     ]
-    first = not any(e.kind in ("lance_closed", "lance_skipped") for e in entries[: starts[-1]])
-    if first:  # in the first lance, who cut the mus (and whether by the clock) still shows
-        cut = [i for i in range(starts[0]) if _is_cut(entries[i])]
-        if cut:
-            i = cut[-1]
-            timed = i > 0 and entries[i - 1].kind == "timeout"
-            shown = [*entries[i - 1 : i + 1], *shown] if timed else [entries[i], *shown]
-    return shown
+    if len(starts) > 1:
+        if any(e.kind == "spoke" for e in current):
+            return current
+        before = entries[starts[-2] : starts[-1]]
+        return [e for e in before if e.kind in _TALK or e.kind == "lance_started"] + current
+    return [*_mus_round(entries, starts[0]), *current]
 
 
-def _is_cut(entry: LogEntry) -> bool:
-    return entry.kind == "spoke" and entry.data.get("action") == "corto"
+_TALK = frozenset({"spoke", "timeout"})
+"""The log entries that are a player's words (a ``timeout`` notes the clock spoke for him)."""
+
+
+def _mus_round(entries: Sequence[LogEntry], end: int) -> list[LogEntry]:
+    """The last mus round before ``end`` (after the last discards): who said mus, who cut."""
+    return [e for e in entries[mus_round_start(entries, end) : end] if e.kind in _TALK]
+
+
+def mus_round_start(entries: Sequence[LogEntry], end: int) -> int:
+    """Where the last mus round before ``end`` begins (the log keeps it whole)."""
+    return max((i + 1 for i in range(end) if entries[i].kind == "discarded"), default=0)
 
 
 def _closed_lances(lang: str, names: Sequence[str], entries: Sequence[LogEntry]) -> str:
@@ -379,8 +391,10 @@ def table_text(table: TableView, *, closed: Sequence[LogEntry] | None = None) ->
         lances = _closed_lances(lang, names, closed)
         if lances:
             lines.append(lances)
-        last = [e for e in closed if e.kind == "lance_started"][-1:]
-        lines += event_lines(lang, last + _current_log(closed), names)[-MAX_LOG_LINES:]
+        talk = _current_log(closed)
+        if not any(e.kind == "lance_started" for e in talk):
+            talk = [e for e in closed if e.kind == "lance_started"][-1:] + talk
+        lines += event_lines(lang, talk, names)[-MAX_LOG_LINES:]
         return "\n".join(lines)
     view = table.adapter.view(table.engine_state(), None)
     score = list(view.get("score") or [0, 0])
