@@ -23,7 +23,7 @@ from bot.games.base import OptionError
 from bot.games.mus import worth
 from bot.games.piedras.adapter import PIEDRAS
 from bot.games.registry import find_game, get_game
-from bot.games.render import card_name, error_text
+from bot.games.render import card_name, error_text, seat_name
 from bot.table import Step, Table
 from engine.core import Action, IllegalAction
 from locales import t
@@ -248,7 +248,9 @@ def test_refused_bet_and_orders_shown_and_result_message() -> None:
     assert "mano terminada" in closed and "Grande para <b>Ana</b>" in closed
 
 
-def test_ordago_settled_mid_hand_in_table_then_cards_in_result() -> None:
+def test_p4_ordago_settled_mid_hand_in_table_then_cards_in_result() -> None:
+    """P4.4: the órdago's cards are titled apart from the end of the hand's, and an órdago's
+    empty deposit is not "taken (0)"."""
     hands = ["12o 12c 1e 1b 6o", "7o 7c 6e 5b 6b", "11c 10e 4o 4c 10o", "5o 5c 4e 4b 2o"]
     table = table_of(players=4, hands=hands)
     discard_all(table)
@@ -264,7 +266,43 @@ def test_ordago_settled_mid_hand_in_table_then_cards_in_result() -> None:
         step = act(table, table.to_act()[0], "paso")
     result = PIEDRAS.result_text(table, step.events, step.closed_hand_log or table.log)
     assert result is not None
-    assert result.count("Cartas:") == 2 and "¡Órdago a Grande!" in result
+    assert result.count("Cartas:") == 1 and "¡Órdago a Grande!" in result
+    lines = result.splitlines()
+    assert lines.index("Cartas del órdago a Grande:") < lines.index("Cartas:")
+    assert "(0)" not in result, result
+
+
+def test_p4_p5_quiero_says_at_the_choice_that_the_worst_hand_takes_the_deposit() -> None:
+    """P4.2 and P5: facing a bet the table says what quiero means in piedras; P4.4 the same for
+    an órdago; nothing while nobody has bet."""
+    table = table_of(hands=TRIO, words=["piedras=10"])
+    discard_all(table)
+    hint = t("es", "piedras.hint.quiero")
+    assert "peor mano" in hint and hint not in PIEDRAS.table_text(table)
+    act(table, 0, "envido 3")
+    text = PIEDRAS.table_text(table)
+    assert hint in text and "<b>Ana</b>: envido 3 (van 3)" in text
+    table.lang = "en"
+    assert t("en", "piedras.hint.quiero") in PIEDRAS.table_text(table)
+    table = table_of(hands=TRIO, words=["piedras=10"])
+    discard_all(table)
+    act(table, 0, "ordago")
+    assert t("es", "piedras.hint.ordago") in PIEDRAS.table_text(table)
+
+
+def test_p4_the_last_answer_of_a_lance_stays_until_the_next_lance_speaks() -> None:
+    table = table_of(hands=TRIO, words=["piedras=10"])
+    discard_all(table)
+    act(table, 0, "envido 3")
+    act(table, 1, "quiero")
+    act(table, 2, "no quiero")
+    while PIEDRAS.view(table.engine_state(), None).get("lance") == "grande":
+        seat = table.to_act()[0]
+        act(table, seat, "paso")
+    text = PIEDRAS.table_text(table)
+    assert "— Grande —" in text and f"{seat_name(table.names(), seat)}: paso" in text
+    act(table, table.to_act()[0], "paso")
+    assert "— Grande —" not in PIEDRAS.table_text(table)
 
 
 # ---- buttons --------------------------------------------------------------------------------

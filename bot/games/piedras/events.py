@@ -29,7 +29,7 @@ def spoken(lang: str, text: str, level: object) -> str:
     """A canonical spoken action (``envido 4``, ``3 más``, ``ordago``) as players say it.
 
     >>> spoken("es", "envido 4", 4), spoken("en", "2 más", 6), spoken("es", "ordago", 0)
-    ('envido 4', '2 more (6 on the table)', '<b>¡ÓRDAGO!</b>')
+    ('envido 4 (van 4)', '2 more (6 on the table)', '<b>¡ÓRDAGO!</b>')
     """
     words = text.split()
     if len(words) == 2 and words[1] == "más" and words[0].isdigit():
@@ -39,7 +39,10 @@ def spoken(lang: str, text: str, level: object) -> str:
     except Exception:
         return t(lang, "error.generic")
     if action.kind == "envido":
-        return t(lang, "said.envido_n", n=action.amount if action.amount is not None else 2)
+        n = action.amount if action.amount is not None else 2
+        if isinstance(level, int) and level:
+            return t(lang, "said.envido_total", n=n, total=level)
+        return t(lang, "said.envido_n", n=n)
     return t(lang, f"said.{action.kind}")
 
 
@@ -100,6 +103,8 @@ def event_line(
     if kind == "lance_started":
         return t(lang, "event.lance_started", lance=lance)
     if kind == "deposit_taken":
+        if not n:
+            return None  # an órdago's deposit may be empty: the piles taken say it all
         return t(lang, f"piedras.event.taken.{d.get('why')}", name=name, lance=lance, n=n)
     if kind == "to_plate":
         why = d.get("why")
@@ -153,6 +158,18 @@ def event_line(
     return None
 
 
+def _settles(items: Sequence[Any], i: int) -> object | None:
+    """The lance of the órdago whose cards the showdown at ``i`` shows, if one is settled right
+    after it (before any other showdown), else ``None``: its cards are titled apart from the
+    end of the hand's."""
+    for item in items[i + 1 :]:
+        if item.kind == "showdown":
+            return None
+        if item.kind == "ordago_settled":
+            return item.data.get("lance") or ""
+    return None
+
+
 def piles_line(
     lang: str, names: Sequence[str], piles: Sequence[int], plate: object, skip: set[int]
 ) -> str:
@@ -200,6 +217,10 @@ def event_lines(
             shown = {s: [str(c) for c in h] for s, h in enumerate(hands) if h}
         what = _worth_in(lang, data, shown, rules) if kind == "to_plate" else None
         line = event_line(lang, kind, data, names, rules, skip, what)
+        settled = _settles(items, i) if kind == "showdown" else None
+        if settled is not None and line:  # the cards of an órdago settled at once (P4.4)
+            title = t(lang, "piedras.event.showdown_ordago", lance=lance_name(lang, settled))
+            line = "\n".join([title, *line.splitlines()[1:]])
         if kind == "timeout" and i + 1 < len(items):
             nxt = items[i + 1]
             if nxt.kind in ("spoke", "discarded") and nxt.data.get("seat") == data.get("seat"):

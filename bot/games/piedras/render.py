@@ -75,6 +75,9 @@ def table_text(table: TableView) -> str:
     phase = view.get("phase")
     if phase == "lance" and betting is not None:
         lines.append(lance_line(lang, names, table, state, betting))
+        hint = quiero_hint(lang, table, state, betting)
+        if hint:
+            lines.append(hint)
     elif phase == "discard":
         lines.append(t(lang, "table.phase.discard"))
     done = lances_line(lang, names, view)
@@ -93,6 +96,19 @@ def table_text(table: TableView) -> str:
     elif table.status == "over":
         lines += ["", t(lang, "table.over")]
     return "\n".join(lines)
+
+
+def quiero_hint(lang: str, table: TableView, state: Any, betting: Mapping[str, Any]) -> str:
+    """What "quiero" means here, said while the player to act may say it: with equal bets the
+    worst hand takes the deposit at the end of the hand (P4.2, P5); an órdago accepted, the
+    worst hand takes the stones of all who are in it (P4.4)."""
+    to_act = table.adapter.to_act(state)
+    legal = table.adapter.legal_actions(state, to_act[0]) if to_act else []
+    if not any(a.kind == "quiero" for a in legal):
+        return ""
+    return t(
+        lang, "piedras.hint.ordago" if betting.get("ordago") is not None else "piedras.hint.quiero"
+    )
 
 
 def player_line(
@@ -242,19 +258,24 @@ def turn_line(lang: str, names: Sequence[str], view: Mapping[str, Any], state: A
 
 def current_log(entries: Sequence[LogEntry]) -> list[LogEntry]:
     """What the table message shows of the log: the stones moved earlier in the hand, then
-    the lance being played (its earlier lances are in the header)."""
+    the lance being played (its earlier lances are in the header). Until the first word of a
+    lance the previous lance's talk stays, under its name: its last answer is read there."""
     starts = [i for i, e in enumerate(entries) if e.kind == "lance_started"]
     last = starts[-1] if starts else len(entries)
-    earlier = [e for e in entries[:last] if e.kind in MID_HAND_KINDS]
     now = [e for e in entries[last:] if e.kind in DETAIL_KINDS]
+    if len(starts) > 1 and not any(e.kind == "spoke" for e in now):
+        last = starts[-2]
+        shown = DETAIL_KINDS | MID_HAND_KINDS
+        now = [e for e in entries[last:] if e.kind in shown]
+    earlier = [e for e in entries[:last] if e.kind in MID_HAND_KINDS]
     return earlier + now
 
 
 def keep_log(log: list[LogEntry], limit: int = 24) -> list[LogEntry]:
     """The summaries of the whole hand (the result needs them) and the last ``limit`` moves of
-    the lance being played (the table message shows them)."""
+    the lance being played and of the one before it (the table message shows them)."""
     starts = [i for i, e in enumerate(log) if e.kind == "lance_started"]
-    last = starts[-1] if starts else len(log)
+    last = starts[-2] if len(starts) > 1 else starts[-1] if starts else len(log)
     earlier = [e for e in log[:last] if e.kind in SUMMARY_KINDS]
     now = [e for e in log[last:] if e.kind in SUMMARY_KINDS or e.kind in DETAIL_KINDS]
     details = [i for i, e in enumerate(now) if e.kind == "spoke"]
