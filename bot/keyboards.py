@@ -92,7 +92,7 @@ def lobby_keyboard(table: Table) -> InlineKeyboardMarkup:
         rows.append(
             [
                 InlineKeyboardButton(
-                    t(lang, f"{table.game}.team", n=team + 1),
+                    table.adapter.texts.say(lang, table.adapter.texts.team, n=team + 1),
                     callback_data=pack("e", chat, tid, team),
                 )
                 for team in (0, 1)
@@ -146,7 +146,7 @@ def sena_rows(table: Table, seat: int) -> list[list[InlineKeyboardButton]]:
     """The seat's señas as buttons for his private hand message ("🤫 dos reyes")."""
     buttons = [
         InlineKeyboardButton(
-            t(table.lang, "senas.button", sena=senas.label(table.lang, table.game, a.name or "")),
+            t(table.lang, "senas.button", sena=senas.label(table, a.name or "")),
             callback_data=sena_callback(table, a.name or ""),
         )
         for a in senas.offered(table, seat)

@@ -279,7 +279,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     try:
         table = new_table(game, options, setup, my_name(lang, setup.name))
     except OptionError as exc:
-        out.write(plain(t(lang, f"{game}.bad_option", word=exc.word)) + "\n")
+        texts = GAMES[game].texts
+        out.write(plain(texts.say(lang, texts.bad_option, word=exc.word)) + "\n")
         return 2
     try:
         return run(table, stdin, out, seed)

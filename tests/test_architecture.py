@@ -1,6 +1,7 @@
 """DESIGN.md layout: arrows point down (bot -> engine, bot -> locales); the engine is pure."""
 
 import ast
+import re
 from pathlib import Path
 
 from bot.shown import FIELDS
@@ -157,6 +158,75 @@ def test_the_store_ships_its_scripts_and_schema() -> None:
     assert data and any(p.suffix == ".lua" for p in data)
     for path in data:
         assert any(path.relative_to(store).match(pattern) for pattern in patterns), path
+
+
+def _formatted_keys(source: str) -> list[tuple[int, str, re.Pattern[str]]]:
+    """Every string the source builds that looks like a locale key with parts filled in (an
+    f-string, or ``+`` of constants and expressions): its line, its shape (``{}`` for each
+    part filled in) and a pattern matching the keys it can build, one group a part."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            parts = [v.value if isinstance(v, ast.Constant) else None for v in node.values]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            parts = []
+            for side in (node.left, node.right):
+                constant = isinstance(side, ast.Constant) and isinstance(side.value, str)
+                parts.append(side.value if constant else None)  # type: ignore[union-attr]
+            if all(p is None for p in parts):
+                continue
+        else:
+            continue
+        text = [p for p in parts if p is not None]
+        if None not in parts or not all(re.fullmatch(r"[a-z0-9_.]*", p) for p in text):
+            continue
+        if "." not in "".join(text):
+            continue
+        shape = "".join("{}" if p is None else p for p in parts)
+        pattern = "".join(
+            r"([a-z0-9_]+(?:\.[a-z0-9_]+)*)" if p is None else re.escape(p) for p in parts
+        )
+        found.append((node.lineno, shape, re.compile(pattern)))
+    return found
+
+
+def game_named_keys(source: str, keys: set[str], names: set[str]) -> list[str]:
+    """Where the source builds one of ``keys`` with a game's name in a part it fills in."""
+    bad = []
+    for line, shape, pattern in _formatted_keys(source):
+        for key in sorted(keys):
+            match = pattern.fullmatch(key)
+            if match and any(set(g.split(".")) & names for g in match.groups()):
+                bad.append(f"line {line}: {shape} builds {key}")
+                break
+    return bad
+
+
+def test_shared_bot_code_never_builds_a_locale_key_from_a_game_name() -> None:
+    """The shared flow never asks which game it is: a game's own texts (title, rules, help,
+    team names, señas, record lines...) are keys it declares (``Game.texts``), so a fourth
+    game touches no shared file. Only a game's own folder (``bot/games/<game>/``) may name
+    its keys."""
+    from bot.games.registry import GAMES
+    from locales import LANGUAGES, catalog
+
+    names = {n for game in GAMES.values() for n in (game.name, *game.aliases)}
+    keys = {key for lang in LANGUAGES for key in catalog(lang)}
+    keys = {key for key in keys if set(key.split(".")) & names}
+    # The check finds what the shared code used to do.
+    old = 't(lang, f"{game}.bad_option")\nt(lang, "rules." + name)\nf"senas.{g}.{slug(x)}"'
+    assert len(game_named_keys(old, keys, names)) == 3
+    games = ROOT / "bot" / "games"
+    own = {p.parent for p in games.glob("*/__init__.py")}
+    assert own, "no game folders found"
+    bad = {}
+    for path in (ROOT / "bot").rglob("*.py"):
+        if any(folder in path.parents for folder in own):
+            continue
+        found = game_named_keys(path.read_text(encoding="utf-8"), keys, names)
+        if found:
+            bad[str(path.relative_to(ROOT))] = found
+    assert not bad, bad
 
 
 MAX_LINES = 600

@@ -16,8 +16,8 @@ from types import ModuleType
 from typing import Any, ClassVar, Protocol
 
 from bot.games.seats import LogEntry, Player, Status
+from bot.games.texts import Texts
 from engine.core import Action, Event, IllegalAction, Transition
-from locales import t
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +274,8 @@ class Game(Rules, Looks, Protocol):
     """Other words for it after ``/nueva`` (``canario``)."""
     features: Features
     """What it can do (teams, discards, señas...)."""
+    texts: Texts
+    """Its own texts in the shared messages (title, rules, help, team names...)."""
     menu_commands: tuple[MenuCommand, ...]
     """The game's action commands as the "/" menu of groups lists them (a subset of
     :attr:`commands`, each with a description key)."""
@@ -324,9 +326,10 @@ class EngineGame:
     record_counters: tuple[tuple[str, ...], ...] = ()
 
     name: str
+    texts: Texts
 
     def title(self, lang: str) -> str:
-        return t(lang, f"game.{self.name}")
+        return self.texts.say(lang, self.texts.title)
 
     def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
         if self.features.teams and sizes[0] != sizes[1]:

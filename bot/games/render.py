@@ -129,7 +129,7 @@ def lobby_text(table: TableView) -> str:
             names = [esc(p.shown) for p in members]
             if names and table.adapter.features.team_captains:
                 names[0] = t(lang, "lobby.mandador", name=names[0])
-            label = t(lang, f"{table.game}.team", n=team + 1)
+            label = table.adapter.texts.say(lang, table.adapter.texts.team, n=team + 1)
             lines.append(t(lang, "lobby.team", team=label, names=", ".join(names) or "—"))
     else:
         lines += [

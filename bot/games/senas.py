@@ -9,8 +9,8 @@ caught it (S4). The table message only offers a "Señas" button that opens the p
 señas as inline results (personal, never cached); choosing one posts a neutral "🤫" as his
 message, nothing of the seña.
 
->>> slug("triunfos pequeños"), label("en", "mus", "dos reyes")
-('triunfos_pequenos', 'two kings')
+>>> slug("triunfos pequeños")
+'triunfos_pequenos'
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ def slug(name: str) -> str:
     return normalize(name).replace(" ", "_")
 
 
-def label(lang: str, game: str, name: str) -> str:
-    """A seña's name in the table's language."""
-    return t(lang, f"senas.{game}.{slug(name)}")
+def label(table: TableView, name: str) -> str:
+    """A seña's name in the table's language (the game declares its key)."""
+    return table.adapter.texts.sena(table.lang, name)
 
 
 def offered(table: TableView, seat: int) -> list[Action]:
@@ -59,7 +59,7 @@ def inline_choices(table: TableView, seat: int) -> list[InlineChoice]:
     return [
         InlineChoice(
             action=str(a),
-            title=t(table.lang, "senas.button", sena=label(table.lang, table.game, a.name or "")),
+            title=t(table.lang, "senas.button", sena=label(table, a.name or "")),
             description=t(table.lang, to),
             text=t(table.lang, "senas.inline.text"),
         )
@@ -70,7 +70,7 @@ def inline_choices(table: TableView, seat: int) -> list[InlineChoice]:
 
 def sent_text(table: TableView, name: str) -> str:
     """The sender's private confirmation ("🤫 Seña hecha: dos reyes")."""
-    return t(table.lang, "senas.sent", sena=label(table.lang, table.game, name))
+    return t(table.lang, "senas.sent", sena=label(table, name))
 
 
 # ---- notices ---------------------------------------------------------------------------------
@@ -93,7 +93,7 @@ def notices(table: TableView, events: Sequence[Event]) -> list[tuple[int, str]]:
             run.append(event)
             continue
         data = event.data
-        sena = label(table.lang, table.game, str(data["name"]))
+        sena = label(table, str(data["name"]))
         who = render.esc(_name(names, data["seat"]))
         to = ", ".join(render.esc(_name(names, s)) for s in data.get("to", ()))
         text = t(table.lang, "senas.caught", name=who, to=to, sena=sena)
@@ -106,7 +106,7 @@ def notices(table: TableView, events: Sequence[Event]) -> list[tuple[int, str]]:
 def _told(table: TableView, names: Sequence[str], run: Sequence[Event]) -> list[tuple[int, str]]:
     """The partners' notice of one player's señas in a row."""
     who = render.esc(_name(names, run[0].data["seat"]))
-    said = [label(table.lang, table.game, str(e.data["name"])) for e in run]
+    said = [label(table, str(e.data["name"])) for e in run]
     if len(said) == 1:
         text = t(table.lang, "senas.notice", name=who, sena=said[0])
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from telegram import Update
 
+from bot.games.base import Game
 from bot.games.registry import find_game
 from bot.games.render import esc
 from bot.handlers.common import (
@@ -21,13 +22,13 @@ from bot.table import Table
 from locales import LANGUAGES, language_of, t
 
 
-async def _first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool, str, str | None]:
+async def _first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool, str, Game | None]:
     """Whether the update is handled for the first time, the chat's language and the game at
     its table (if any), in one round trip when a table is being played (its language is the
     chat's: ``/idioma`` changes both)."""
     first, table = await first_look(svc, update, chat_id)
     if table is not None and table.active:
-        return first, table.lang, table.game
+        return first, table.lang, table.adapter
     return first, (await chat_lang(svc, chat_id) if first else ""), None
 
 
@@ -43,7 +44,7 @@ async def ayuda(update: Update, context: Context) -> None:
     text = f"{t(lang, 'msg.help')}\n{t(lang, 'records.help')}\n{t(lang, 'bots.help')}"
     text += f"\n{t(lang, 'phone.help')}"
     if game is not None:
-        text = f"{t(lang, f'help.{game}')}\n\n{text}"
+        text = f"{game.texts.say(lang, game.texts.help)}\n\n{text}"
     await reply(update, text, svc=svc, kind="help")
 
 
@@ -54,7 +55,7 @@ async def reglas(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    first, lang, name = await _first_look(svc, update, chat.id)
+    first, lang, game = await _first_look(svc, update, chat.id)
     if not first:
         return
     words = list(context.args or [])
@@ -64,8 +65,7 @@ async def reglas(update: Update, context: Context) -> None:
             text = t(lang, "error.unknown_rules", word=esc(words[0][:30]))
             await reply(update, text, svc=svc, kind="help")
             return
-        name = game.name
-    text = t(lang, f"rules.{name}") if name else t(lang, "msg.rules_list")
+    text = game.texts.say(lang, game.texts.rules) if game is not None else t(lang, "msg.rules_list")
     await reply(update, text, svc=svc, kind="help")
 
 

@@ -89,8 +89,8 @@ async def nueva(update: Update, context: Context) -> None:
     try:
         options = game.parse_options(words)
     except OptionError as exc:
-        key = f"{game.name}.bad_option"
-        await reply(update, t(lang, key, word=render.esc(exc.word)), svc=svc)
+        refusal = game.texts.say(lang, game.texts.bad_option, word=render.esc(exc.word))
+        await reply(update, refusal, svc=svc)
         return
     await open_table(
         update, context, chat, user.id, game.name, options, lang, level=level, turn_time=seconds

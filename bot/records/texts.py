@@ -16,7 +16,7 @@ from bot.games.base import Game
 from bot.games.registry import game_title
 from bot.records.model import ANONYMOUS_ID, GameRecord, RecordedPlayer
 from bot.records.rating import Rating, shown
-from locales import catalog, escape, t
+from locales import escape, t
 
 
 def counters_of(stats: Mapping[str, int], user_id: int) -> dict[str, int]:
@@ -70,28 +70,25 @@ def game_lines(
     partner: str | None,
 ) -> list[str]:
     """A player's block for one game: games, hands, the game's own counters, rating, partner."""
+    texts = game.texts
     lines = [
         t(lang, "records.stats.game", game=game.title(lang)),
         " · ".join(
             [
-                t(lang, f"records.line.games.{game.name}", n=mine.get("games", 0),
-                  won=mine.get("won", 0)),
-                t(lang, f"records.line.hands.{game.name}", n=mine.get("hands", 0),
-                  won=mine.get("hands_won", 0)),
+                texts.say(lang, texts.games, n=mine.get("games", 0), won=mine.get("won", 0)),
+                texts.say(lang, texts.hands, n=mine.get("hands", 0), won=mine.get("hands_won", 0)),
             ]
         ),
     ]  # fmt: skip
     for i, group in enumerate(game.record_counters):
         items = [
-            t(lang, f"records.counter.{game.name}.{name}", n=mine[name])
-            for name in group
-            if mine.get(name)
+            texts.say(lang, texts.counters[name], n=mine[name]) for name in group if mine.get(name)
         ]
         if not items:
             continue
         joined = " · ".join(items)
-        wrapper = f"records.group.{game.name}.{i}"
-        lines.append(t(lang, wrapper, list=joined) if wrapper in catalog(lang) else joined)
+        wrapper = texts.groups.get(i)
+        lines.append(texts.say(lang, wrapper, list=joined) if wrapper else joined)
     if place is not None:
         lines.append(t(lang, "records.rating", rating=place[0], pos=place[1], of=place[2]))
     if partner is not None:

@@ -62,7 +62,7 @@ def test_every_sena_name_has_a_label_in_every_language() -> None:
     for lang in LANGUAGES:
         for game, names in (("mus", MUS_SENAS), ("envite", ENVITE_SENAS)):
             for name in names:
-                assert f"senas.{game}.{senas.slug(name)}" in catalog(lang)
+                assert GAMES[game].texts.senas[name] in catalog(lang), (game, name)
 
 
 def test_a_sena_is_a_private_notice_and_no_turn_passes() -> None:
@@ -75,7 +75,7 @@ def test_a_sena_is_a_private_notice_and_no_turn_passes() -> None:
     new = table.shown.outbox[outbox:]
     assert [n.to for n in new] == [table.players[3].user_id]
     assert new[0].text == t(
-        "es", "senas.notice", name="Bea &lt;b&gt;", sena=senas.label("es", "mus", name)
+        "es", "senas.notice", name="Bea &lt;b&gt;", sena=senas.label(table, name)
     )
     with pytest.raises(IllegalAction) as exc:
         moves.play(table, 1, sena(name), 1003.0, 60)
@@ -109,7 +109,7 @@ def test_hand_buttons_and_table_button() -> None:
     # Nothing about any seat's señas on the table message.
     for seat in range(4):
         for a in senas.offered(table, seat):
-            assert not any(senas.label("es", "mus", a.name or "") in x for x in labels)
+            assert not any(senas.label(table, a.name or "") in x for x in labels)
     assert "seña" not in table.adapter.table_text(table).lower()
 
 

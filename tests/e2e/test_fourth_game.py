@@ -1,9 +1,9 @@
 """A fourth game registered only here plays through the whole bot (issue 22's proof).
 
 ``tinygame`` ("la alta") lives in this folder and is added to the registry for this test alone:
-nothing in ``bot/`` knows it, yet it is opened with ``/nueva alta``, joined, dealt, played with
-its buttons, its commands, by a computer player and by the timer, scored, finished, and each
-player sees only his own card in private.
+nothing in ``bot/`` knows it (its texts are its own, declared by it), yet it is opened with
+``/nueva alta``, joined, dealt, played with its buttons, its commands, by a computer player and
+by the timer, scored, finished, and each player sees only his own card in private.
 """
 
 from __future__ import annotations
@@ -42,6 +42,12 @@ async def test_a_game_registered_only_in_the_tests_plays_to_its_end(
     await tg.settle(quiet=0.05)
     ana.send(group, "/idioma en" if lang == "en" else "/idioma es")
     await tg.settle(quiet=0.05)
+    # Its own texts, declared by it: its rules and the refusal of an option it does not know.
+    ana.send(group, "/reglas alta")
+    await tg.wait_for(lambda: _said(group, text(lang, "rules")), what="its rules")
+    ana.send(group, "/nueva alta puntos=x")
+    refused = text(lang, "bad_option", word="puntos=x")
+    await tg.wait_for(lambda: _said(group, refused), what="its option refused")
     ana.send(group, "/nueva alta puntos=3")
     join = t(lang, "button.join")
     lobby = await tg.wait_for(lambda: _with_button(group, join), what="the lobby")
@@ -122,6 +128,10 @@ async def _status(redis: Any, chat_id: int, status: str) -> dict[str, Any] | Non
 async def _turn_after(redis: Any, chat_id: int, turn: int) -> bool:
     found = await read_doc(redis, chat_id)
     return found is not None and (found[1]["turn"] > turn or found[1]["status"] != "playing")
+
+
+def _said(chat: Chat, wanted: str) -> bool:
+    return any(m.text == wanted for m in chat.bot_messages())
 
 
 def _private_ends_with(chat: Chat, wanted: str) -> bool:

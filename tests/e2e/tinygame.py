@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from bot.games.base import Buttons, EngineGame, GameButton, OptionError, TableView
 from bot.games.render import esc
 from bot.games.seats import LogEntry
+from bot.games.texts import Texts
 from engine.cards import DECK, Card, shuffled
 from engine.core import Action, Event, IllegalAction, Transition
 
@@ -34,6 +35,11 @@ WORDS = {"planto": "planto", "stand": "planto", "cambio": "cambio", "swap": "cam
 TEXTS = {
     "es": {
         "title": "La alta",
+        "rules": "La alta: gana la carta más alta.",
+        "help": "Juegas a la alta: /planto o /cambio.",
+        "bad_option": "Opción desconocida: {word}. La alta: puntos=N.",
+        "games": "{n} partidas, {won} ganadas",
+        "hands": "{n} manos, {won} ganadas",
         "planto": "Me planto",
         "cambio": "Cambio",
         "turn": "Le toca a {name}",
@@ -44,6 +50,11 @@ TEXTS = {
     },
     "en": {
         "title": "High card",
+        "rules": "High card: the highest card wins.",
+        "help": "You are playing high card: /stand or /swap.",
+        "bad_option": "Unknown option: {word}. High card: puntos=N.",
+        "games": "{n} games, {won} won",
+        "hands": "{n} hands, {won} won",
         "planto": "Stand",
         "cambio": "Swap",
         "turn": "{name} to play",
@@ -205,6 +216,13 @@ class _Engine:
 # ---- the game at the bot's table ------------------------------------------------------------
 
 
+class AltaTexts(Texts):
+    """Its texts are its own (:data:`TEXTS`), not in ``locales/``: the keys index them."""
+
+    def say(self, lang: str, key: str, **params: Any) -> str:
+        return text(lang, key, **params)
+
+
 class AltaGame(EngineGame):
     engine: ClassVar[ModuleType] = _Engine  # type: ignore[assignment]
     ai: ClassVar[ModuleType] = Ai  # type: ignore[assignment]
@@ -216,9 +234,10 @@ class AltaGame(EngineGame):
         "cambio": "cambio",
         "swap": "cambio",
     }
-
-    def title(self, lang: str) -> str:
-        return text(lang, "title")
+    texts = AltaTexts(
+        title="title", rules="rules", help="help", bad_option="bad_option", games="games",
+        hands="hands",
+    )  # fmt: skip
 
     def parse_options(self, words: Sequence[str]) -> dict[str, Any]:
         options: dict[str, Any] = {}

@@ -27,8 +27,10 @@ from bot.games.base import (
 )
 from bot.games.envite import records, render
 from bot.games.seats import LogEntry
+from bot.games.texts import Texts
 from engine.core import Action, Event, IllegalAction, normalize
 from engine.envite import ai as envite_ai
+from engine.envite.senas import ENVITE_SENAS
 from locales import t
 
 _CHICOS_RE = re.compile(r"^chicos=([1-4])$")
@@ -56,6 +58,18 @@ class EnviteGame(EngineGame):
         senas=True,
         private_refusals=frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"}),
         button_hints=frozenset({"envite.hand.your_turn"}),
+    )
+    record_counters: tuple[tuple[str, ...], ...] = (("chicos", "tumbos"),)
+    texts = Texts(
+        title="game.envite",
+        rules="rules.envite",
+        help="help.envite",
+        bad_option="envite.bad_option",
+        games="records.line.games.envite",
+        hands="records.line.hands.envite",
+        team="envite.team",
+        senas={name: f"senas.envite.{senas.slug(name)}" for name in ENVITE_SENAS},
+        counters={n: f"records.counter.envite.{n}" for n in ("chicos", "tumbos")},
     )
     hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"round_started"})
     commands: ClassVar[Mapping[str, str]] = {
@@ -147,8 +161,6 @@ class EnviteGame(EngineGame):
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
         return envite.new_game(players=players, options=envite.Options(**options), seed=seed)
-
-    record_counters: tuple[tuple[str, ...], ...] = (("chicos", "tumbos"),)
 
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(events, int(start.players))

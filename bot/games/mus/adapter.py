@@ -18,8 +18,10 @@ from bot.games import senas
 from bot.games.base import Buttons, EngineGame, Features, MenuCommand, OptionError, TableView
 from bot.games.mus import buttons, records, render, worth
 from bot.games.seats import LogEntry
+from bot.games.texts import Texts
 from engine.core import Action, Event, normalize
 from engine.mus import ai as mus_ai
+from engine.mus.senas import MUS_SENAS
 
 _JUEGOS_RE = re.compile(r"^juegos=([1-9])$")
 _MAX_JUEGOS = 9
@@ -49,6 +51,22 @@ class MusGame(EngineGame):
     name = "mus"
     features = Features(
         teams=2, discard_limit=4, senas=True, button_hints=frozenset({"table.phase.discard"})
+    )
+    record_counters: tuple[tuple[str, ...], ...] = (
+        ("juegos", "ordagos", "ordagos_won"),
+        tuple(f"lance_{lance}" for lance in records.LANCES),
+    )
+    texts = Texts(
+        title="game.mus",
+        rules="rules.mus",
+        help="help.mus",
+        bad_option="mus.bad_option",
+        games="records.line.games.mus",
+        hands="records.line.hands.mus",
+        team="mus.team",
+        senas={name: f"senas.mus.{senas.slug(name)}" for name in MUS_SENAS},
+        counters={n: f"records.counter.mus.{n}" for line in record_counters for n in line},
+        groups={1: "records.group.mus.1"},
     )
     commands: ClassVar[Mapping[str, str]] = {
         "mus": "mus",
@@ -111,11 +129,6 @@ class MusGame(EngineGame):
         self, cards: Sequence[str], options: Mapping[str, Any]
     ) -> list[tuple[str, dict[str, Any]]]:
         return worth.hand_worth(cards, options)
-
-    record_counters: tuple[tuple[str, ...], ...] = (
-        ("juegos", "ordagos", "ordagos_won"),
-        tuple(f"lance_{lance}" for lance in records.LANCES),
-    )
 
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(events)

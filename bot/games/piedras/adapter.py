@@ -18,6 +18,7 @@ from bot.games.mus import worth
 from bot.games.mus.adapter import BETTING_COMMANDS
 from bot.games.piedras import buttons, options, records, render
 from bot.games.seats import LogEntry
+from bot.games.texts import Texts
 from engine.core import Action, Event, IllegalAction, Transition
 from engine.piedras import ai as piedras_ai
 
@@ -29,6 +30,16 @@ class PiedrasGame(EngineGame):
     ai: ClassVar[ModuleType] = piedras_ai
     name = "piedras"
     features = Features(discard_limit=1, button_hints=frozenset({"table.phase.discard"}))
+    record_counters: tuple[tuple[str, ...], ...] = (("juegos_lost",),)
+    texts = Texts(
+        title="game.piedras",
+        rules="rules.piedras",
+        help="help.piedras",
+        bad_option="piedras.bad_option",
+        games="records.line.games.piedras",
+        hands="records.line.hands.piedras",
+        counters={"juegos_lost": "records.counter.piedras.juegos_lost"},
+    )
     commands: ClassVar[Mapping[str, str]] = BETTING_COMMANDS
     menu_commands: tuple[MenuCommand, ...] = (
         MenuCommand("paso", "pass", "menu.piedras.paso"),
@@ -86,8 +97,6 @@ class PiedrasGame(EngineGame):
             if exc.reason in ("not_in_lance", "not_in_hand"):
                 return exc
         return IllegalAction("not_your_turn")
-
-    record_counters: tuple[tuple[str, ...], ...] = (("juegos_lost",),)
 
     def record_hand(self, start: Any, events: Sequence[Event]) -> dict[int, dict[str, int]]:
         return records.tally(start.piles, start.in_hand, events)
