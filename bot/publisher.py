@@ -29,6 +29,13 @@ sweep, :func:`bot.handlers.timers.sweep_forever`) finishes it. Failed calls are 
 waits, 5xx, timeouts); a notice whose send timed out may have been posted, so it is not posted
 again (a table message or a private hand is: a player needs its buttons).
 
+After a rollback (Redis restored from older data, a failover to a replica lacking the last
+writes) the table and the hashes of what its messages show come back older than what Telegram
+shows. The store finds the table behind a copy this process saw (a refused write or check, a
+look: :meth:`~bot.store.StoreBase.take_behind`), and the next round of its publication (the
+handler's, else the next sweep's) forgets the hashes, deletes the messages only the erased copies
+knew (a hand dealt after the restored point) and edits every other one to the table as it is.
+
 A finished publication keeps the lock a moment (``TAPETE_PUBLISH_HOLD``, see "Publishing" in
 :mod:`bot.store`; not renewed meanwhile: the hold ends :data:`LEASE_MARGIN` before the lease at
 the latest): the table's next write in this process releases it in its own round trip, and
@@ -339,7 +346,11 @@ async def _loop(
     retry_at: float | None = None
     for _ in range(MAX_LOOPS):
         try:
-            loaded = await svc.store.cached(chat_id)
+            behind = svc.store.take_behind(chat_id)
+            if behind:
+                loaded = await _catch_up(bot, svc, chat_id, run, behind)
+            else:
+                loaded = await svc.store.cached(chat_id)
             if loaded is not None:
                 loaded = await _publish(bot, svc, chat_id, loaded, run)
         except Deferred as exc:
@@ -386,6 +397,31 @@ async def _loop(
         ttl=svc.settings.table_ttl,
         spent=run.spent(),
     )
+
+
+async def _catch_up(
+    bot: Bot, svc: Services, chat_id: int, run: sending.Run, behind: list[Loaded]
+) -> Loaded | None:
+    """The store answered an older table than copies this process saw (``behind``: a
+    rollback, see "Versions" in :mod:`bot.store`), so Telegram may show those: the messages
+    only they knew are deleted, and what the stored hashes say the others show (as old as the
+    table) is forgotten, so the round edits every message to the table as it is now (read
+    again here)."""
+    try:
+        loaded = await svc.store.load(chat_id)
+        now = load_doc(loaded)
+        if now is not None:
+            erased = {
+                m for seen in behind for m in sending.erased_messages(load_doc(seen) or now, now)
+            }
+            for where, msg in sorted(erased):
+                await sending.erase(bot, run, where, msg)
+    except BaseException:
+        svc.store.put_behind(chat_id, behind)  # the next publication tries again
+        raise
+    run.shown.clear()
+    log.warning("table %s was behind what this process showed (a rollback): shown again", chat_id)
+    return loaded
 
 
 async def _publish(

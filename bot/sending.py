@@ -186,6 +186,44 @@ async def post(bot: Bot, run: Run, chat_id: int, want: Render) -> int | None:
     return message.message_id
 
 
+def erased_messages(seen: Table, now: Table) -> list[tuple[int, int]]:
+    """The messages (chat, message id) that ``seen``, a newer copy of the table than ``now``
+    that a rollback erased, knew and ``now`` does not: they show what no longer is (a table
+    message, private hands of moves or a hand that never happened). None when ``now`` is of
+    another table or a later hand (it did not come from before ``seen``)."""
+    if seen.tid != now.tid or now.hand > seen.hand:
+        return []
+    group = {now.shown.lobby_msg, now.shown.table_msg, *map(int, now.shown.closing)}
+    mine = [seen.shown.lobby_msg, seen.shown.table_msg, *map(int, seen.shown.closing)]
+    out = [(seen.chat_id, msg) for msg in mine if msg is not None and msg not in group]
+    hands = {
+        (now.players[int(seat)].user_id, msg)
+        for seat, msg in now.shown.hand_msgs.items()
+        if int(seat) < len(now.players)
+    }
+    for seat, msg in sorted(seen.shown.hand_msgs.items()):
+        user_id = seen.players[int(seat)].user_id if int(seat) < len(seen.players) else 0
+        if reachable(user_id) and (user_id, msg) not in hands:
+            out.append((user_id, msg))
+    return sorted(set(out))
+
+
+async def erase(bot: Bot, run: Run, chat_id: int, message_id: int) -> None:
+    """Delete a message that shows what no longer is (see :func:`erased_messages`); one that
+    cannot be deleted (gone already, older than Telegram allows) is left as it is."""
+    run.shown.pop(shown_key(chat_id, message_id), None)
+    run.count(chat_id, send=False)
+    try:
+        await call_api(
+            lambda: bot.delete_message(chat_id, message_id),
+            check=run.check,
+            clock=run.clock,
+            sleep=run.sleep,
+        )
+    except (Gone, BadRequest) as exc:
+        log.warning("cannot delete message %s in %s: %s", message_id, chat_id, exc)
+
+
 async def edit_all(bot: Bot, run: Run, table: Table) -> None:
     """Edit every message of the table whose wanted render changed (group first)."""
     if table.shown.lobby_msg is not None:

@@ -104,12 +104,14 @@ async def sweep_once(pub: Publisher) -> int:
         alive_for=max(5.0, 3 * svc.settings.timer_tick),
     )
     svc.processes = sweep.processes
-    if not sweep.timers and not sweep.publications:
+    # Tables found behind what this process showed (a rollback) are shown again as they are.
+    behind = [chat for chat in svc.store.behind() if chat not in sweep.publications]
+    if not sweep.timers and not sweep.publications and not behind:
         return 0
     svc.sweeping += 1
     try:
         moved = await asyncio.gather(*(_fire(pub, chat) for chat in sweep.timers))
-        await pub.publish_claimed(sweep.publications)
+        await pub.publish_claimed([*sweep.publications, *behind])
     finally:
         svc.sweeping -= 1
     return sum(moved)

@@ -27,6 +27,8 @@ Tables
     another document is refused like a moved version, with the current table in the reply, and
     the update runs again on it. No extra round trip; a stale cache can never win. (Tables
     written before the field existed are checked by version alone until their next write.)
+    The store then also remembers the newer copy it had (:meth:`StoreBase.take_behind`): what
+    Telegram shows may be that copy's, and the publisher shows the table again as it is.
 
     Handlers never call ``save`` themselves; they call :meth:`Store.update_table`, which loads,
     runs a pure function on the current document and saves with CAS, retrying on conflict::

@@ -31,6 +31,23 @@ __all__ = ["StoreBase"]
 T = TypeVar("T")
 
 
+BEHIND_KEEP = 4
+"""Copies of a table found behind kept at most (several rollbacks before its publication)."""
+
+
+def _behind(found: Loaded, seen: Loaded) -> bool:
+    """Whether the store answered ``found`` although this process saw ``seen``: an older
+    version, or the same version with another document (a version never repeats otherwise:
+    see "Versions" in :mod:`bot.store`).
+
+    >>> _behind(Loaded(5, "a"), Loaded(6, "b")), _behind(Loaded(6, "c"), Loaded(6, "b"))
+    (True, True)
+    >>> _behind(Loaded(7, "c"), Loaded(6, "b")), _behind(Loaded(6, "b"), Loaded(6, "b"))
+    (False, False)
+    """
+    return found.version < seen.version or (found.version == seen.version and found.doc != seen.doc)
+
+
 class StoreBase(Store):
     """Round-trip counting, the cache of last-seen tables and ``update_table`` for both stores.
 
@@ -67,6 +84,9 @@ class StoreBase(Store):
         self._leases: dict[int, float] = {}
         #: Publications whose release waits (see "Publishing"), by chat.
         self._held: dict[int, Held] = {}
+        #: Tables found behind a copy this store saw (a rollback, see "Versions"), by chat:
+        #: the newer copies it saw (what Telegram may show), oldest first.
+        self._behind: dict[int, list[Loaded]] = {}
 
     @property
     def publish_lease(self) -> float:
@@ -155,10 +175,36 @@ class StoreBase(Store):
         self.ops[op] += 1
 
     def _remember(self, chat_id: int, table: Loaded | None) -> None:
+        seen = self._known.get(chat_id)
+        if seen is not None and table is not None and _behind(table, seen):
+            self._mark_behind(chat_id, seen)
         self._known[chat_id] = table
         self._known.move_to_end(chat_id)
         if len(self._known) > self.CACHE_SIZE:
             self._known.popitem(last=False)
+
+    def _mark_behind(self, chat_id: int, seen: Loaded) -> None:
+        copies = self._behind.setdefault(chat_id, [])
+        if seen not in copies:
+            copies[:] = [*copies, seen][-BEHIND_KEEP:]
+        if len(self._behind) > self.CACHE_SIZE:
+            self._behind.pop(next(iter(self._behind)))
+
+    def behind(self) -> list[int]:
+        """The tables found behind a copy this store saw (see :meth:`take_behind`)."""
+        return list(self._behind)
+
+    def take_behind(self, chat_id: int) -> list[Loaded]:
+        """Once: the copies of the table this store saw that the store then answered an older
+        table than (a rollback: Redis restored from older data, a failover to a replica that
+        lacked the last writes; see "Versions"), oldest first; what Telegram shows may be
+        theirs. Empty if none."""
+        return self._behind.pop(chat_id, [])
+
+    def put_behind(self, chat_id: int, copies: list[Loaded]) -> None:
+        """Give back copies taken by :meth:`take_behind` (their publication did not happen)."""
+        for seen in copies:
+            self._mark_behind(chat_id, seen)
 
     def is_cached(self, chat_id: int) -> bool:
         return chat_id in self._known

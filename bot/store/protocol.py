@@ -72,6 +72,18 @@ class Store(Protocol):
         """Drop the cached copy of one table (or of all)."""
         ...
 
+    def behind(self) -> list[int]:
+        """The tables this store found behind a copy it saw (a rollback)."""
+        ...
+
+    def take_behind(self, chat_id: int) -> list[Loaded]:
+        """The newer copies of a table found behind (see :meth:`StoreBase.take_behind`), once."""
+        ...
+
+    def put_behind(self, chat_id: int, copies: list[Loaded]) -> None:
+        """Give back copies taken by :meth:`take_behind` (not dealt with after all)."""
+        ...
+
     async def save(
         self,
         chat_id: int,

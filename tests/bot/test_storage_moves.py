@@ -89,6 +89,9 @@ async def test_a_stale_cache_after_a_rollback_never_erases_moves(backend: Backen
     # ``a`` plays on from its cache (same version number, other document): refused, retried.
     await a.update_table(CHAT, move("a4"))
     assert await moves(b) == ["a1", "b1", "b2", "a4"]
+    # ``a`` found the table behind its copy (what it may have shown): once; ``b`` did not.
+    assert a.behind() == [CHAT] and a.take_behind(CHAT) == [cached]
+    assert a.take_behind(CHAT) == [] and b.behind() == []
 
     # A decision not to write, taken on the stale copy, is checked against the document too.
     await restore(backend, b, saved)

@@ -1,0 +1,230 @@
+"""Issue 25 item 7: after a rollback the chat shows the table as it really is.
+
+Redis restored from older data (a snapshot, an older append-only file, a failover to a replica
+that lacked the last writes) brings a table back to an older document, and what the bot keeps
+beside it (the hashes of what each message shows) back with it, while Telegram still shows the
+newer one: private hands with cards the table no longer has, a table message of moves that never
+happened. The store finds the table behind the copy this process saw (the next time it looks at
+it: a press, a timer, a publication) and the publisher shows it again as it is: every message
+edited to the restored table, those only the erased copies knew (a hand dealt after the restored
+point, its table message) deleted.
+
+Here the stored table (and its shown hashes) is saved, moves are played, and the saved rows are
+put back behind the bot's back, on the real Redis and on SQLite.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from stores import sqlite_store
+from test_handlers import GROUP, Harness, StubBot
+
+from bot import keyboards, present
+from bot.handlers import play, timers
+from bot.store import RedisStore, SQLiteStore, Store
+from bot.table import Table
+from engine.cards import DECK
+from locales import t
+
+
+class Bot(StubBot):
+    """The stub Bot, deleting messages too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deleted: set[tuple[int, int]] = set()
+
+    async def delete_message(self, chat_id: int, message_id: int, **kw: Any) -> bool:
+        self.calls.append(("delete", {"chat_id": chat_id, "message_id": message_id}))
+        self.deleted.add((chat_id, message_id))
+        return True
+
+    def live(self) -> dict[tuple[int, int], dict[str, Any]]:
+        return {k: m for k, m in self.messages.items() if k not in self.deleted}
+
+
+def _store(kind: str, clock: Any) -> Store:
+    if kind == "sqlite":
+        return sqlite_store(clock=clock)
+    import redis.asyncio
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("REDIS_URL is not set")
+    return RedisStore(redis.asyncio.Redis.from_url(url), f"test-{uuid.uuid4().hex[:12]}")
+
+
+async def _close(store: Store) -> None:
+    if isinstance(store, RedisStore):
+        keys = [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*")]
+        if keys:
+            await store.redis.delete(*keys)
+        await store.redis.aclose()
+    else:
+        await store.aclose()
+
+
+async def _save(store: Store) -> Any:
+    """What a backup holds of the table: its row and what the bot says its messages show."""
+    if isinstance(store, RedisStore):
+        keys = (store.table_key(GROUP), store.keys.shown(GROUP))
+        return [(key, await store.redis.dump(key)) for key in keys]
+    assert isinstance(store, SQLiteStore)
+    db = store._db
+    return (
+        db.execute("SELECT * FROM tables WHERE chat = ?", (GROUP,)).fetchone(),
+        db.execute("SELECT * FROM shown WHERE chat = ?", (GROUP,)).fetchall(),
+    )
+
+
+async def _restore(store: Store, saved: Any) -> None:
+    """Put the backup back, behind the bot's back (another connection: its cache is kept)."""
+    if isinstance(store, RedisStore):
+        for key, dumped in saved:
+            await store.redis.delete(key)
+            if dumped is not None:
+                await store.redis.restore(key, 0, dumped, replace=True)
+        return
+    assert isinstance(store, SQLiteStore)
+    row, shown = saved
+    with store._db:
+        store._db.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?)", row)
+        store._db.execute("DELETE FROM shown WHERE chat = ?", (GROUP,))
+        store._db.executemany("INSERT INTO shown VALUES (?, ?, ?)", shown)
+
+
+async def _step(h: Harness, table: Table, rnd: random.Random) -> Table:
+    """One random legal move by button (a discard by its private toggles)."""
+    state = table.engine_state()
+    seat = rnd.choice(table.to_act())
+    uid = table.players[seat].user_id
+    action = rnd.choice(table.adapter.legal_actions(state, seat))
+    if action.cards:
+        for card in action.cards:
+            data = keyboards.pack("t", GROUP, table.tid, table.discard_round, card, 1)
+            await play.discard_button(*h.press(uid, data, uid))
+        data = keyboards.pack("c", GROUP, table.tid, table.discard_round)
+        await play.discard_button(*h.press(uid, data, uid))
+    else:
+        await play.table_button(
+            *h.press(uid, keyboards.pack("a", GROUP, table.tid, table.turn, str(action)))
+        )
+    return await h.table()
+
+
+def _messages(table: Table) -> set[tuple[int, int]]:
+    """The table message and private hands a copy of the table knows."""
+    found = {(table.players[int(s)].user_id, m) for s, m in table.shown.hand_msgs.items()}
+    if table.shown.table_msg is not None:
+        found.add((table.chat_id, table.shown.table_msg))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("kind", "erased", "seen_by"),
+    [
+        ("redis", "moves", "a stale press"),
+        ("redis", "a hand", "my cards"),
+        ("sqlite", "moves", "my cards"),
+        ("sqlite", "a hand", "a stale press"),
+    ],
+)
+async def test_a_rollback_is_shown_as_the_table_really_is(
+    kind: str, erased: str, seen_by: str
+) -> None:
+    """Moves of one hand (new cards from discards) or a whole hand and the next deal are
+    erased; the table is found behind by a stale press (published at once) or by "Mis cartas"
+    (only read: the next sweep publishes it). Then every private hand and the table message
+    show the restored table, the messages of the erased hand are deleted, and no message the
+    bot keeps names a card hidden now."""
+    bot = Bot()
+    clock = [1000.0]
+    store = _store(kind, lambda: clock[0])
+    h = Harness(store, publish_hold=0.0)
+    h.bot = bot
+    h.pub.bot = bot
+    try:
+        rnd = random.Random(7)
+        table = await h.open_and_start()
+        for _ in range(3):  # (the first words of the hand)
+            table = await _step(h, table, rnd)
+        saved, restored_turn = await _save(store), table.turn
+        ever = _messages(table)
+        # Play on: new cards dealt by discards, or a whole hand and the next one's deal.
+        start_hand, moves = table.hand, 0
+        while table.status == "playing" and (
+            moves < 12 if erased == "moves" else table.hand == start_hand
+        ):
+            table = await _step(h, table, rnd)
+            ever |= _messages(table)
+            moves += 1
+        assert table.turn > restored_turn
+        if erased == "a hand":
+            assert table.hand > start_hand
+        newest_texts = {k: m["text"] for k, m in bot.live().items()}
+
+        await _restore(store, saved)
+        uid = table.players[0].user_id
+        if seen_by == "a stale press":  # a button of the erased moves: refused, published
+            data = keyboards.pack("a", GROUP, table.tid, table.turn, "paso")
+            await play.table_button(*h.press(uid, data))
+            assert bot.answers()[-1].get("text") == t("es", "error.stale")
+        else:  # "Mis cartas" only reads the table: the sweep publishes what it found
+            await play.table_button(*h.press(uid, keyboards.pack("h", GROUP, table.tid)))
+            assert store.behind() == [GROUP]
+        await timers.sweep_once(h.pub)  # the next sweep shows the table again
+        assert store.behind() == []
+
+        now = await h.table()
+        assert now.turn == restored_turn
+        live = bot.live()
+        for seat, msg in now.shown.hand_msgs.items():
+            user_id = now.players[int(seat)].user_id
+            assert live[(user_id, msg)]["text"] == present.hand_view(now, int(seat))[0]
+        text, markup = present.table_view(now)
+        assert now.shown.table_msg is not None
+        shown = live[(GROUP, now.shown.table_msg)]
+        assert (shown["text"], shown["markup"]) == (text, markup)
+        # Every hand and table message of the erased moves is gone or shows the table as it is.
+        stale = ever - _messages(now)
+        assert stale <= bot.deleted
+        assert bool(stale) == (erased == "a hand"), stale  # (moves of one hand: edits only)
+        # No message the bot keeps showing names a card that is hidden now (the group's, and
+        # each player's of another seat's cards); a result posted in the erased future was read
+        # by everybody already (only deleted messages could have been edited since).
+        words = {str(c): present_name(str(c)) for c in DECK}
+        hands = {s: set(map(str, now.adapter.seat_cards(now, s))) for s in range(4)}
+        for (chat, msg), m in live.items():
+            if chat == GROUP and (chat, msg) not in _messages(now):
+                continue
+            if chat == GROUP:
+                allowed: set[str] = set()
+            else:
+                seat = next(s for s, p in enumerate(now.players) if p.user_id == chat)
+                allowed = hands[seat]
+            hidden = set().union(*hands.values()) - allowed
+            named = [c for c in hidden if words[c] in m["text"]]
+            assert not named, (named, m["text"])
+        # Messages the bot did not delete and that are no table or hand message were not
+        # edited by the repair (notices keep their text).
+        for key, m in live.items():
+            if key not in ever and key in newest_texts:
+                assert m["text"] == newest_texts[key]
+    finally:
+        await _close(store)
+
+
+def present_name(card: str) -> str:
+    from bot.games import render
+
+    return render.card_name("es", card)
