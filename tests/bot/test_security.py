@@ -164,3 +164,101 @@ async def read(h: object, chat: int) -> Any:
     table = await read_table(h.svc, chat)  # type: ignore[attr-defined]
     assert table is not None
     return table
+
+
+# ---- inline mode: results and presses that name a chat ---------------------------------------
+
+
+def _chosen(h: Any, uid: int, rid: str) -> tuple[Any, Any]:
+    """A ``chosen_inline_result`` update: ``uid`` chose the result ``rid`` (ids can be forged:
+    they are ``<chat>:<tid>:<turn>:<action>``, see :func:`bot.handlers.inline.result_id`)."""
+    from telegram import Update
+    from test_handlers import _ids
+
+    data = {
+        "update_id": next(_ids),
+        "chosen_inline_result": {"result_id": rid, "from": h._user(uid), "query": ""},
+    }
+    return Update.de_json(data, h.bot), h.context()
+
+
+async def test_a_forged_chosen_inline_result_plays_nothing_at_another_table() -> None:
+    """Issue 25, item 3: a chosen inline result names its table's chat; one chosen by someone
+    not seated there (Eve), or by a seated player for a turn that is not his, changes nothing,
+    writes nothing to the group and tells the chooser only why, in private."""
+    from test_handlers import GROUP, Harness
+
+    from bot.handlers import inline
+    from engine.senas_play import sena
+    from locales import t
+
+    h = Harness()
+    table = await h.open_and_start()
+    seat = table.to_act()[0]
+    owner = table.players[seat].user_id
+    other = next(p.user_id for p in table.players if p.user_id != owner)
+    action = str(table.adapter.legal_actions(table.engine_state(), seat)[0])
+    move = inline.result_id(table, action)
+    signal = inline.result_id(table, str(sena("duples")), table.hand)  # (a seña: any hand)
+    before, group_sends = await h.store.load(GROUP), len(h.bot.group_sends())
+    for uid, rid, refusal in [
+        (105, move, "error.not_seated"),  # Eve sits at no table of this group
+        (105, signal, "error.not_seated"),
+        (other, move, "error.not_your_turn"),  # a player, for a turn that is not his
+    ]:
+        calls = len(h.bot.calls)
+        await inline.chosen_result(*_chosen(h, uid, rid))
+        assert await h.store.load(GROUP) == before, (uid, rid)
+        said = [c for _k, c in h.bot.calls[calls:] if "text" in c]
+        assert [(c["chat_id"], c["text"]) for c in said] == [(uid, t("es", refusal))], said
+    assert len(h.bot.group_sends()) == group_sends
+    await inline.chosen_result(*_chosen(h, owner, move))  # his own, at his turn: played
+    assert (await h.table()).turn == table.turn + 1
+
+
+async def test_a_press_on_an_inline_message_counts_only_for_a_member_of_the_group() -> None:
+    """Issue 25, item 3: a press on a message posted through inline mode carries no chat (only
+    ``inline_message_id``), so the chat its data names is checked by membership: an outsider's
+    forged join is refused before any handler reads it, a member's goes on."""
+    from types import SimpleNamespace
+
+    import pytest
+    from telegram import Update
+    from telegram.ext import ApplicationHandlerStop
+    from test_handlers import GROUP, Harness, _ids
+
+    from bot import keyboards
+    from bot.handlers import guard, lobby
+    from locales import t
+
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus"))
+    table = await h.table()
+    before = await h.store.load(GROUP)
+
+    async def get_chat_member(chat_id: int, user_id: int) -> object:
+        return SimpleNamespace(status="member" if user_id < 105 else "left")
+
+    h.bot.get_chat_member = get_chat_member  # type: ignore[method-assign]
+
+    def inline_press(uid: int, data: str) -> tuple[Any, Any]:
+        query = {
+            "id": str(next(_ids)),
+            "from": h._user(uid),
+            "chat_instance": "ci",
+            "data": data,
+            "inline_message_id": "AQAAAB0000001",
+        }
+        update = {"update_id": next(_ids), "callback_query": query}
+        return Update.de_json(update, h.bot), h.context()
+
+    for data in (
+        keyboards.pack("j", GROUP, table.tid),
+        keyboards.pack("e", GROUP, table.tid, 1),
+        keyboards.pack("g", GROUP, table.tid),
+    ):
+        with pytest.raises(ApplicationHandlerStop):
+            await guard.refuse_forged_press(*inline_press(105, data))
+        assert h.bot.answers()[-1]["text"] == t("es", "security.forged_press"), data
+        assert await h.store.load(GROUP) == before
+        await guard.refuse_forged_press(*inline_press(102, data))  # a member: not refused
