@@ -16,15 +16,19 @@ whole deposit (P4.3); the worst of an órdago takes everyone's stones and the ot
   holders only in pares and juego, Mus comparisons of ``engine.mus.evaluation``); with ``m``
   others in the lance, best about ``s**m`` and worst about ``(1-s)**m``.
 - **Opening** (P4.1): bets when likely best and unlikely worst (bigger bets the surer it is,
-  within the cap), calls órdago with a near-certain best hand, else passes.
+  within the cap), else passes. It throws an órdago when being taken by a worse hand (free)
+  outweighs being taken by a better one (``throw_pays``): a player who means his words takes
+  it only with a very strong hand, one who does not with any.
 - **First envite** (P4.2): accepting puts stones in (good) that come back multiplied to the
-  worst: it accepts when the chance of being worst times the players in is small.
+  worst: it accepts when the chance of being worst times the players in is small, the bettor
+  read by his words as for an órdago.
 - **Órdagos** (P4.4; worst: it takes every pile and loses the juego, else it is free): it reads
   the thrower. A meant órdago implies a hand beating most hands (more so over a bet); whether
   he means it is judged from his other words this hand (one who passes is believed, one who
   bets or throws órdagos lance after lance less so). It accepts only when being the worst of
   those in it (the thrower so read, those who accepted before, those who may still join) is
-  less likely than losing the juego anyway (its share of the stones in the hand).
+  less likely than losing the juego anyway (its share of the stones in the hand, with the
+  whole deposit that refusing takes in the re-envites).
 - **Re-envites** (P4.3): refusing a raise takes the whole deposit, so it stays unless it is
   likely the worst; it raises and calls órdago on the same tests as opening.
 
@@ -254,6 +258,11 @@ RAISED_FLOOR = 0.9
 ACCEPT_FLOOR = 0.7
 """... accepting an órdago."""
 LATER = 0.3
+BET_FLOOR = 0.7
+"""... a first bet (envido), for the first envite's answer (P4.2)."""
+ENVITE_WORST = 0.5
+"""A first envite is accepted when the chance of being the worst times the players in it is
+below this (being worst takes the deposit back multiplied)."""
 """The chance that a player still to answer an órdago accepts it."""
 
 
@@ -286,12 +295,14 @@ def _thrower_floor(spot: _Spot) -> float:
     return RAISED_FLOOR if bet_before else ORDAGO_FLOOR
 
 
-def lose_anyway(spot: _Spot) -> float:
+def lose_anyway(spot: _Spot, refusing: bool = True) -> float:
     """The chance of losing the juego without this órdago: one in the players still in the
     hand, weighed by their stones (pile and bets in this lance: a big pile is further from
-    being free, P1)."""
+    being free, P1). Refusing an órdago in the re-envites takes the whole deposit (P4.3)."""
     put: list[int] = spot.b["put"]
     stones = {p: spot.piles[p] + put[p] for p in spot.hand_seats}
+    if refusing and spot.b["stage"] == "reenvite":
+        stones[spot.seat] = spot.piles[spot.seat] + spot.deposit
     total = sum(stones.values())
     if total <= 0:
         return 1.0 / max(2, spot.in_hand)
@@ -314,6 +325,33 @@ def accept_ordago(spot: _Spot) -> bool:
     return worst < lose_anyway(spot)
 
 
+TAKER_FLOOR = 0.9
+"""The share of hands beaten with which a player who means his words takes an órdago."""
+LOOSE_TAKE = 0.3
+"""The chance that a player who does not mean his words takes an órdago with any hand."""
+
+
+def throw_pays(spot: _Spot) -> bool:
+    """Throw an órdago when, summed over the others in the lance, being taken by a worse hand
+    (we are free, P4.4) is worth more than being taken by a better one (we take every pile),
+    each weighed by what it changes: the chance of losing the juego anyway, or the rest of it.
+    Who takes it is read from his words: a player who means them takes it only with a hand
+    beating :data:`TAKER_FLOOR` of hands (so a strong hand is taken mostly by a stronger one);
+    one who does not takes it with any hand."""
+    s = spot.s
+    anyway = lose_anyway(spot, refusing=False)
+    b = spot.b
+    others = b["players"] if b["stage"] == "open" else b["in_lance"]
+    gain = loss = 0.0
+    for other in others:
+        if other == spot.seat:
+            continue
+        q = soundness(spot, other)
+        gain += q * max(0.0, s - TAKER_FLOOR) + (1.0 - q) * LOOSE_TAKE * s
+        loss += q * (1.0 - max(s, TAKER_FLOOR)) + (1.0 - q) * LOOSE_TAKE * (1.0 - s)
+    return gain * anyway > loss * (1.0 - anyway)
+
+
 def _open(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Random) -> Action:
     kinds = {a.kind: a for a in actions}
     best, worst = spot.best(), spot.worst()
@@ -321,7 +359,7 @@ def _open(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Random
         if spot.s >= 0.8 and rng.random() < 0.7:
             return _amount(actions, 2) or kinds["paso"]
         return kinds["paso"]
-    if "ordago" in kinds and worst < 0.02 and best > 0.75:
+    if "ordago" in kinds and throw_pays(spot):
         return kinds["ordago"]
     if best >= 0.5 and worst <= 0.15:
         want = 2 + round(6 * (best - 0.5))
@@ -331,14 +369,17 @@ def _open(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Random
 
 def _first_envite(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Random) -> Action:
     kinds = {a.kind: a for a in actions}
-    s = max(0.0, spot.s - 0.08)  # the bettor chose to bet: his hand is likely good
     if level == "facil":
         threshold = 0.8 if spot.b["ordago"] is not None else 0.55
         return kinds["quiero" if spot.s >= threshold + rng.uniform(-0.1, 0.1) else "no_quiero"]
     if spot.b["ordago"] is not None:
         return kinds["quiero" if accept_ordago(spot) else "no_quiero"]
+    # Accepting puts stones in that the worst takes back multiplied (P5): the bettor is read
+    # by his words as for an órdago (a bet means a hand beating BET_FLOOR of hands).
     players_in = len(spot.b["in_lance"]) + 1
-    return kinds["quiero" if spot.worst(s) * players_in < 0.7 else "no_quiero"]
+    worst = 1.0 - beats(spot.s, BET_FLOOR, soundness(spot, spot.b["bettor"]))
+    worst *= (1.0 - spot.s) ** (spot.others - 1)
+    return kinds["quiero" if worst * players_in < ENVITE_WORST else "no_quiero"]
 
 
 def _reenvite(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Random) -> Action:
@@ -355,7 +396,7 @@ def _reenvite(spot: _Spot, actions: Sequence[Action], level: str, rng: random.Ra
         if spot.s >= 0.85 and rng.random() < 0.5:
             return _amount(actions, 2) or stay
         return stay
-    if "ordago" in kinds and worst < 0.02 and best > 0.8:
+    if "ordago" in kinds and throw_pays(spot):
         return kinds["ordago"]
     if worst <= 0.1 and best >= 0.5:
         raise_to = _amount(actions, 2 + round(4 * (best - 0.5)))
