@@ -60,6 +60,22 @@ class Blocked(Gone):
     it)."""
 
 
+class NotStarted(Gone):
+    """A user who never opened a private chat with the bot: no message can reach him there
+    (he plays from the group, :mod:`bot.handlers.mine`), and he blocked nothing."""
+
+
+def never_started(message: str) -> bool:
+    """Whether a ``Forbidden`` refusal says the user never opened the private chat.
+
+    >>> never_started("Forbidden: bot can't initiate conversation with a user")
+    True
+    >>> never_started("Forbidden: bot was blocked by the user")
+    False
+    """
+    return "initiate conversation" in message.lower()
+
+
 def retry_seconds(exc: RetryAfter) -> float:
     with warnings.catch_warnings():  # PTB 22 warns that the type becomes timedelta
         warnings.simplefilter("ignore")
@@ -97,7 +113,7 @@ async def call_api(
                 raise Deferred(clock() + wait) from None
             await sleep(wait)
         except Forbidden as exc:
-            raise Blocked(exc.message) from None
+            raise (NotStarted if never_started(exc.message) else Blocked)(exc.message) from None
         except BadRequest as exc:
             text = exc.message.lower()
             if "not found" in text or "can't be edited" in text or "chat not found" in text:

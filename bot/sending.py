@@ -14,9 +14,10 @@ from telegram import Bot, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
-from bot.botapi import Blocked, Gone, call_api, html_message
+from bot.botapi import Blocked, Gone, NotStarted, call_api, html_message
 from bot.lease import Lease
 from bot.present import Render, digest, hand_view, lobby_view, table_view
+from bot.shown import NO_MESSAGE
 from bot.table import Table
 
 log = logging.getLogger("bot.publisher")
@@ -149,8 +150,14 @@ def reachable(user_id: int) -> bool:
     return user_id > 0
 
 
+def never_started(table: Table, user_id: int) -> bool:
+    """The seated user's private chat was found never opened (at this table)."""
+    seat = table.seat_of(user_id)
+    return seat is not None and table.shown.hand_msgs.get(str(seat)) == NO_MESSAGE
+
+
 async def post_notice(bot: Bot, run: Run, table: Table, to: int | None, text: str) -> None:
-    if to is not None and not reachable(to):
+    if to is not None and (not reachable(to) or never_started(table, to)):
         return
     where = table.chat_id if to is None else to
     run.count(where, send=True)
@@ -166,10 +173,13 @@ async def post_notice(bot: Bot, run: Run, table: Table, to: int | None, text: st
 
 async def post(bot: Bot, run: Run, chat_id: int, want: Render) -> int | None:
     """Send a message the table needs (a player needs its buttons: a timed-out send is tried
-    again); ``None`` when that chat cannot be written."""
+    again); ``None`` when that chat cannot be written, :data:`NO_MESSAGE` when it is a user's
+    who never opened it."""
     run.count(chat_id, send=True)
     try:
         message = await send(bot, run, chat_id, want, uncertain_ok=False)
+    except NotStarted:
+        return NO_MESSAGE
     except Gone as exc:
         log.warning("cannot write to chat %s: %s", chat_id, exc)
         if isinstance(exc, Blocked):
@@ -235,6 +245,8 @@ async def edit_all(bot: Bot, run: Run, table: Table) -> None:
     edits = [
         edit_or_skip(bot, run, table.players[int(seat)].user_id, msg, hand_view(table, int(seat)))
         for seat, msg in sorted(table.shown.hand_msgs.items())
-        if int(seat) < len(table.players) and reachable(table.players[int(seat)].user_id)
+        if int(seat) < len(table.players)
+        and reachable(table.players[int(seat)].user_id)
+        and msg != NO_MESSAGE
     ]
     await asyncio.gather(*edits)  # different private chats: no need to wait for each other

@@ -54,6 +54,9 @@ class Services:
     #: Users this process knows it could write to in private lately (:attr:`monotonic` of
     #: the last proof: a private message from them, or one sent to them).
     reachable: OrderedDict[int, float] = field(default_factory=OrderedDict)
+    #: Whether the Bot API server knows ephemeral messages (``None``: not asked yet; see
+    #: :func:`bot.handlers.mine.usable`).
+    ephemeral_ok: bool | None = None
 
     def __post_init__(self) -> None:
         self.budget = self.store.budget()

@@ -37,6 +37,11 @@ class Notice(BaseModel):
     """A user's private chat, or ``None`` for the group."""
 
 
+NO_MESSAGE = 0
+"""The private hand "message" of a player who never opened the private chat: recorded, so it is
+not tried again at this table (he sees his hand in the group), and never edited; ``/cartas``
+tries again."""
+
 MAX_OUTBOX = 20
 """Notices kept waiting at most (Telegram refusing for a long time drops the oldest)."""
 
@@ -79,7 +84,8 @@ class Shown(BaseModel):
         the next hand gets a new table message and new private hands."""
         if text is not None:
             self.close(text)
-        self.table_msg, self.hand_msgs = None, {}
+        self.table_msg = None
+        self.hand_msgs = {seat: m for seat, m in self.hand_msgs.items() if m == NO_MESSAGE}
 
     def forget_chat(self) -> None:
         """The group's messages can no longer be reached (a new chat id): post them anew."""

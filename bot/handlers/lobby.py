@@ -14,7 +14,7 @@ from bot.games import render, timing
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
 from bot.games.render import error_text
-from bot.handlers import computers
+from bot.handlers import computers, mine
 from bot.handlers.common import (
     Context,
     alert,
@@ -117,7 +117,9 @@ async def open_table(
     if known is not None and known.active:
         await _refuse(svc, update, lang, IllegalAction("table_exists"))
         return
-    seat_creator = await can_write_to(context.bot, user_id)
+    # He can be seated when he can see his hand: in private, or in the group (mine.py).
+    dm = await can_write_to(context.bot, user_id)
+    seat_creator = dm or await mine.usable(svc, context.bot, chat.id)
     fresh = Table(
         chat_id=chat.id,
         creator=user_id,
@@ -140,7 +142,9 @@ async def open_table(
         table = fresh.model_copy(deep=True)
         if seat_creator:
             table.join(user_id, name)
-            table.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
+            if dm:
+                text = t(table.lang, "msg.join_dm", title=render.esc(table.title))
+                table.notify(text, to=user_id)
         return table, table
 
     users = (user_id,) if seat_creator else ()
@@ -190,7 +194,8 @@ def parse_join(arg: str) -> tuple[int, str] | None:
 async def _join(
     update: Update, context: Context, chat_id: int, *, by_button: bool, team: int | None = None
 ) -> None:
-    """Seat the user if the bot can write to him in private, else hand him the deep link."""
+    """Seat the user if he can see his hand (the bot can write to him in private, or show it
+    to him in the group: :mod:`bot.handlers.mine`), else hand him the deep link."""
     svc = services(context)
     user = update.effective_user
     if user is None:
@@ -209,7 +214,8 @@ async def _join(
         if by_button and not await is_member(context.bot, chat_id, user.id):
             # As a deep link: someone who can see the lobby (a public group) but is not in it.
             raise IllegalAction("security.join_not_member")
-        if not await can_write_to(context.bot, user.id, svc):
+        dm = await can_write_to(context.bot, user.id, svc)
+        if not dm and not await mine.usable(svc, context.bot, chat_id):
             link = deep_link(context.bot, table)
             if by_button and update.callback_query is not None:
                 await answer(update, t(lang, "msg.join_link_alert"), url=link)
@@ -217,7 +223,7 @@ async def _join(
                 text = t(lang, "msg.join_link", name=render.esc(name), link=link)
                 await reply(update, text, keyboards.link_keyboard(lang, link))
             return
-        table = await seat_user(svc, chat_id, user.id, name, update=update, team=team)
+        table = await seat_user(svc, chat_id, user.id, name, update=update, team=team, dm=dm)
     except IllegalAction as exc:
         if not await first_delivery(svc, update, chat_id):
             return  # a re-delivered join that already seated the user
@@ -240,8 +246,10 @@ async def seat_user(
     update: Update | None = None,
     team: int | None = None,
     key: str | None = None,
+    dm: bool = True,
 ) -> Table:
-    """Seat a user (with ``key``: only at the table that link was made for)."""
+    """Seat a user (with ``key``: only at the table that link was made for); ``dm``: he is
+    told so in private (he opened that chat)."""
 
     def fn(table: Table | None) -> tuple[Table | None, Table]:
         if table is None or not table.active or (key is not None and table.join_key != key):
@@ -249,7 +257,9 @@ async def seat_user(
         table.join(user_id, name)
         if team is not None and table.adapter.features.teams:
             table.choose_team(user_id, team, joining=True)
-        table.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
+        if dm:
+            text = t(table.lang, "msg.join_dm", title=render.esc(table.title))
+            table.notify(text, to=user_id)
         return table, table
 
     # The user's table list is updated in the same write (no extra round trip).

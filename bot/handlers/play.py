@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from telegram import Update
+from telegram import Bot, Update
 
 from bot import keyboards
 from bot.flow import discard, moves
 from bot.games import render
 from bot.games.render import cards_text, error_text
+from bot.handlers import mine
 from bot.handlers.common import (
     Context,
     alert,
@@ -140,22 +141,63 @@ async def table_button(update: Update, context: Context) -> None:
         return
     svc = services(context)
     if cb.kind == "h":
-        await my_cards_alert(update, svc, cb.chat_id, cb.tid)
+        await my_cards_alert(update, context.bot, svc, cb.chat_id, cb.tid)
         return
     if not cb.args:
         await answer(update)
         return
+    turn = cb.token
     try:
-        table, _step, _seat = await play(
-            svc, cb.chat_id, user.id, cb.args[0], cb.token, cb.tid, update=update
-        )
+        try:
+            table, step, seat = await play(
+                svc, cb.chat_id, user.id, cb.args[0], turn, cb.tid, update=update
+            )
+        except IllegalAction as exc:
+            turn = await _still_offered(svc, update, cb, user.id) if exc.reason == "stale" else None
+            if turn is None:
+                raise
+            table, step, seat = await play(
+                svc, cb.chat_id, user.id, cb.args[0], turn, cb.tid, update=update
+            )
     except IllegalAction as exc:  # an alert is private: every refusal may go there
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
+        await mine.refuse(update, context.bot, svc, cb.chat_id, exc)
         if exc.reason == "stale":
             await publisher_of(context).publish(cb.chat_id)  # whatever the presser saw is repaired
         return
     await answer(update)
     await publisher_of(context).publish(table.chat_id)
+    await _own_hands(update, context, svc, table, seat, step.discard_started)
+
+
+async def _still_offered(
+    svc: Services, update: Update, cb: keyboards.Callback, user_id: int
+) -> int | None:
+    """A card pressed on the player's ephemeral hand after the table moved on: its buttons
+    could not be brought up to date (Telegram lets the bot edit it only just after his own
+    presses). When his hand offers the same button now, the press means what it says: the
+    table's turn now, else ``None``."""
+    if mine.pressed_ephemeral(update) is None:
+        return None
+    table = await read_table(svc, cb.chat_id)
+    if table is None or table.tid != cb.tid or table.status != "playing":
+        return None
+    seat = table.seat_of(user_id)
+    if seat is None:
+        return None
+    offered = {b.action for row in table.adapter.hand_buttons(table, seat) for b in row}
+    return table.turn if cb.args[0] in offered else None
+
+
+async def _own_hands(
+    update: Update, context: Context, svc: Services, table: Table, seat: int, all_: bool
+) -> None:
+    """After a press in the group: the presser's ephemeral hand shows his hand as it is now
+    (if he has one at this table); ``all_``: the others' too, where Telegram still allows it
+    (a discard began or ended: toggles, new cards)."""
+    if mine.pressed_in(update, table.chat_id):
+        await mine.show_hand(update, context.bot, svc, table, seat, open_=False)
+    if all_ and update.effective_user is not None:
+        await mine.refresh_others(context.bot, svc, table, update.effective_user.id)
 
 
 async def refuse_privately(
@@ -170,8 +212,10 @@ async def refuse_privately(
     await reply(update, t(lang, "error.refused_private"))
 
 
-async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) -> None:
-    """ "Mis cartas": the presser's cards in a private alert (once per press, in any process)."""
+async def my_cards_alert(update: Update, bot: Bot, svc: Services, chat_id: int, tid: str) -> None:
+    """ "Mis cartas": the presser's hand as an ephemeral message in the group (with its
+    buttons, :mod:`bot.handlers.mine`), else his cards in a private alert (once per press, in
+    any process)."""
     user = update.effective_user
     first, table = await first_look(svc, update, chat_id)
     if not first:
@@ -184,6 +228,9 @@ async def my_cards_alert(update: Update, svc: Services, chat_id: int, tid: str) 
     seat = table.seat_of(user.id)
     if seat is None:
         await alert(update, error_text(table.lang, IllegalAction("not_seated"), plain=True))
+        return
+    if await mine.show_hand(update, bot, svc, table, seat, fresh=True):
+        await answer(update)
         return
     text = table.adapter.cards_alert(table, seat)
     if _discarding(table, seat):  # what he throws so far, or how to choose from the group
@@ -217,7 +264,7 @@ async def discard_button(update: Update, context: Context) -> None:
     at = now(svc)
     round_ = cb.token
 
-    def toggle(table: Table | None) -> tuple[Table | None, str | None]:
+    def toggle(table: Table | None) -> tuple[Table | None, tuple[Table, int, str | None]]:
         if table is None or table.tid != cb.tid or not table.active:
             raise IllegalAction("stale")
         seat = table.seat_of(user.id)
@@ -231,18 +278,28 @@ async def discard_button(update: Update, context: Context) -> None:
             picked = pick not in table.discards.get(str(seat), [])
             chosen = discard.toggle(table, seat, pick, picked, round_)
             shown = [c for c in table.adapter.seat_cards(table, seat) if c in chosen]
-            return table, _selection_text(table, shown)
+            return table, (table, seat, _selection_text(table, shown))
         else:
             discard.confirm(table, seat, round_, at, svc.settings.turn_timeout, svc.settings.pause)
-        return table, None
+        return table, (table, seat, None)
 
     try:
-        shown = await change_table(svc, cb.chat_id, toggle, update=update, publish=True)
+        table, seat, shown = await change_table(
+            svc, cb.chat_id, toggle, update=update, publish=True
+        )
     except IllegalAction as exc:
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc, plain=True))
+        await mine.refuse(update, context.bot, svc, cb.chat_id, exc)
         return
-    await (answer(update) if shown is None else alert(update, shown))
+    # A toggle pressed on the table message opens the presser's ephemeral hand (his selection
+    # is told there); on the ephemeral hand, or a confirm, it is brought up to date.
     await publisher_of(context).publish(cb.chat_id)
+    opened = mine.pressed_in(update, cb.chat_id) and await mine.show_hand(
+        update, context.bot, svc, table, seat, open_=cb.kind == "p"
+    )
+    await (answer(update) if shown is None or opened else alert(update, shown))
+    ended = cb.kind == "c" and not table.adapter.in_discard(table.engine_state())
+    if ended and update.effective_user is not None:
+        await mine.refresh_others(context.bot, svc, table, update.effective_user.id)
 
 
 def _card_at(table: Table, seat: int, args: tuple[str, ...]) -> str:

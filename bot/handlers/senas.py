@@ -13,11 +13,12 @@ from bot import keyboards
 from bot.flow import moves
 from bot.games import senas as signs
 from bot.games.render import error_text
+from bot.handlers import mine
 from bot.handlers.common import (
     Context,
     alert,
+    answer,
     change_table,
-    chat_lang,
     publisher_of,
     services,
 )
@@ -70,8 +71,17 @@ async def sena_button(update: Update, context: Context) -> None:
     try:
         table = await send(svc, cb.chat_id, cb.tid, cb.token, user.id, name, update=update)
     except IllegalAction as exc:
-        await alert(update, error_text(await chat_lang(svc, cb.chat_id), exc))
+        await mine.refuse(update, context.bot, svc, cb.chat_id, exc)
         await publisher_of(context).publish(cb.chat_id)  # his hand message loses stale buttons
         return
-    await alert(update, signs.sent_text(table, name))
+    seat = table.seat_of(user.id)
+    sent = signs.sent_text(table, name)
+    # Pressed on his ephemeral hand: said there, above his hand without that seña.
+    if (
+        mine.pressed_in(update, cb.chat_id)
+        and seat is not None
+        and await mine.show_hand(update, context.bot, svc, table, seat, note=sent)
+    ):
+        sent = ""
+    await (answer(update) if not sent else alert(update, sent))
     await publisher_of(context).publish(cb.chat_id)

@@ -15,6 +15,7 @@ import random
 from telegram.constants import ChatAction
 from telegram.error import Forbidden, TelegramError
 
+from bot.botapi import never_started
 from bot.flow import moves
 from bot.handlers.common import change_table
 from bot.ops import LOG_CHAT
@@ -65,8 +66,9 @@ async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:
     for user_id in users:
         try:
             await pub.bot.send_chat_action(user_id, ChatAction.TYPING)
-        except Forbidden:
-            blocked.add(user_id)
+        except Forbidden as exc:
+            if not never_started(exc.message):  # he plays from the group: he blocked nothing
+                blocked.add(user_id)
         except TelegramError:
             continue
     if not blocked:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from telegram import Update
-from telegram.error import Forbidden
+from telegram.error import EndPointNotFound, Forbidden
 
 from bot import keyboards, present, publisher
 from bot import lease as leases
@@ -81,6 +81,11 @@ class StubBot:
 
     async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
         return SimpleNamespace(status="administrator" if user_id in self.admins else "member")
+
+    async def do_api_request(self, endpoint: str, **kw: Any) -> Any:
+        """A server older than Bot API 10.2: no ephemeral messages (tests/e2e has them)."""
+        self.calls.append(("api", {"endpoint": endpoint}))
+        raise EndPointNotFound("Not Found")
 
     # ---- reading back
     def group_sends(self) -> list[str]:

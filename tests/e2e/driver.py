@@ -420,6 +420,14 @@ async def open_table(
     cris.send(group, f"/unirme@{tg.bot_username}")
     await tg.wait_for(lambda: seated_are([ana.id, bea.id, cris.id]), what="Cris seated")
 
+    if tg.ephemeral_supported:
+        # Dani never opened a private chat: he sits down all the same (he can see his hand in
+        # the group); he opens it then, so that the tests read his hand there too.
+        dani.press(lobby, t(LANG, "button.join"))
+        await tg.wait_for(lambda: seated_are([u.id for u in users]), what="Dani seated")
+        dani.start_private()
+        await tg.wait_for(lambda: dani.private.bot_messages(), what="Dani's /start answered")
+        return await _start(tg, redis, group, users, lobby, before_start)
     # Dani cannot be written to in private: the bot answers with a deep link instead.
     mark = tg.mark()
     query = dani.press(lobby, t(LANG, "button.join"))
@@ -445,8 +453,20 @@ async def open_table(
     await tg.wait_for(
         lambda: dani.private.bot_messages(), what="Dani's private answer after the deep link"
     )
-    await tg.settle()
+    return await _start(tg, redis, group, users, lobby, before_start)
 
+
+async def _start(
+    tg: FakeTelegram,
+    redis: Any,
+    group: Chat,
+    users: list[User],
+    lobby: Message,
+    before_start: Callable[[], None] | None,
+) -> tuple[MusTable, list[User], Chat]:
+    """Ana starts the table; returns once its start is published."""
+    ana = users[0]
+    await tg.settle()
     if before_start is not None:
         before_start()
     ana.press(lobby, t(LANG, "button.start"))

@@ -766,6 +766,9 @@ class FakeTelegram:
         self.pressed: dict[str, tuple[int, int, float]] = {}
         #: Bot API 10.2 ephemeral messages: off, the server is older (it ignores the parameter)
         self.ephemeral_supported = True
+        #: set: every ephemeral message sent is refused with this error (a client that cannot
+        #: show them, a server that will not send them to this chat)
+        self.refuse_ephemeral: str | None = None
         self.clock_offset = 0.0  # seconds :meth:`advance` moved the server's clock on
         #: (scope key, language code) -> commands, as set by setMyCommands
         self.commands: dict[tuple[tuple[Any, ...], str], list[dict[str, Any]]] = {}
@@ -1888,6 +1891,8 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: EPHEMERAL_CALLBACK_QUERY_EXPIRED")
 
     def _send_ephemeral(self, params: dict[str, Any]) -> Any:
+        if self.refuse_ephemeral is not None:
+            raise ApiError(400, self.refuse_ephemeral)
         chat = self._chat(params)
         options = params["ephemeral_message_parameters"]
         if not isinstance(options, dict) or "receiver_user_id" not in options:

@@ -96,6 +96,7 @@ async def test_cartas_sends_the_hand_again(tg: FakeTelegram, apps: Any, redis_fa
 async def test_join_by_command_without_a_private_chat_gets_a_deep_link(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
+    tg.ephemeral_supported = False  # the deep link: where the hand cannot be shown in the group
     await apps.start()
     redis = redis_factory.client()
     ana, bea = tg.user("Ana"), tg.user("Bea")

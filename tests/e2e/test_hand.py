@@ -95,9 +95,41 @@ async def test_whole_vaca_with_ordagos_fixed_seed(
     assert await redis.hmget(f"{PREFIX}:t:{group.id}", ["v", "d"]) == before
 
 
-async def test_my_cards_button_answers_privately(
+async def test_my_cards_shows_each_his_hand_in_the_group_for_him_alone(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
+    redis = redis_factory.client()
+    await apps.start()
+    table, users, group = await open_table(tg, redis)
+    doc = await table.doc()
+    state = await table.state()
+    label = t(LANG, "button.cards")
+    msg = await tg.wait_for(
+        lambda: label in table.table_message(doc).button_texts() and table.table_message(doc)
+    )
+    before = sum(len(m.history) for m in group.bot_messages())
+    privately = [len(u.private.bot_messages()) for u in users]
+    hands = [mus.view(state, seat).to_dict()["cards"] for seat in range(4)]
+    for seat in range(4):
+        user = table.seat_user(doc, seat)
+        answer = await tg.wait_answer(user.press(msg, label))
+        assert answer["text"] is None  # no alert: the hand is in the group, for him
+        (shown,) = group.ephemeral_for(user)
+        others = [c for s in range(4) if s != seat for c in hands[s]]
+        assert sorted(card_mentions(shown.text, hands[seat])) == sorted(hands[seat])
+        assert not card_mentions(shown.text, others)
+    again = table.seat_user(doc, 0)
+    await tg.wait_answer(again.press(msg, label))  # a second press: one copy, the newest
+    assert len(group.ephemeral_for(again)) == 1
+    await tg.settle()
+    assert sum(len(m.history) for m in group.bot_messages()) == before, "the group saw something"
+    assert [len(u.private.bot_messages()) for u in users] == privately
+
+
+async def test_my_cards_falls_back_to_an_alert_where_ephemeral_messages_are_refused(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    tg.ephemeral_supported = False  # a Bot API server older than 10.2
     redis = redis_factory.client()
     await apps.start()
     table, _users, group = await open_table(tg, redis)

@@ -197,6 +197,7 @@ async def test_a_paused_table_is_resumed_after_a_restart(
 async def test_discards_made_from_the_group_message_only(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
+    tg.ephemeral_supported = False  # the alerts of a server without ephemeral messages
     redis = redis_factory.client()
     await apps.start()
     table, users, _group, _lobby = await _four(tg, redis)
@@ -364,6 +365,7 @@ async def test_otra_partida_starts_a_new_table_with_the_same_players_and_options
 async def test_piedras_discards_from_the_group_message(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
+    tg.ephemeral_supported = False  # the alerts of a server without ephemeral messages
     from piedras_driver import open_piedras_table
 
     import engine.piedras as piedras

@@ -232,6 +232,7 @@ async def test_channel_and_anonymous_admin_identities_are_refused(
 async def test_deep_link_join_refuses_a_wrong_key_and_an_outsider(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
+    tg.ephemeral_supported = False  # the deep link: where the hand cannot be shown in the group
     from driver import deep_link_payload
 
     redis = redis_factory.client()

@@ -1,0 +1,200 @@
+"""Playing from the group (issue 24): nobody opens a private chat with the bot, everyone sees
+his own hand in the group as an ephemeral message (real Application, fake Bot API, Redis).
+
+A whole Mus hand with a mus round and the discards made on the ephemeral hands; the fallback
+where ephemeral messages are refused (an alert and the private chat, as before).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from driver import LANG, MusTable, card_mentions, choose, read_doc
+from fake_telegram import Chat, FakeTelegram, Message, User
+
+import engine.mus as mus
+from bot.games.render import blocked_notice, card_name
+from locales import t
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ("Ana", "Bea", "Cris", "Dani")
+
+
+def _button(chat: Chat, label: str) -> Message | None:
+    return next((m for m in reversed(chat.bot_messages()) if label in m.button_texts()), None)
+
+
+async def _doc(redis: Any, group: Chat) -> dict[str, Any]:
+    found = await read_doc(redis, group.id)
+    assert found is not None
+    return found[1]
+
+
+async def seated_without_private_chats(
+    tg: FakeTelegram, redis: Any, game: str = "mus", names: tuple[str, ...] = NAMES
+) -> tuple[list[User], Chat, Message]:
+    """People who never opened a private chat with the bot open a table, sit down (one by
+    command) and start it."""
+    users = [tg.user(name, name.lower()) for name in names]
+    group = tg.group(f"{game} sin privado", members=users, creator=users[0])
+    users[0].send(group, f"/nueva {game}")
+    join = t(LANG, "button.join")
+    lobby: Message = await tg.wait_for(lambda: _button(group, join), what="the lobby")
+
+    async def seated() -> int:
+        return len((await _doc(redis, group))["players"])
+
+    assert await seated() == 1, "the creator sits down without a private chat"
+    for n, user in enumerate(users[1:], start=2):
+        if n == 3:
+            user.send(group, "/unirme")
+        else:
+            user.press(lobby, join)
+        await tg.wait_for(lambda n=n: _is(seated, n), what=f"{user.first_name} seated")
+    users[0].press(lobby, t(LANG, "button.start"))
+
+    async def started() -> bool:
+        doc = await _doc(redis, group)
+        return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
+
+    await tg.wait_for(started, what="the game started")
+    return users, group, lobby
+
+
+async def _is(read: Any, n: int) -> bool:
+    return bool(await read() == n)
+
+
+def own_hand(group: Chat, user: User) -> Message:
+    """The ephemeral hand the user sees in the group (exactly one)."""
+    shown = group.ephemeral_for(user)
+    assert len(shown) == 1, f"{user.first_name} sees {len(shown)} ephemeral hands"
+    return shown[0]
+
+
+async def open_own_hand(tg: FakeTelegram, table: MusTable, user: User) -> Message:
+    """ "🂠 Mis cartas" on the table message: the hand, in the group, for him alone."""
+    doc = await table.doc()
+    answer = await tg.wait_answer(user.press(table.table_message(doc), t(LANG, "button.cards")))
+    assert answer["text"] is None, answer  # no alert: it is in the group
+    return own_hand(table.group, user)
+
+
+async def test_a_mus_hand_with_a_mus_round_played_from_the_group(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    redis = redis_factory.client()
+    await apps.start()
+    users, group, _lobby = await seated_without_private_chats(tg, redis)
+    table = MusTable(tg, group, users, redis)
+    posted = len(group.bot_messages())
+    state = await table.state()
+    hand = state.hand_number
+    for _ in range(4):  # a mus round, on the table message's buttons
+        state = await table.state()
+        await table.act(state.to_act[0], mus.legal_actions(state, state.to_act[0])[0], "button")
+    state = await table.state()
+    assert state.phase == "discard"
+    before = {s: list(mus.view(state, s).to_dict()["cards"]) for s in range(4)}
+    doc = await table.doc()
+    for n, seat in enumerate(state.to_act):
+        user = table.seat_user(doc, seat)
+        mine = await open_own_hand(tg, table, user)
+        cards = before[seat]
+        assert sorted(card_mentions(mine.text, cards)) == sorted(cards)
+        if n == 0:  # "descarto" with nothing chosen: refused on his own hand, not in an alert
+            empty = t(LANG, "button.discard", n=0)
+            answer = await tg.wait_answer(user.press(mine, empty))
+            assert answer["text"] is None
+            await tg.wait_for(lambda m=mine: t(LANG, "error.bad_discard", count=0) in m.raw)
+        throw = card_name(LANG, cards[0])
+        await tg.wait_answer(user.press(mine, f"▫️ {throw}"))
+        await tg.wait_for(lambda m=mine, c=throw: f"✅ {c}" in m.button_texts(), what="✅")
+        turn = (await table.doc())["turn"]
+        await tg.wait_answer(user.press(mine, t(LANG, "button.discard", n=1)))
+        if n < 3:
+            await tg.wait_for(lambda m=mine: not m.buttons(), what="waiting for the others")
+    await table.wait_turn_after(turn)
+    state = await table.state()
+    assert state.phase == "mus" and state.hand_number == hand
+    for seat in range(4):  # each sees his new cards at once (his own press was just now)
+        user = table.seat_user(doc, seat)
+        cards = list(mus.view(state, seat).to_dict()["cards"])
+        assert cards != before[seat]
+        await tg.wait_for(
+            lambda u=user, c=cards: sorted(card_mentions(own_hand(group, u).text, c)) == sorted(c),
+            what=f"{user.first_name}'s new cards",
+        )
+    state = await table.state()
+    seat = state.to_act[0]
+    corto = next(a for a in mus.legal_actions(state, seat) if a.kind == "corto")
+    await table.act(seat, corto, "button")
+    step = 0
+    state = await table.state()
+    while state.hand_number == hand and not state.is_over:
+        seat = state.to_act[0]
+        await table.act(seat, choose(state, seat, step), "button")
+        table.check.check(state := await table.state())  # no hidden card in a group message
+        step += 1
+    await tg.settle()
+    for user in users:  # nobody opened a private chat, nothing was lost: all in the group
+        assert not user.private.bot_messages() and not user.started
+    assert len(group.bot_messages()) - posted <= 2, "at most 2 new group messages a hand"
+    blocked = [blocked_notice(LANG, u.first_name) for u in users]
+    assert not [m for m in group.bot_messages() if m.raw in blocked]
+    import collections
+
+    print(collections.Counter((c.method, c.ok) for c in tg.calls))
+    print(
+        [
+            (c.params.get("chat_id"), c.error, str(c.params.get("text"))[:50])
+            for c in tg.calls
+            if not c.ok and c.method in ("sendMessage", "editEphemeralMessageText")
+        ]
+    )
+
+
+async def test_refused_ephemeral_messages_fall_back_to_an_alert_and_the_private_chat(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """A server that knows them but refuses this one (a client that cannot show them): the
+    alert and the private hand, word for word as before."""
+    tg.expect_bad_requests = True
+    redis = redis_factory.client()
+    await apps.start()
+    users = [tg.user(name, name.lower()) for name in NAMES]
+    group = tg.group("Mus con privado", members=users, creator=users[0])
+    for user in users:
+        user.start_private()
+    await tg.settle()
+    users[0].send(group, "/nueva mus")
+    join = t(LANG, "button.join")
+    lobby: Message = await tg.wait_for(lambda: _button(group, join), what="the lobby")
+    for user in users[1:]:
+        user.press(lobby, join)
+        await tg.settle(quiet=0.05)
+    users[0].press(lobby, t(LANG, "button.start"))
+    table = MusTable(tg, group, users, redis)
+    await tg.wait_for(lambda: _started(redis, group), what="the game started")
+    await table.assert_dms_show_hands()
+    tg.refuse_ephemeral = "Bad Request: EPHEMERAL_MESSAGES_DISABLED"
+    state = await table.state()
+    doc = await table.doc()
+    rng = random.Random(3)
+    for seat in rng.sample(range(4), 2):
+        user = table.seat_user(doc, seat)
+        answer = await tg.wait_answer(user.press(table.table_message(doc), t(LANG, "button.cards")))
+        cards = mus.view(state, seat).to_dict()["cards"]
+        assert answer["show_alert"] and sorted(card_mentions(answer["text"], cards)) == sorted(
+            cards
+        )
+        assert group.ephemeral_for(user) == []
+    await table.assert_dms_show_hands()
+
+
+async def _started(redis: Any, group: Chat) -> bool:
+    doc = await _doc(redis, group)
+    return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
