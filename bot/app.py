@@ -108,7 +108,7 @@ def build_application(
         .application_class(MeteredApplication)
         .token(settings.telegram_bot_token)
         .concurrent_updates(settings.concurrent_updates)
-        .request(SplitRequest())
+        .request(SplitRequest(read_timeout=settings.api_timeout))
     )
     if settings.telegram_api_url:
         base = settings.telegram_api_url

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TypeVar
 
+import httpx
 from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
@@ -97,9 +98,11 @@ async def call_api(
 
     A flood-control wait up to :data:`MAX_WAIT` is waited; a longer one raises
     :class:`Deferred`. 5xx, network errors and timeouts are retried (:data:`RETRIES` tries)
-    before :class:`Deferred`; with ``uncertain_ok`` a timeout returns ``None`` at once (a send
-    that may have gone through must not be repeated). ``Forbidden`` and a deleted message raise
-    :class:`Gone`; other ``BadRequest`` errors propagate.
+    before :class:`Deferred`; with ``uncertain_ok`` a failure that may have taken effect
+    (:func:`surely_unsent` says no: a timeout, a connection lost after the request went out)
+    returns ``None`` at once (a send that may have gone through must not be repeated).
+    ``Forbidden`` and a deleted message raise :class:`Gone`; other ``BadRequest`` errors
+    propagate.
     """
     pause = RETRY_PAUSE
     for attempt in range(RETRIES):
@@ -119,18 +122,33 @@ async def call_api(
             if "not found" in text or "can't be edited" in text or "chat not found" in text:
                 raise Gone(exc.message) from None
             raise
-        except TimedOut:
-            if uncertain_ok:
+        except TelegramError as exc:
+            if uncertain_ok and not surely_unsent(exc):
                 return None
-            if attempt + 1 == RETRIES:
-                raise Deferred(clock() + RETRY_LATER) from None
-            await sleep(pause)
-        except TelegramError:
             if attempt + 1 == RETRIES:
                 raise Deferred(clock() + RETRY_LATER) from None
             await sleep(pause)
         pause *= 2
     raise Deferred(clock() + RETRY_LATER)
+
+
+UNSENT_CAUSES = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+"""Transport failures that happen before a request leaves: the call surely had no effect."""
+
+
+def surely_unsent(exc: TelegramError) -> bool:
+    """Whether a failed call surely did nothing: Telegram answered with an error (flood
+    control, a 5xx: the method failed), or the request never left (no connection). A timeout or
+    a connection lost once the request was sent may have taken effect.
+
+    >>> from telegram.error import NetworkError
+    >>> surely_unsent(NetworkError("Bad Gateway")), surely_unsent(TimedOut())
+    (True, False)
+    """
+    cause = exc.__cause__
+    if isinstance(exc, TimedOut) or cause is not None:
+        return isinstance(cause, UNSENT_CAUSES)
+    return True  # an answer of Telegram's (a 5xx, "Bad Gateway"): the method failed
 
 
 def html_message(

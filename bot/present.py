@@ -28,12 +28,14 @@ def lobby_view(table: Table) -> Render:
 
 
 def table_view(table: Table) -> Render:
-    """The table message (its buttons only while the game is played; "Otra partida" when
-    it is over)."""
+    """The table message (its buttons only while the game is played; "Otra partida" and the
+    game's result when it is over)."""
     markup = keyboards.table_keyboard(table) if table.status == "playing" else None
+    text = table.adapter.table_text(table)
     if table.status == "over":
         markup = keyboards.over_keyboard(table)
-    return table.adapter.table_text(table), markup
+        text = render.with_result(text, table.shown.final or "")
+    return text, markup
 
 
 def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:

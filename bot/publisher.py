@@ -2,13 +2,13 @@
 
 Nothing a handler decides is only in memory. A move's compare-and-set write carries everything
 there is to show: the new state (the table message, the lobby and each private hand are rendered
-from it), the notices to post (:attr:`~bot.shown.Shown.outbox`: a hand's result...) and the final
-texts of earlier table messages (:attr:`~bot.shown.Shown.closing`). The same write marks the
+from it), the notices to post (:attr:`~bot.shown.Shown.outbox`) and the final texts
+of earlier table messages (:attr:`~bot.shown.Shown.closing`). The same write marks the
 table as due for publication (see :mod:`bot.store`). Then :meth:`Publisher.flush` makes Telegram
 show it:
 
-1. the closing edits, then the notices in order (each recorded in the document once posted, so
-   no other process posts it again);
+1. the closing edits (a finished hand's table message, its result below), then the notices in
+   order (each claimed in the document before its call: :mod:`bot.notices`);
 2. the messages that are missing: each player's private hand (before anyone must act), the lobby,
    the table message (recorded likewise);
 3. an edit of every message whose wanted render differs from what it showed after the last
@@ -21,13 +21,15 @@ before it lets go, several moves becoming one edit. The lease is renewed while a
 for it), so a slow one (flood waits, retries, calls that time out) keeps its lock while it is
 alive; a lock that lapsed nevertheless (the process stalled longer than the lease, Redis did not
 answer the renewals) is noticed before the next Bot API call, which is not made: the publication
-stops and leaves the table due for whoever holds the lock now. So no notice is posted by two
-processes, and no older render is published after a newer one (short of a lock lapsing during a
-call already made: Telegram cannot refuse a call of a former holder). A crash, a restart, a
-Redis outage or a Bot API failure leaves the table due: another try (this process's or another's
-sweep, :func:`bot.handlers.timers.sweep_forever`) finishes it. Failed calls are retried (flood
-waits, 5xx, timeouts); a notice whose send timed out may have been posted, so it is not posted
-again (a table message or a private hand is: a player needs its buttons).
+stops and leaves the table due for whoever holds the lock now. So no older render is published
+after a newer one (short of a lock lapsing during a call already made: Telegram cannot refuse a
+call of a former holder); a notice's claim fences even that case (:mod:`bot.notices`). A
+crash, a restart, a Redis outage or a Bot API failure leaves the table due: another try (this
+process's or another's sweep, :func:`bot.handlers.timers.sweep_forever`) finishes it. Failed
+calls are retried (flood waits, 5xx, timeouts); a notice is claimed in the store before its call
+and never posted twice (:mod:`bot.notices`; a table message or a private hand is sent again: a
+player needs its buttons). A hand's result is no notice: it is the closing edit of its table
+message.
 
 After a rollback (Redis restored from older data, a failover to a replica lacking the last
 writes) the table and the hashes of what its messages show come back older than what Telegram
@@ -71,7 +73,7 @@ from typing import Any, TypeVar
 
 from telegram import Bot
 
-from bot import sending
+from bot import notices, sending
 from bot.background import Publications
 from bot.botapi import MAX_WAIT, RETRY_LATER, Deferred
 from bot.lease import LEASE_MARGIN, Lease, LeaseLost
@@ -446,8 +448,7 @@ async def _publish(
     # again from the newest document, so its notices and missing messages come in order.
     for private in (False, True):
         for notice in [n for n in table.shown.outbox if (n.to is not None) == private]:
-            await sending.post_notice(bot, run, table, notice.to, notice.text)
-            loaded = await _record(svc, run, table, notice=notice.seq, done=done)
+            loaded = await notices.post_claimed(bot, svc, run, table, notice, done, _record)
             if run.moved:
                 return loaded
             table = load_doc(loaded) or table
@@ -561,9 +562,4 @@ async def _record(
         return current, None
 
     await change_table(svc, table.chat_id, fn)
-    found = await svc.store.cached(table.chat_id)
-    if found is None:
-        raise Deferred(svc.clock() + RETRY_LATER)
-    run.moved = run.moved or found.version != run.version + 1
-    run.version = found.version
-    return found
+    return await notices.landed(svc, run, table)

@@ -115,6 +115,13 @@ class Settings(BaseSettings):
         "consistent; a slow Bot API call then delays only its own update).",
         validation_alias=_env("concurrent_updates", "TAPETE_CONCURRENT_UPDATES"),
     )
+    api_timeout: float = Field(
+        default=5.0,
+        gt=0,
+        description="Seconds a Bot API call waits for Telegram's answer before it counts as "
+        "timed out (long polls wait their own timeout on top).",
+        validation_alias=_env("api_timeout", "TAPETE_API_TIMEOUT"),
+    )
     publish_hold: float = Field(
         default=3.0,
         ge=0,

@@ -35,6 +35,9 @@ class Notice(BaseModel):
     text: str
     to: int | None = None
     """A user's private chat, or ``None`` for the group."""
+    claim: str | None = None
+    """Set, in the store, by the publication about to post it, before the call (a fence: a
+    publication that finds another's claim does not post it; see :mod:`bot.publisher`)."""
 
 
 NO_MESSAGE = 0
@@ -61,6 +64,8 @@ class Shown(BaseModel):
     outbox: list[Notice] = Field(default_factory=list)
     """New messages still to post, oldest first (see :class:`Notice`)."""
     notice_seq: int = 0
+    final: str | None = None
+    """The game's result, shown at the foot of the finished game's table message."""
     unreachable: list[int] = Field(default_factory=list)
     """Players the group was told cannot get private messages (they blocked the bot): said
     once per table; the turn timer plays for them."""
@@ -80,8 +85,9 @@ class Shown(BaseModel):
         self.table_msg = None
 
     def hand_closed(self, text: str | None) -> None:
-        """A hand ended: its table message shows ``text`` (``None``: it was not posted), and
-        the next hand gets a new table message and new private hands."""
+        """A hand ended: its table message shows ``text`` (``None``: it was not posted; its
+        result then goes out as a notice), and the next hand gets a new table message and new
+        private hands."""
         if text is not None:
             self.close(text)
         self.table_msg = None
@@ -93,5 +99,6 @@ class Shown(BaseModel):
         self.closing = {}
 
 
-FIELDS = frozenset(Shown.model_fields)
-"""The record's fields, which documents stored before it kept at the top level."""
+FIELDS = frozenset(Shown.model_fields) - {"final"}
+"""The record's fields that documents stored before it kept at the top level (one added since,
+``final``, was only ever stored in the record)."""

@@ -341,11 +341,23 @@ class Table(BaseModel):
         if self.shown.table_msg is not None:
             self.shown.close(self.adapter.table_text(self))
 
-    def close_hand(self, hand_log: list[LogEntry]) -> None:
+    def close_hand(self, hand_log: list[LogEntry], result: str = "") -> None:
         """A hand ended (its log: ``hand_log``): its table message is to show the hand in its
-        final form, without buttons; the next hand's table message and private hands are new."""
-        posted = self.shown.table_msg is not None
-        self.shown.hand_closed(self.adapter.closed_table_text(self, hand_log) if posted else None)
+        final form, without buttons, and its ``result`` below (an edit: tried again after a
+        timeout, it cannot show twice); a hand whose table message was not posted has its
+        result posted as a notice. The next hand's table message and private hands are new."""
+        if self.shown.table_msg is None:
+            if result:
+                self.notify(result)
+            self.shown.hand_closed(None)
+            return
+        closed = self.adapter.closed_table_text(self, hand_log)
+        self.shown.hand_closed(render.with_result(closed, result))
+
+    def end_game(self, result: str) -> None:
+        """The game ended: its table message shows ``result`` at its foot (posted with it if it
+        was not posted yet)."""
+        self.shown.final = result or None
 
     def resend_hand(self, seat: int) -> None:
         """The seat's private hand is sent anew (a new player there, or at the bottom)."""

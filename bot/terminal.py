@@ -184,6 +184,8 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
                 say("\n" + plain(notice.text))
         table.shown.closing, table.shown.outbox = {}, []
         if table.status != "playing":
+            if table.shown.final:  # the game's result, at the foot of its table message
+                say("\n" + plain(table.shown.final))
             say(t(lang, "terminal.over"))
             return 0
         table.turn_seconds = 0  # no clock to show: you have all the time

@@ -225,15 +225,21 @@ def fire_timer(
 
 
 def announce(table: Table, step: Step) -> None:
-    """Queue what a step shows beyond the table message: the finished hand's table message
-    in its final form, and the result (with the end of the game) as a new message."""
+    """Queue what a step shows beyond the table message: the finished hand's table message in
+    its final form with the hand's result below it, and the game's result in the finished
+    game's table message. Both are edits of messages the group already has (an edit tried
+    again after a timeout cannot show twice); a result with no message to show it in is a
+    new message (a notice)."""
     adapter = table.adapter
-    if step.closed_hand_log is not None:
-        table.close_hand(step.closed_hand_log)
+    over = table.status == "over"
     hand_log = step.closed_hand_log if step.closed_hand_log is not None else table.log
     result = adapter.result_text(table, step.events, hand_log)
-    result = render.result_notice(table.lang, result, over=table.status == "over")
-    if result:
+    result = render.result_notice(table.lang, result, over=over)
+    if step.closed_hand_log is not None:
+        table.close_hand(step.closed_hand_log, "" if over else result)
+    if over:
+        table.end_game(result)
+    elif result and step.closed_hand_log is None:
         table.notify(result)
 
 

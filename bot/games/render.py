@@ -225,6 +225,30 @@ def alone_notice(lang: str) -> str:
     return t(lang, "bots.paused")
 
 
+MAX_MESSAGE = 4096
+"""Telegram's longest message text (counted after the HTML is parsed: an HTML text this long
+or shorter always fits)."""
+
+
+def with_result(text: str, result: str) -> str:
+    """A table message's final text followed by the result of its hand (or game): one message,
+    within :data:`MAX_MESSAGE` (too long, only the message's first line stays above it, or none).
+
+    >>> print(with_result("Mano 1", "Gana A"))
+    Mano 1
+    <BLANKLINE>
+    Gana A
+    >>> len(with_result("x" * 4000, "Gana A")), with_result("x" * 5000, "Gana A")
+    (4008, 'Gana A')
+    """
+    if not result:
+        return text
+    joined = f"{text}\n\n{result}"
+    if len(joined) > MAX_MESSAGE:
+        joined = f"{text.split(chr(10), 1)[0]}\n\n{result}"
+    return joined if len(joined) <= MAX_MESSAGE else result[:MAX_MESSAGE]
+
+
 def result_notice(lang: str, result: str | None, *, over: bool) -> str:
     """A step's new group message: the hand's result, and the end of the game ("" if none).
 

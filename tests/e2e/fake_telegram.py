@@ -712,6 +712,16 @@ def _inline_query_chat_type(user: User, chat: Chat) -> str:
 # -------------------------------------------------------------------------------------- server
 
 
+@dataclass
+class TimeOut:
+    """A fault of :meth:`FakeTelegram.time_out`: calls of ``method`` the bot sees time out."""
+
+    method: str
+    effect: bool
+    when: Callable[[dict[str, Any]], bool] | None
+    left: int
+
+
 class FakeTelegram:
     """The fake Bot API: a ThreadingHTTPServer on 127.0.0.1 plus the Telegram model."""
 
@@ -775,6 +785,13 @@ class FakeTelegram:
         self.fail: dict[str, tuple[int, str]] = {}  # method (lower case) -> forced error
         #: (token, method in lower case) -> seconds the answer is held back (a slow network)
         self.delay: dict[tuple[str, str], float] = {}
+        #: One-shot timeouts (:meth:`time_out`): the next call they match is answered only after
+        #: :attr:`timeout_hold` seconds, when the bot no longer waits for it (it timed out).
+        self.timeouts: list[TimeOut] = []
+        #: Seconds a timed-out answer is held back: beyond the bot's ``TAPETE_API_TIMEOUT``.
+        self.timeout_hold = 6.0
+        #: Every call that timed out, and whether it took effect first.
+        self.timed_out: list[tuple[dict[str, Any], bool]] = []
         self.queues: dict[str, list[tuple[int, dict[str, Any]]]] = {t: [] for t in self.tokens}
         self.confirmed: dict[str, int] = dict.fromkeys(self.tokens, 0)  # highest offset seen
         self.queued_at: dict[int, float] = {}
@@ -1363,13 +1380,56 @@ class FakeTelegram:
         pause = self.delay.get((token, low))
         if pause:
             time.sleep(pause)  # before the call takes effect, like a slow request
+        fault = self._take_timeout(low, params)
+        if fault is not None and not fault.effect:
+            self._held(params, effect=False)  # lost on the way: nothing happened
         with self._lock:
             func = getattr(self, f"_m_{low}", None)
             if func is None:
                 self.unknown_methods.append(method)
                 log.warning("fake Telegram: unknown method %s %s", method, params)
                 raise ApiError(400, f"Bad Request: method {method} is not implemented by the fake")
-            return func(params)
+            result = func(params)
+        if fault is not None:
+            self._held(params, effect=True)  # done, but the answer comes too late
+        return result
+
+    def time_out(
+        self,
+        method: str,
+        *,
+        effect: bool,
+        when: Callable[[dict[str, Any]], bool] | None = None,
+        times: int = 1,
+    ) -> TimeOut:
+        """The next ``times`` calls of ``method`` (those ``when`` accepts, given the call's
+        parameters) time out for the bot: with ``effect`` they take effect first (a message is
+        sent) and the answer is lost; without, the request is lost on its way (nothing
+        happens). Either way the bot sees no answer within its timeout."""
+        fault = TimeOut(method.lower(), effect, when, times)
+        with self._lock:
+            self.timeouts.append(fault)
+        return fault
+
+    def _take_timeout(self, low: str, params: dict[str, Any]) -> TimeOut | None:
+        with self._lock:
+            for fault in self.timeouts:
+                wanted = fault.when is None or fault.when(params)
+                if fault.method == low and fault.left > 0 and wanted:
+                    fault.left -= 1
+                    if fault.left == 0:
+                        self.timeouts.remove(fault)
+                    return fault
+        return None
+
+    def _held(self, params: dict[str, Any], *, effect: bool) -> None:
+        """Answer no sooner than the bot gives up (:attr:`timeout_hold`); without ``effect``
+        the answer is an error the bot never reads."""
+        with self._lock:
+            self.timed_out.append((dict(params), effect))
+        time.sleep(self.timeout_hold)
+        if not effect:
+            raise ApiError(504, "Gateway Timeout: held back by the fake (the bot timed out)")
 
     def count_in_flight(self, change: int) -> None:
         with self._lock:

@@ -79,7 +79,7 @@ async def test_three_players_play_a_whole_juego(
         table.check.check(state)
     assert max(per_hand) <= 3, per_hand
     texts = [m.text for m in table.group.bot_messages()]
-    results = [x for x in texts if x.startswith("🏁 Fin de la mano")]
+    results = [x for x in texts if "🏁 Fin de la mano" in x]  # in its closed table message
     assert len(results) == hands
     lost = [x for x in results if "pierde el juego 1" in x]
     assert len(lost) == 1 and "Cartas:" in lost[0] and "Piedras:" in lost[0]
@@ -106,7 +106,7 @@ async def test_eight_players_one_hand(tg: FakeTelegram, apps: Any, redis_factory
     await tg.settle()
     assert state.hand_number == 2 or state.juego == 2
     assert len(tg.group_calls(chat=table.group)) - before <= 3
-    result = [m.text for m in table.group.bot_messages() if m.text.startswith("🏁")][-1]
+    result = [m.text for m in table.group.bot_messages() if "🏁" in m.text][-1]
     assert "Cartas:" in result and "Piedras:" in result
     await table.assert_dms_show_hands()
 
@@ -121,7 +121,7 @@ async def test_english_hand_by_buttons_only(
     await tg.settle()
     assert state.hand_number == 2 or state.juego == 2
     texts = [m.text for m in table.group.bot_messages()]
-    assert any(x.startswith("🏁 End of hand 1") for x in texts), texts[-2:]
+    assert any("\n\n🏁 End of hand 1" in x for x in texts), texts[-2:]
     doc = await table.doc()
     msg = table.table_message(doc)
     assert msg is not None and "Mus a piedras" in msg.text and "hand 2" in msg.text
@@ -303,7 +303,7 @@ async def test_restart_mid_hand_continues(tg: FakeTelegram, apps: Any, redis_fac
     await tg.settle()
     assert state.hand_number == 2 or state.juego == 2
     texts = [m.text for m in table.group.bot_messages()]
-    assert any(x.startswith("🏁 Fin de la mano 1") for x in texts)
+    assert any("\n\n🏁 Fin de la mano 1" in x for x in texts)
 
 
 async def test_ordagos_end_the_match(tg: FakeTelegram, apps: Any, redis_factory: Any) -> None:

@@ -1,5 +1,6 @@
-"""End to end: a hand's result says why (issue 10, item 5), is posted before the next hand's
-private cards, and the next hand's first turn leaves time to read it."""
+"""End to end: a hand's result says why (issue 10, item 5), is shown (at the foot of its hand's
+closed table message) before the next hand's private cards, and the next hand's first turn leaves
+time to read it."""
 
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ pytestmark = pytest.mark.e2e
 SCORED = re.compile(r"^(Grande|Chica|Pares|Juego|Punto): \+(\d+) para (.+?) \((.+)\)$")
 
 
-def result_of(group: Any, hand: int) -> Any:
+def result_of(group: Any, hand: int) -> tuple[Any, str]:
+    """The message that shows the result of ``hand`` (the closing edit of that hand's table
+    message) and the result's own text (from its title on)."""
     title = t(LANG, "event.hand_over", hand=hand, a="", b="").split(".")[0]
-    found = [m for m in group.bot_messages() if m.text.startswith(title)]
+    found = [m for m in group.bot_messages() if f"\n\n{title}" in m.text]
     assert len(found) == 1, [m.text[:40] for m in group.bot_messages()]
-    return found[0]
+    return found[0], found[0].text[found[0].text.index(title) :]
 
 
 async def test_result_lines_say_whose_hands_scored_and_come_before_the_next_cards(
@@ -37,8 +40,9 @@ async def test_result_lines_say_whose_hands_scored_and_come_before_the_next_card
     state = await play_hand(table, random.Random(3), mus_rounds_wanted=0)
     await tg.settle()
     assert state.hand_number == 2
-    result = result_of(group, 1)
-    lines = result.text.splitlines()
+    result, text = result_of(group, 1)
+    assert result.text.startswith("🃏 Mus · ")  # the closed table message of hand 1
+    lines = text.splitlines()
     scored = [m for m in map(SCORED.match, lines) if m]
     assert scored, lines
     by_holder = [m for m in scored if m.group(1) in ("Pares", "Juego", "Punto")]
@@ -58,11 +62,12 @@ async def test_result_lines_say_whose_hands_scored_and_come_before_the_next_card
                 shown = next(x for x in lines if x.startswith(f"{name}:"))
                 assert total in shown, (part, shown)
 
-    # The result was posted before any private card of hand 2.
+    # The result was shown (the closing edit of hand 1's table message) before any private
+    # card of hand 2.
     result_call = next(
-        c for c in tg.calls if c.method == "sendMessage" and c.result
-        and c.result.get("message_id") == result.message_id
-        and c.params.get("chat_id") in (group.id, str(group.id))
+        c for c in tg.calls if c.method == "editMessageText" and c.ok
+        and c.params.get("message_id") == result.message_id
+        and isinstance(c.result, dict) and text in str(c.result.get("text", ""))
     )  # fmt: skip
     hand2 = t(LANG, "hand.title", game="Mus", title=group.title, hand=2)
     private = [
@@ -84,7 +89,7 @@ async def test_an_accepted_ordago_says_it_decided_the_juego(
     table, _users, group = await open_table(tg, redis)
     await play_hand(table, random.Random(1), mus_rounds_wanted=0, lance_policy=ordago_policy)
     await tg.settle()
-    text = result_of(group, 1).text
+    _message, text = result_of(group, 1)
     line = next(x for x in text.splitlines() if "órdago" in x)
     said = r"^Grande: ¡órdago querido! Lo gana (Ana|Bea <b>|Cris|Dani): juego para .+\.$"
     assert re.match(said, line), line

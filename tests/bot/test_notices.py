@@ -1,0 +1,121 @@
+"""A notice that stays a new message is posted at most once (issue 25, item 2): it is claimed in
+the store before the call, and a publication that finds another's claim does not post it; a
+call that surely did not happen gives the claim back (bot/notices.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from telegram.error import NetworkError, RetryAfter, TimedOut
+
+from bot.handlers import lobby
+from bot.publisher import Publisher
+from bot.services import Services
+from bot.table import Table
+from bot.tables import change_table
+
+sys.path.insert(0, str(Path(__file__).parent))
+from stores import connect
+from test_handlers import GROUP, Harness
+
+
+async def _queue(h: Harness, text: str, claim: str | None = None) -> None:
+    """Put a group notice in the table's outbox (claimed by ``claim`` if given)."""
+
+    def fn(current: Table | None) -> tuple[Table | None, None]:
+        assert current is not None
+        current.notify(text)
+        current.shown.outbox[-1].claim = claim
+        return current, None
+
+    await change_table(h.svc, GROUP, fn)
+
+
+def _posted(h: Harness, text: str) -> int:
+    return sum(1 for sent in h.bot.group_sends() if sent == text)
+
+
+async def test_a_notice_claimed_by_a_send_in_doubt_is_never_posted_again() -> None:
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus 30"))
+    await _queue(h, "claimed by a killed process", claim="0123456789abcdef")
+    await _queue(h, "not claimed")
+    await h.pub.flush(GROUP)
+    assert _posted(h, "claimed by a killed process") == 0
+    assert _posted(h, "not claimed") == 1
+    assert (await h.table()).shown.outbox == []
+
+
+async def test_a_process_whose_lock_lapsed_mid_send_is_not_followed_by_a_second_post() -> None:
+    """Process A's send hangs past its lock's lease; process B takes the lock over and finds
+    A's claim: one post, A's, when its call ends."""
+    h = Harness(publish_hold=0.0)
+    await lobby.nueva(*h.command(101, "/nueva mus 30"))
+    await h.pub.flush(GROUP)
+    sending, go_on = asyncio.Event(), asyncio.Event()
+    real_send = h.bot.send_message
+
+    async def hanging(chat_id: int, text: str, **kw: Any) -> Any:
+        if text == "once":
+            sending.set()
+            await go_on.wait()
+        return await real_send(chat_id, text, **kw)
+
+    h.bot.send_message = hanging  # type: ignore[method-assign]
+    await _queue(h, "once")
+    first = asyncio.create_task(h.pub.flush(GROUP))
+    await asyncio.wait_for(sending.wait(), 5)
+    h.clock += 3600  # A stalls far longer than its lease: its lock lapses
+    other = Publisher(h.bot, Services(h.svc.settings, connect(h.store), clock=h.svc.clock))
+    await other.flush(GROUP)  # B takes the lock: A's claim is in the store, B does not post
+    assert _posted(h, "once") == 0
+    assert (await h.table()).shown.outbox == []  # B published: it dropped the claimed notice
+    go_on.set()
+    await asyncio.wait_for(first, 5)
+    assert _posted(h, "once") == 1
+    assert (await h.table()).shown.outbox == []
+
+
+class Failing:
+    """Makes the next sends of ``text`` fail with ``errors``, in order."""
+
+    def __init__(self, h: Harness, text: str, errors: list[Exception]) -> None:
+        self.errors, self.text, self.real = errors, text, h.bot.send_message
+        h.bot.send_message = self.send  # type: ignore[method-assign]
+
+    async def send(self, chat_id: int, text: str, **kw: Any) -> Any:
+        if text == self.text and self.errors:
+            error = self.errors.pop(0)
+            if not isinstance(error, RetryAfter):  # it took effect; its answer was lost
+                await self.real(chat_id, text, **kw)
+            raise error
+        return await self.real(chat_id, text, **kw)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+async def test_a_send_that_surely_failed_is_tried_again_and_one_in_doubt_is_not() -> None:
+    h = Harness()
+    await lobby.nueva(*h.command(101, "/nueva mus 30"))
+    await h.pub.flush(GROUP)
+    Failing(h, "flood", [RetryAfter(30)])  # Telegram refused: surely not posted
+    await _queue(h, "flood")
+    await h.pub.flush(GROUP)
+    assert _posted(h, "flood") == 0
+    assert [n.claim for n in (await h.table()).shown.outbox] == [None]  # the claim given back
+    h.clock += 60
+    await h.pub.flush(GROUP)
+    assert _posted(h, "flood") == 1
+    # A timeout, or a connection lost once the request was out: maybe posted, never again.
+    reset = NetworkError("httpx.ReadError: reset")
+    reset.__cause__ = httpx.ReadError("reset")
+    for text, error in (("doubt", TimedOut()), ("reset", reset)):
+        Failing(h, text, [error])
+        await _queue(h, text)
+        await h.pub.flush(GROUP)
+        assert _posted(h, text) == 1
+        assert (await h.table()).shown.outbox == []
