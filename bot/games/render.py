@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.games.base import TableView
+from bot.games.timing import minutes_left
 from engine.core import IllegalAction
 from locales import t, tn
 
@@ -260,9 +261,12 @@ def result_notice(lang: str, result: str | None, *, over: bool) -> str:
 
 
 def nudge_text(table: TableView, left: int, link: str | None) -> str:
-    """The private nudge: your turn, ``left`` seconds, with a link to the table message (or the
-    group's name where there is no link)."""
-    title = esc(table.title or table.adapter.title(table.lang))
+    """The private nudge: your turn, the time left (``left`` seconds) in the table clock's
+    words, with a link to the table message (or the group's name where there is no link)."""
+    lang = table.lang
+    title = esc(table.title or table.adapter.title(lang))
+    minutes = minutes_left(left)
+    when = tn(lang, "phone.time_left", minutes) if minutes else t(lang, "phone.time_left_last")
     if link is not None:
-        return tn(table.lang, "phone.nudge", left, where=f'<a href="{link}">{title}</a>')
-    return tn(table.lang, "phone.nudge_group", left, where=title)
+        return t(lang, "phone.nudge", left=when, where=f'<a href="{link}">{title}</a>')
+    return t(lang, "phone.nudge_group", left=when, where=title)

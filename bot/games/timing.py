@@ -53,15 +53,24 @@ def split_time(words: Sequence[str]) -> tuple[int | None, list[str]]:
     return seconds, rest
 
 
-def minutes_left(left: float) -> int:
-    """The whole minutes a clock shows (rounded up); 0 for "less than a minute".
+GRACE = 10.0
+"""Seconds over a whole minute that do not make one more on the clock: a turn of 2 min with the
+first turn's reading pause (8 s, ``bot.flow.clock.READ_PAUSE``) still reads "2 min"."""
 
-    >>> minutes_left(120), minutes_left(61), minutes_left(60), minutes_left(3)
-    (2, 2, 0, 0)
+
+def minutes_left(left: float) -> int:
+    """The whole minutes a clock shows (rounded up, :data:`GRACE` seconds over a minute not
+    counted, never 1: from 2 min it goes to "less than a minute"); 0 for "less than a minute".
+    The lobby, the table and the nudge all say the time this way.
+
+    >>> minutes_left(188), minutes_left(128), minutes_left(120), minutes_left(61)
+    (3, 2, 2, 2)
+    >>> minutes_left(60), minutes_left(3)
+    (0, 0)
     """
     if left <= 60:
         return 0
-    return -int(-left // 60)
+    return max(2, -int(-(left - GRACE) // 60))
 
 
 def next_change(deadline: float, shown: int) -> float | None:
@@ -69,8 +78,10 @@ def next_change(deadline: float, shown: int) -> float | None:
     before the deadline).
 
     >>> next_change(1000.0, 3), next_change(1000.0, 2), next_change(1000.0, 0)
-    (880.0, 940.0, None)
+    (870.0, 940.0, None)
     """
     if shown <= 0:
         return None
-    return deadline - 60 * (shown - 1)
+    if shown == 2:
+        return deadline - 60
+    return deadline - 60 * (shown - 1) - GRACE

@@ -114,7 +114,9 @@ def test_one_or_several_left_to_discard() -> None:
     assert "▶ Falta por descartarse: <b>Dani</b>" in mus_render.table_text(table)
 
 
-def test_turn_clock_and_nudge_count_minutes_and_seconds() -> None:
+def test_turn_clock_and_nudge_say_the_time_in_the_same_words() -> None:
+    """One clock unit everywhere: the lobby's "2 min por turno", the table's clock and the
+    nudge all count whole minutes (the first turn's reading pause makes no minute more)."""
     table = seated_table()
     moves.start(table, 3, 0.0, 120)
     table.clock_min = 1
@@ -122,8 +124,15 @@ def test_turn_clock_and_nudge_count_minutes_and_seconds() -> None:
     table.clock_min = 2
     assert render.deadline_text("es", table) == "⏱ quedan 2 min"
     table.turn_deadline = 101.0
-    assert "queda 1 s." in clock.nudge_text(table, 100.0)
-    assert "quedan 30 s." in clock.nudge_text(table, 71.0)
+    assert ": menos de 1 min." in clock.nudge_text(table, 100.0)
+    assert ": quedan 2 min." in clock.nudge_text(table, 1.0)
+    assert " s." not in clock.nudge_text(table, 1.0)
+    table.lang = "en"
+    assert ": 2 min left." in clock.nudge_text(table, 1.0)
+    fresh = seated_table()
+    moves.start(fresh, 3, 0.0, 120)  # the first turn: 120 s and the reading pause
+    assert render.deadline_text("es", fresh) == "⏱ quedan 2 min"
+    assert render.time_label("es", 120) == "⏱ 2 min por turno"
 
 
 def test_piedras_lance_level() -> None:
