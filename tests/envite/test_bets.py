@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core import Action
-from engine.envite import EnviteState, apply, legal_actions, new_game, view
+from engine.envite import EnviteState, Options, apply, legal_actions, new_game, view
 from tests.envite.scripted import play, refusal
 
 # Seat 0 (team 0) holds the three best trumps: team 0 wins any round played out.
@@ -190,3 +194,79 @@ def test_e5_one_betting_sequence_per_round_whatever_step_was_accepted(moves: tup
         s = play(s, f"{seat} tiro {s.hands[seat][0]}")
     assert s.tricks_won == (1, 0) and s.turn == 0
     assert "envido" not in texts(s, 0) and refusal(s, 0, "envido").reason == "bet_already_settled"
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.sampled_from([(4, False), (6, False), (8, False), (12, False), (5, True), (7, True)]),
+    chicos=st.sampled_from([2, 1, 3]),
+    cards_before=st.integers(0, 8),
+    accept=st.booleans(),
+    rng=st.randoms(use_true_random=False),
+)
+def test_e5_e6_chico_fuera_at_0_0_takes_the_chico_or_pays_nine(
+    seed: int,
+    size: tuple[int, bool],
+    chicos: int,
+    cards_before: int,
+    accept: bool,
+    rng: random.Random,
+) -> None:
+    """E5/E6 at 0-0, any deal, size and trick: the ladder envido, siete, nueve, chico fuera.
+    Refused, the chico-fuera team scores 9 (not the chico) and the next round is dealt at 9-0;
+    accepted, no other bet is possible that round and its winner by tricks takes the chico
+    (the scores go back to 0-0; with one chico to win, the game)."""
+    players, mocho = size
+    options = Options(chicos=chicos, mocho=mocho)  # type: ignore[arg-type]
+    s = new_game(players=players, options=options, seed=seed)
+    assert s.score == (0, 0)
+    for _ in range(cards_before):  # some cards of the round first, without betting
+        seat = s.to_act[0]
+        plays = [a for a in legal_actions(s, seat) if a.kind == "tiro"]
+        t = apply(s, seat, rng.choice(plays))
+        if any(e.kind == "round_scored" for e in t.events):
+            break  # that card would end the round: bet before it
+        s = t.state
+    assert s.score == (0, 0) and s.phase == "play"
+    bettor = s.turn % 2
+    for kind in ("envido", "siete", "nueve", "chico_fuera"):
+        assert Action(kind) in legal_actions(s, s.to_act[0]), kind
+        s = apply(s, s.to_act[0], Action(kind)).state
+    caller = 1 - bettor  # E5: the other team raises nueve to chico fuera
+    answer = s.to_act[0]
+    assert answer in s.mandadores and answer % 2 == bettor
+    assert legal_actions(s, answer) == [Action("quiero"), Action("no_quiero")]
+    if not accept:
+        t = apply(s, answer, "no quiero")
+        paid = next(e for e in t.events if e.kind == "bet_refused")
+        assert paid.data["paid"] == 9 and paid.data["to_team"] == caller
+        assert not any(e.kind == "chico_won" for e in t.events)
+        score = [0, 0]
+        score[caller] = 9
+        assert t.state.score == tuple(score) and t.state.chicos == (0, 0)
+        return
+    s = apply(s, answer, "quiero").state
+    assert view(s).to_dict()["stake"] == "chico fuera"
+    tricks = [0, 0]
+    while True:
+        seat = s.to_act[0]
+        legal = legal_actions(s, seat)
+        assert all(a.kind == "tiro" for a in legal)  # one betting sequence per round
+        t = apply(s, seat, rng.choice(legal))
+        for e in t.events:
+            if e.kind == "trick_won":
+                tricks = list(e.data["tricks"])
+        if any(e.kind == "chico_won" for e in t.events):
+            break
+        assert not any(e.kind == "round_scored" for e in t.events)
+        s = t.state
+    winner = tricks.index(max(tricks))
+    assert max(tricks) == 2  # the round was played out
+    won = next(e for e in t.events if e.kind == "chico_won")
+    assert won.data["team"] == winner and won.data["why"] == "chico_fuera"
+    assert not any(e.kind == "round_scored" for e in t.events)
+    expected = [0, 0]
+    expected[winner] = 1
+    assert t.state.chicos == tuple(expected) and t.state.score == (0, 0)
+    assert t.state.is_over == (chicos == 1)
