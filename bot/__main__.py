@@ -11,7 +11,7 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TextIO
 from urllib.parse import urlsplit, urlunsplit
 
@@ -136,11 +136,17 @@ up; a wrong token or an address nothing answers at fails at once."""
 
 
 def bot_api_problem(
-    settings: Settings, timeout: float = 10.0, patience: float = STARTUP_PATIENCE
+    settings: Settings,
+    timeout: float = 10.0,
+    patience: float = STARTUP_PATIENCE,
+    *,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    clock: Callable[[], float] | None = None,
 ) -> str | None:
     """Why the Telegram Bot API cannot be used with these settings (one line, the token never
     in it), or ``None`` when ``getMe`` answers. A refusal that may pass (flood control, 5xx, a
-    timeout) is retried, with one warning per try, for up to ``patience`` seconds."""
+    timeout) is retried, with one warning per try, for up to ``patience`` seconds (of ``clock``,
+    by default the event loop's; ``sleep`` pauses: tests pass simulated ones)."""
     import httpx
     from telegram import Bot
     from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError, TimedOut
@@ -162,8 +168,8 @@ def bot_api_problem(
         )
 
     async def get_me() -> None:
-        loop = asyncio.get_running_loop()
-        give_up, backoff = loop.time() + patience, 1.0
+        now = clock or asyncio.get_running_loop().time
+        give_up, backoff = now() + patience, 1.0
         while True:
             try:
                 async with bot:  # initializing asks getMe
@@ -174,14 +180,14 @@ def bot_api_problem(
                 pause, backoff = backoff, min(backoff * 2, 30.0)
                 if isinstance(error, RetryAfter):
                     pause = retry_seconds(error)
-                if loop.time() + pause > give_up:
+                if now() + pause > give_up:
                     raise
                 log.warning(
                     "the Telegram Bot API refused for now (%s): retrying in %.0f s",
                     type(error).__name__,
                     pause,
                 )
-            await asyncio.sleep(pause)
+            await sleep(pause)
 
     try:
         asyncio.run(get_me())

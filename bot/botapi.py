@@ -161,7 +161,7 @@ def html_message(
 
 
 OUTAGE_REMINDER = 600.0
-"""Seconds between two warnings that the Bot API is still unreachable."""
+"""Seconds between two reminders (INFO) that the Bot API is still unreachable."""
 
 
 @dataclass
@@ -202,8 +202,8 @@ class TelegramClock:
 @dataclass
 class Outage:
     """Telegram unreachable for a while, as an operator wants it in the log: one warning when
-    it starts, a reminder every :data:`OUTAGE_REMINDER` seconds, one warning when it ends
-    (not a traceback per failed poll).
+    it starts and one when it ends, however long it lasts (between them an INFO reminder every
+    :data:`OUTAGE_REMINDER` seconds; not a traceback per failed poll).
 
     >>> now = [0.0]; outage = Outage(clock=lambda: now[0])
     >>> outage.failed(TimedOut()); now[0] = 30.0; outage.failed(TimedOut()); outage.since
@@ -224,7 +224,7 @@ class Outage:
             log.warning("the Telegram Bot API does not answer (%s)", type(error).__name__)
         elif now - self.said >= OUTAGE_REMINDER:
             self.said = now
-            log.warning(
+            log.info(
                 "the Telegram Bot API still does not answer, for %.0f s (%s)",
                 now - self.since,
                 type(error).__name__,

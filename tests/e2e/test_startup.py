@@ -64,3 +64,73 @@ async def test_a_start_while_telegram_refuses_waits_and_then_plays(
     assert proc.proc.returncode == 0, proc.log.read_text()
     log = proc.log.read_text()
     assert "Traceback" not in log, log
+
+
+async def test_a_one_minute_429_storm_at_start_up_is_waited_out(
+    tg: FakeTelegram, redis_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25's aim: the bot survives a 1-minute 429 storm at start-up, in simulated time.
+    Each call of the start-up answers "retry after 7" for a minute of its pauses: ``getMe`` of
+    the token check, then the Application's bootstrap as ``python -m bot`` runs it
+    (``bootstrap_retries=-1``): ``getMe`` again and ``deleteWebhook``. Then the bot polls and
+    answers."""
+    import asyncio
+    import types
+
+    from conftest import AppRunner, make_settings
+    from telegram.ext._utils import networkloop
+
+    import bot.__main__ as entry
+    from bot.app import build_application
+
+    waited = [0.0]  # simulated seconds of the start-up's pauses in this storm
+    real_sleep = asyncio.sleep
+
+    def storm(method: str) -> None:
+        tg.fail[method.lower()] = (429, "Too Many Requests: retry after 7")
+        waited[0] = 0.0
+
+    async def sleep(seconds: float, *args: Any) -> Any:
+        waited[0] += seconds
+        if waited[0] >= 60.0:
+            tg.fail.clear()  # the storm is over
+        return await real_sleep(0, *args)
+
+    def refused(method: str, since: int) -> int:
+        return sum(1 for c in tg.calls_to(method, since) if not c.ok)
+
+    settings = make_settings(tg, tg.tokens[0])
+    storm("getMe")
+    problem = await asyncio.to_thread(
+        entry.bot_api_problem, settings, sleep=sleep, clock=lambda: waited[0]
+    )
+    assert problem is None and waited[0] >= 60.0
+    assert refused("getMe", 0) >= 60 // 7
+    # PTB's retry loop pauses in simulated time too (only its pauses: the rest runs as usual).
+    names = {name: getattr(asyncio, name) for name in dir(asyncio) if not name.startswith("__")}
+    monkeypatch.setattr(networkloop, "asyncio", types.SimpleNamespace(**(names | {"sleep": sleep})))
+    app = build_application(settings, redis=redis_factory.client())
+    storm("getMe")
+    since = tg.mark()
+    await app._bootstrap_initialize(max_retries=-1)  # what run_polling(bootstrap_retries=-1) does
+    assert waited[0] >= 60.0 and refused("getMe", since) >= 60 // 8
+    try:
+        if app.post_init:
+            await app.post_init(app)
+        await app.start()
+        assert app.updater is not None
+        storm("deleteWebhook")
+        since = tg.mark()
+        await app.updater.start_polling(poll_interval=0, timeout=1, bootstrap_retries=-1)
+        assert waited[0] >= 60.0 and refused("deleteWebhook", since) >= 60 // 8
+        ana = tg.user("Ana", "ana")
+        ana.start_private()
+        await tg.wait_for(
+            lambda: any(
+                m.text == t("es", "msg.started_private") for m in ana.private.bot_messages()
+            ),
+            timeout=15,
+            what="the bot's hello",
+        )
+    finally:
+        await AppRunner._stop(app)
