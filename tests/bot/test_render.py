@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.mus as mus
@@ -79,6 +79,7 @@ def test_public_texts_never_show_a_hidden_card(seed: int, lang: str) -> None:
             assert not [w for w in words if w in result], result
 
 
+@settings(max_examples=40)  # 40 tables x 60 steps x 4 seats
 @given(seed=st.integers(0, 10**6))
 def test_private_hand_text_shows_exactly_own_cards(seed: int) -> None:
     words = dict(zip([str(c) for c in DECK], _card_words("es"), strict=True))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -45,7 +46,14 @@ def _baseline(s: MusState, seat: int, rng: random.Random) -> Action:
     return baseline.choose(view(s, seat), legal_actions(s, seat), rng)
 
 
-def _play(seed: int, even: Chooser, odd: Chooser, options: Options | None = None) -> MusState:
+def _play(
+    seed: int,
+    even: Chooser,
+    odd: Chooser,
+    options: Options | None = None,
+    seen: Counter[str] | None = None,
+) -> MusState:
+    """A seeded vaca; every choice checked legal; ``seen`` counts the choices by phase/lance."""
     rng = random.Random(seed)
     s = new_game(seed=seed, options=options)
     steps = 0
@@ -54,24 +62,45 @@ def _play(seed: int, even: Chooser, odd: Chooser, options: Options | None = None
         legal = legal_actions(s, seat)
         action = (even if seat % 2 == 0 else odd)(s, seat, rng)
         assert action in legal, (str(action), [str(a) for a in legal])
+        if seen is not None and len(legal) > 1:
+            seen[s.lance if s.phase == "lance" else s.phase] += 1
         s = apply(s, seat, action).state
         steps += 1
         assert steps < 5000
     return s
 
 
+# Each vaca costs about 0.3 s of the AI's sampling: enough seeds to reach every kind of choice
+# many times (checked), few enough for the suite's budget.
+OPTIONS = {  # options: vacas played
+    "plain": (Options(), 10),
+    "4reyes-real": (Options(reyes=4, real=True), 10),
+    "short": (Options(target=30, juegos=1), 40),
+}
+EVERY_CHOICE = {"mus", "discard", "grande", "chica", "pares", "juego", "punto"}
+
+
+@pytest.mark.parametrize("which", OPTIONS)
 @pytest.mark.parametrize("level", ["normal", "facil"])
-def test_ai_only_legal_actions_against_random(level: str) -> None:
-    options = [Options(), Options(reyes=4, real=True), Options(target=30, juegos=1)]
-    for seed in range(60):
-        s = _play(seed, _ai(level), _random, options[seed % 3])
+def test_ai_only_legal_actions_against_random(level: str, which: str) -> None:
+    options, vacas = OPTIONS[which]
+    seen: Counter[str] = Counter()
+    for seed in range(vacas):
+        s = _play(seed, _ai(level), _random, options, seen)
         assert s.winner in (0, 1)
+    assert set(seen) == EVERY_CHOICE and min(seen.values()) >= 5, seen
 
 
-def test_ai_only_legal_actions_against_itself_and_baseline() -> None:
-    for seed in range(30):
-        assert _play(seed, _ai("normal"), _ai("facil")).winner in (0, 1)
-        assert _play(seed, _baseline, _ai("normal")).winner in (0, 1)
+@pytest.mark.parametrize("rival", ["facil", "baseline"])
+def test_ai_only_legal_actions_against_itself_and_baseline(rival: str) -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(15):
+        if rival == "facil":
+            s = _play(seed, _ai("normal"), _ai("facil"), seen=seen)
+        else:
+            s = _play(seed, _baseline, _ai("normal"), seen=seen)
+        assert s.winner in (0, 1)
+    assert set(seen) == EVERY_CHOICE and min(seen.values()) >= 10, seen
 
 
 def test_ai_reads_no_hidden_card() -> None:

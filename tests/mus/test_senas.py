@@ -5,7 +5,9 @@ is a rey and a 2 an as), then a property test compares thousands of random hands
 independent count.
 """
 
+import random
 from collections import Counter
+from itertools import combinations_with_replacement
 
 import pytest
 from hypothesis import given, settings
@@ -205,17 +207,9 @@ def _oracle(cards: list[Card], reyes: int) -> set[str]:
     return expected
 
 
-@settings(max_examples=3000)
-@given(
-    cards=st.lists(st.sampled_from(DECK), min_size=4, max_size=4, unique=True),
-    reyes=st.sampled_from([8, 4]),
-    real=st.booleans(),
-)
-def test_s1_s2_random_hands_signal_only_what_they_hold(
-    cards: list[Card], reyes: int, real: bool
-) -> None:
-    """S1 (never false) and S2 on random hands: equal to an independent count; juego and punto
-    agree with the engine's evaluation; only S2 names; "ciego" never with another seña."""
+def _check_s1_s2(cards: list[Card], reyes: int, real: bool) -> None:
+    """S1 (never false) and S2: equal to an independent count; juego and punto agree with the
+    engine's evaluation; only S2 names; "ciego" never with another seña."""
     options = Options(reyes=reyes, real=real)  # type: ignore[arg-type]
     got = senas(cards, options=options)
     assert isinstance(got, frozenset)
@@ -230,3 +224,33 @@ def test_s1_s2_random_hands_signal_only_what_they_hold(
     if "ciego" in got:
         assert got == {"ciego"}
     assert got, "every hand supports at least one seña (ciego when nothing else)"
+
+
+# Señas read ranks only, so every multiset of four ranks (715 of them) covers S2 exhaustively;
+# the random test below varies the suits.
+RANK_HANDS = list(combinations_with_replacement((1, 2, 3, 4, 5, 6, 7, 10, 11, 12), 4))
+SUITS = "oceb"
+
+
+@pytest.mark.parametrize("reyes", [8, 4])
+@pytest.mark.parametrize("real", [False, True])
+def test_s1_s2_every_multiset_of_ranks_signals_only_what_it_holds(reyes: int, real: bool) -> None:
+    """S1, S2 on every hand up to suits (each rank at most four times)."""
+    rng = random.Random(reyes * 2 + real)
+    assert len(RANK_HANDS) == 715
+    for ranks in RANK_HANDS:
+        suits = {r: rng.sample(SUITS, 4) for r in set(ranks)}
+        _check_s1_s2([Card.parse(f"{r}{suits[r].pop()}") for r in ranks], reyes, real)
+
+
+@settings(max_examples=300)
+@given(
+    cards=st.lists(st.sampled_from(DECK), min_size=4, max_size=4, unique=True),
+    reyes=st.sampled_from([8, 4]),
+    real=st.booleans(),
+)
+def test_s1_s2_random_hands_signal_only_what_they_hold(
+    cards: list[Card], reyes: int, real: bool
+) -> None:
+    """S1, S2 on random hands, suits included."""
+    _check_s1_s2(cards, reyes, real)

@@ -88,7 +88,7 @@ def _check_state(state: PiedrasState) -> None:
     reyes=st.sampled_from([8, 4]),
     ampliado=st.booleans(),
     seed=st.integers(0, 2**32),
-    rng=st.randoms(use_true_random=False),
+    choices=st.integers(0, 2**32),
 )
 def test_p1_to_p5_random_matches_keep_every_invariant(
     players: int,
@@ -97,7 +97,7 @@ def test_p1_to_p5_random_matches_keep_every_invariant(
     reyes: int,
     ampliado: bool,
     seed: int,
-    rng: random.Random,
+    choices: int,
 ) -> None:
     """P1-P5: stones conserved, piles >= 0, JSON round-trip, a legal move for every seat in
     to_act, no hidden card in another seat's view or in a public event, and the match ends."""
@@ -107,6 +107,8 @@ def test_p1_to_p5_random_matches_keep_every_invariant(
         reyes=reyes,  # type: ignore[arg-type]
         tanteo_ampliado=ampliado,
     )
+    # A seeded Random, not hypothesis's own: it would record every one of thousands of draws.
+    rng = random.Random(choices)
     state = piedras.new_game(players=players, options=options, seed=seed)
     _check_state(state)
     started, over, lost = 1, 0, 0
