@@ -203,11 +203,21 @@ async def _own_hands(
 async def refuse_privately(
     update: Update, context: Context, svc: Services, chat_id: int, exc: IllegalAction
 ) -> None:
-    """Tell a player in private why his move was refused (it concerns his own cards); the
-    group only learns that the move was not taken, without the reason."""
+    """Tell a player in private why his move was refused (it concerns his own cards): on his
+    ephemeral hand in the group if Telegram still lets the bot edit it, else in the private
+    chat; the group only learns that the move was not taken, without the reason."""
     user = update.effective_user
     lang = await chat_lang(svc, chat_id)
-    if user is not None and await start_dm_ok(context.bot, user.id, error_text(lang, exc)):
+    table = await read_table(svc, chat_id)
+    seat = None if table is None or user is None else table.seat_of(user.id)
+    note = error_text(lang, exc)
+    if (
+        table is not None
+        and seat is not None
+        and await mine.refresh(context.bot, svc, table, seat, note)
+    ):
+        return  # on his ephemeral hand, which Telegram still lets the bot edit
+    if user is not None and await start_dm_ok(context.bot, user.id, note):
         return
     await reply(update, t(lang, "error.refused_private"))
 

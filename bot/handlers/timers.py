@@ -17,6 +17,7 @@ from telegram.error import Forbidden, TelegramError
 
 from bot.botapi import never_started
 from bot.flow import moves
+from bot.handlers import mine
 from bot.handlers.common import change_table
 from bot.ops import LOG_CHAT
 from bot.publisher import Publisher
@@ -32,23 +33,32 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
     svc = pub.svc
     at = svc.clock()
 
-    def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step | None] | None]:
+    def fn(
+        table: Table | None,
+    ) -> tuple[Table | None, tuple[Table, Step | None, bool] | None]:
         if table is None or table.status != "playing":
             return None, None
+        discarding = _discarding(table)
         # No move due (a move came in, or a nudge or the clock): re-save all the same, so the
         # store's timer is right again and the nudges are posted.
         step = moves.fire_timer(table, at, svc.settings.turn_timeout, svc.settings.pause)
-        return table, (table, step)
+        return table, (table, step, _discarding(table) != discarding)
 
     fired = await change_table(svc, chat_id, fn, publish=True)
     if fired is None:
         return False
-    table, step = fired
+    table, step, discard_changed = fired
     await pub.publish(table.chat_id)
     if step is None:
         return False
+    if discard_changed:  # a computer's discard ended it: new cards on the ephemeral hands
+        await mine.refresh_others(pub.bot, svc, table, presser=0)
     await check_reachable(pub, table, step)
     return True
+
+
+def _discarding(table: Table) -> bool:
+    return table.status == "playing" and bool(table.adapter.in_discard(table.engine_state()))
 
 
 async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:

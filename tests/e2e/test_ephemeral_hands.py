@@ -120,14 +120,20 @@ async def test_a_mus_hand_with_a_mus_round_played_from_the_group(
     await table.wait_turn_after(turn)
     state = await table.state()
     assert state.phase == "mus" and state.hand_number == hand
-    for seat in range(4):  # each sees his new cards at once (his own press was just now)
+    last = table.seat_user(doc, seat)
+    for seat in range(4):  # the new cards come to the ephemeral hands Telegram lets us edit
         user = table.seat_user(doc, seat)
         cards = list(mus.view(state, seat).to_dict()["cards"])
         assert cards != before[seat]
-        await tg.wait_for(
-            lambda u=user, c=cards: sorted(card_mentions(own_hand(group, u).text, c)) == sorted(c),
-            what=f"{user.first_name}'s new cards",
-        )
+
+        def new_cards(u: User = user, c: list[str] = cards) -> bool:
+            return sorted(card_mentions(own_hand(group, u).text, c)) == sorted(c)
+
+        if user is last:  # his own press was just now
+            await tg.wait_for(new_cards, what=f"{user.first_name}'s new cards")
+        elif not new_cards():  # his press may be older than the window on a loaded machine
+            await open_own_hand(tg, table, user)
+            await tg.wait_for(new_cards, what=f"{user.first_name}'s new cards")
     state = await table.state()
     seat = state.to_act[0]
     corto = next(a for a in mus.legal_actions(state, seat) if a.kind == "corto")
@@ -198,3 +204,76 @@ async def test_refused_ephemeral_messages_fall_back_to_an_alert_and_the_private_
 async def _started(redis: Any, group: Chat) -> bool:
     doc = await _doc(redis, group)
     return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
+
+
+async def _play_card_from_the_group(tg: FakeTelegram, table: Any, user: User, card: str) -> None:
+    """Press the card on his ephemeral hand (opened with "🂠 Mis cartas" when he has none, or
+    when it does not offer that card now)."""
+    from bot.games.envite.render import card_button
+
+    label = card_button(LANG, card)
+    group: Chat = table.group
+    shown = group.ephemeral_for(user)
+    if not shown or label not in shown[-1].button_texts():
+        doc = await table.doc()
+        msg = table.message(doc["shown"]["table_msg"])
+        await tg.wait_answer(user.press(msg, t(LANG, "button.cards")))
+        shown = group.ephemeral_for(user)
+    answer = await tg.wait_answer(user.press(own_hand(group, user), label))
+    assert answer["text"] is None, answer  # played, nothing to tell him in an alert
+
+
+async def test_a_whole_envite_round_played_from_the_group(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Every card by a press on the player's ephemeral hand: no post of his, no private chat;
+    every card of every baza shows in the group."""
+    from envite_driver import EnviteTable, lively
+
+    import engine.envite as envite
+
+    redis = redis_factory.client()
+    await apps.start()
+    users, group, _lobby = await seated_without_private_chats(tg, redis, game="envite")
+    table = EnviteTable(tg, group, users, redis)
+    posts = len(group.user_messages())
+    rng = random.Random(5)
+    state = await table.state()
+    number = state.round
+    played: list[str] = []
+    while state.round == number and not state.is_over:
+        seat = state.to_act[0]
+        action = lively(state, seat, rng)
+        doc = await table.doc()
+        user = table.user_at(doc, seat)
+        if action.kind == "tiro":
+            await _play_card_from_the_group(tg, table, user, str(action.cards[0]))
+            played.append(str(action.cards[0]))
+            await table.wait_turn_after(doc["turn"])
+        else:
+            await table.act(seat, action, "table")
+        state = await table.state()
+    await tg.settle()
+    assert played and len(group.user_messages()) == posts, "no post of theirs for a card"
+    seen = " ".join(v for m in group.bot_messages(include_deleted=True) for v in m.all_texts())
+    assert sorted(card_mentions(seen, played)) == sorted(played), "every card shows in the group"
+    for user in users:
+        assert not user.private.bot_messages() and not user.started
+    # A typed card he does not hold: refused on his own hand, just after a press of his.
+    doc = await table.doc()
+    state = envite.from_json(doc["state"])
+    seat = state.to_act[0]
+    user = table.user_at(doc, seat)
+    msg = table.message(doc["shown"]["table_msg"])
+    await tg.wait_answer(user.press(msg, t(LANG, "button.cards")))
+    held = {str(c) for c in state.hands[seat]}
+    other = next(str(c) for hand in state.hands for c in hand if str(c) not in held)
+    user.send(group, f"/tiro {other}")
+    refusal = t(LANG, "error.card_not_in_hand")
+    await tg.wait_for(
+        lambda: refusal in own_hand(group, user).text,
+        what=f"the refusal on it {state.phase} {[m.text for m in group.bot_messages()[-2:]]}",
+    )
+    await tg.settle()
+    assert not user.private.bot_messages()
+    assert t(LANG, "error.refused_private") not in [m.text for m in group.bot_messages()]
