@@ -27,6 +27,9 @@ cards as text. The only public event that carries cards is ``showdown``.
   target). After an órdago and at the end of a hand ``parts`` says whose hands make the
   points: ``[[seat, points], ...]``, each holder of pares or juego of the pair with what he
   brings (M5), else the seat whose hand won the lance.
+- ``not_counted`` {pair, items: [{pair, points, lance, why} ...]}: ``pair`` reached the target
+  at the end of the hand before these were collected, so they are not counted (M5), in the
+  order they would have been.
 - ``hand_over`` {hand, score: [a, b], juegos: [a, b]}: the hand is scored (score as reached).
 - ``juego_won`` {pair, juegos: [a, b]} and ``vaca_won`` {pair}.
 
@@ -34,13 +37,13 @@ After ``hand_over`` (and ``juego_won``) the same transition deals the next hand 
 is over: ``... hand_over, [juego_won,] hand_started, dealt x 4``.
 
 >>> EVENT_KINDS[0], len(EVENT_KINDS)
-('hand_started', 14)
+('hand_started', 15)
 """
 
 from __future__ import annotations
 
 EVENT_KINDS: tuple[str, ...] = (
     "hand_started", "dealt", "spoke", "discarded", "stock_reshuffled", "declared",
-    "lance_started", "lance_skipped", "lance_closed", "showdown", "scored", "hand_over",
-    "juego_won", "vaca_won",
+    "lance_started", "lance_skipped", "lance_closed", "showdown", "scored", "not_counted",
+    "hand_over", "juego_won", "vaca_won",
 )  # fmt: skip

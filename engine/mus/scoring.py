@@ -136,13 +136,20 @@ def end_hand(st: MusState, events: Events, vals: tuple[HandValue, ...] | None) -
     target = st.options.target
     winners = lance_winners(vals, st.mano)
     fields = st.__dict__
-    for pair, points, lance, why in _hand_scores(st, vals, winners):
+    items = _hand_scores(st, vals, winners)
+    for k, (pair, points, lance, why) in enumerate(items):
         score = add_points(score, pair, points)
         if events is not None:
             parts = _score_parts(vals, winners, pair, points, lance, why)
             data = {"pair": pair, "points": points, "lance": lance, "why": why, "parts": parts}
             events.append(("scored", data, None))
         if score[pair] >= target:  # M5: nothing more is counted
+            if events is not None and items[k + 1 :]:
+                rest = [
+                    {"pair": p, "points": n, "lance": ln, "why": w}
+                    for p, n, ln, w in items[k + 1 :]
+                ]
+                events.append(("not_counted", {"pair": pair, "items": rest}, None))
             fields["score"] = score
             fields["shown"] = True
             return win_juego(st, pair, events)

@@ -14,6 +14,7 @@ from bot.flow import moves
 from bot.games import render
 from bot.games.mus import render as mus_render
 from engine.cards import DECK
+from engine.core import Event
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -106,6 +107,7 @@ def test_every_public_event_kind_has_a_line() -> None:
         "lance_closed": {"lance": "chica", "outcome": "no_querido", "bet": 1, "pair": 1},
         "showdown": {"hands": [["12o", "1b", "3c", "4e"]] * 4},
         "scored": {"pair": 0, "points": 3, "lance": "juego", "why": "juego"},
+        "not_counted": {"pair": 0, "items": [{"pair": 1, "points": 2, "lance": "juego"}]},
         "hand_over": {"hand": 1, "score": [17, 5], "juegos": [0, 0]},
         "juego_won": {"pair": 1, "juegos": [0, 1]},
         "vaca_won": {"pair": 1},
@@ -285,6 +287,32 @@ def test_m4_the_table_keeps_the_lance_talk_as_players_say_it() -> None:
     moves.play(table, table.to_act()[0], "paso", 6.0, 60)
     text = mus_render.table_text(table)
     assert talk[-1] not in text and t("es", "event.spoke", name="", action="paso")[2:] in text
+
+
+def test_m5_the_result_says_what_was_not_counted_because_the_juego_was_won() -> None:
+    table = seated_table()
+    moves.start(table, 9, 0.0, 60)
+    items = [
+        {"pair": 1, "points": 5, "lance": "pares", "why": "envite"},
+        {"pair": 1, "points": 2, "lance": "pares", "why": "pares"},
+        {"pair": 0, "points": 3, "lance": "juego", "why": "juego"},
+    ]
+    events = [
+        Event("scored", {"pair": 0, "points": 1, "lance": "grande", "why": "en_paso"}),
+        Event("not_counted", {"pair": 0, "items": items}),
+        Event("hand_over", {"hand": 1, "score": [40, 3], "juegos": [1, 0]}),
+        Event("juego_won", {"pair": 0, "juegos": [1, 0]}),
+    ]
+    text = mus_render.result_text(table, events) or ""
+    line = (
+        "⏹ Sin contar, el juego ya estaba ganado: Pares 7 para Bea &lt;b&gt; y Dani · "
+        "Juego 3 para Ana y Cris &amp; Co."
+    )
+    assert line in text.splitlines(), text
+    table.lang = "en"
+    assert "Not counted, the juego was already won: Pares 7 to" in (
+        mus_render.result_text(table, events) or ""
+    )
 
 
 def test_one_player_left_to_answer_a_bet() -> None:

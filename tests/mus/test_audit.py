@@ -138,6 +138,27 @@ def test_m1_target_thirty_reached_at_the_end_of_the_hand() -> None:
     assert over.data["score"] == [31, 0] and s.juegos == (1, 0)
 
 
+def test_m5_what_the_end_of_the_hand_did_not_count_once_the_juego_was_won() -> None:
+    """M5: reaching the target, nothing more is counted; the engine says what was left out."""
+    s = game(M7, score=(38, 0))
+    s, events = run(s, f"0: corto; {PASS_ALL}; {PASS_ALL}")
+    assert scored(events) == [(0, 1, "grande", "en_paso"), (0, 1, "chica", "en_paso")]
+    left = [e for e in events if e.kind == "not_counted"]
+    assert [e.data for e in left] == [
+        {
+            "pair": 0,
+            "items": [
+                {"pair": 0, "points": 1, "lance": "pares", "why": "pares"},
+                {"pair": 0, "points": 3, "lance": "juego", "why": "juego"},
+            ],
+        }
+    ]
+    assert kinds(events).index("not_counted") < kinds(events).index("juego_won")
+    s = game(M7, score=(33, 0))
+    _, events = run(s, f"0: corto; {PASS_ALL}; {PASS_ALL}")
+    assert "not_counted" not in kinds(events)  # everything counted: nothing to say
+
+
 def test_m1_forty_is_not_reached_by_thirty_nine() -> None:
     s = game(M7, score=(33, 0))
     s, _ = run(s, f"0: corto; {PASS_ALL}; {PASS_ALL}")

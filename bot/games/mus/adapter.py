@@ -189,7 +189,8 @@ MAX_LOG = 32
 _NOT_LOGGED = frozenset(
     {
         "hand_started", "declared",  # in the table's header
-        "showdown", "scored", "hand_over", "juego_won", "vaca_won",  # in the result message
+        "showdown", "scored", "not_counted", "hand_over",  # in the result message
+        "juego_won", "vaca_won",
     }
 )  # fmt: skip
 """Public events shown in the table message's header or the hand result, not in its log."""

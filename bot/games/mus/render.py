@@ -163,6 +163,8 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
             lance=lance_name(lang, lance),
             why="" if why == lance else t(lang, f"why.{why}"),
         )
+    if kind == "not_counted":
+        return _not_counted(lang, d, names)
     if kind == "hand_over":
         score = list(d.get("score") or [0, 0])
         return t(
@@ -201,6 +203,29 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
             action=action_text(lang, str(d.get("action", ""))),
         )
     return None
+
+
+def _not_counted(lang: str, data: Mapping[str, Any], names: Sequence[str]) -> str:
+    """What the end of the hand did not collect, the juego being won (M5): one part per lance
+    and pair (an accepted bet and the lance's values together)."""
+    parts: list[tuple[object, object, int]] = []
+    for item in data.get("items") or []:
+        lance, pair, points = item.get("lance"), item.get("pair"), int(item.get("points") or 0)
+        if parts and parts[-1][:2] == (lance, pair):
+            parts[-1] = (lance, pair, parts[-1][2] + points)
+        else:
+            parts.append((lance, pair, points))
+    said = [
+        t(
+            lang,
+            "event.not_counted_item",
+            lance=lance_name(lang, lance),
+            points=points,
+            pair=pair_name(lang, names, pair),
+        )
+        for lance, pair, points in parts
+    ]
+    return t(lang, "event.not_counted", items=" · ".join(said))
 
 
 def showdown_lines(
@@ -512,6 +537,9 @@ def result_text(
             line = line or event_line(lang, "scored", event.data, names)
             scored.append((_lance_order(event.data.get("lance")), line or ""))
     lines += [line for _, line in sorted(scored, key=lambda x: x[0])]
+    lines += [
+        event_line(lang, e.kind, e.data, names) or "" for e in shown if e.kind == "not_counted"
+    ]
     for event in shown:
         if event.kind in ("juego_won", "vaca_won"):
             lines += event_lines(lang, [event], names)
@@ -524,7 +552,7 @@ def _lance_order(lance: object) -> int:
 
 
 _RESULT_KINDS = frozenset(
-    {"showdown", "scored", "hand_over", "juego_won", "vaca_won", "lance_closed"}
+    {"showdown", "scored", "not_counted", "hand_over", "juego_won", "vaca_won", "lance_closed"}
 )
 
 
