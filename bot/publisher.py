@@ -34,7 +34,8 @@ message.
 After a rollback (Redis restored from older data, a failover to a replica lacking the last
 writes) the table and the hashes of what its messages show come back older than what Telegram
 shows. The store finds the table behind a copy this process saw (a refused write or check, a
-look: :meth:`~bot.store.StoreBase.take_behind`), and the next round of its publication (the
+read; or, when nothing touches it, the sweep's look every few seconds at the tables seen last:
+:meth:`~bot.store.StoreBase.look_behind`), and the next round of its publication (the
 handler's, else the next sweep's) forgets the hashes, deletes the messages only the erased copies
 knew (a hand dealt after the restored point) and edits every other one to the table as it is.
 

@@ -116,7 +116,9 @@ async def sweep_once(pub: Publisher) -> int:
         alive_for=max(5.0, 3 * svc.settings.timer_tick),
     )
     svc.processes = sweep.processes
-    # Tables found behind what this process showed (a rollback) are shown again as they are.
+    # Tables found behind what this process showed (a rollback) are shown again as they are;
+    # now and then it looks for those that nothing touched since.
+    await svc.store.look_behind()
     behind = [chat for chat in svc.store.behind() if chat not in sweep.publications]
     if not sweep.timers and not sweep.publications and not behind:
         return 0

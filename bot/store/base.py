@@ -23,6 +23,7 @@ from bot.store.rules import (
     Timings,
     UpdateFn,
     Write,
+    doc_digest,
     positive_ttl,
 )
 
@@ -31,6 +32,8 @@ __all__ = ["StoreBase"]
 T = TypeVar("T")
 
 
+LOOK_LIMIT = 200
+"""Tables :meth:`StoreBase.look_behind` looks at, at most (those seen last)."""
 BEHIND_KEEP = 4
 """Copies of a table found behind kept at most (several rollbacks before its publication)."""
 
@@ -87,6 +90,8 @@ class StoreBase(Store):
         #: Tables found behind a copy this store saw (a rollback, see "Versions"), by chat:
         #: the newer copies it saw (what Telegram may show), oldest first.
         self._behind: dict[int, list[Loaded]] = {}
+        #: When (:attr:`monotonic`) :meth:`look_behind` may ask (a new store has seen nothing).
+        self._next_look = self.monotonic() + self.timings.look_behind
 
     @property
     def publish_lease(self) -> float:
@@ -200,6 +205,39 @@ class StoreBase(Store):
         lacked the last writes; see "Versions"), oldest first; what Telegram shows may be
         theirs. Empty if none."""
         return self._behind.pop(chat_id, [])
+
+    async def look_behind(self, limit: int = LOOK_LIMIT) -> list[int]:
+        """Whether a rollback left, untouched since, the tables this store saw last (up to
+        ``limit``, the most recent) behind its copies: their versions (and digests) are read in
+        one round trip, at most once every ``timings.look_behind`` seconds (else nothing is
+        asked). Each found behind is marked (:meth:`take_behind`) and read again (one load
+        each). Returns those chats."""
+        now = self.monotonic()
+        if now < self._next_look:
+            return []
+        self._next_look = now + self.timings.look_behind
+        copies = [(chat, seen) for chat, seen in reversed(self._known.items()) if seen][:limit]
+        if not copies:
+            return []
+        self._count("look_behind")
+        heads = await self._heads([chat for chat, _ in copies])
+        found = []
+        for (chat, seen), head in zip(copies, heads, strict=True):
+            if head is None:
+                continue  # gone (finished, expired): nothing shows a table to bring back
+            version, digest = head
+            other = digest is not None and digest != doc_digest(seen.doc)
+            if version < seen.version or (version == seen.version and other):
+                self._mark_behind(chat, seen)  # (the reply is newer than the copy: no race)
+                found.append(chat)
+        for chat in found:
+            await self.load(chat)
+        return found
+
+    async def _heads(self, chats: list[int]) -> list[tuple[int, str | None] | None]:
+        """Each table's version and its document's digest (``None``: not kept), ``None`` when
+        there is none; one round trip."""
+        raise NotImplementedError
 
     def put_behind(self, chat_id: int, copies: list[Loaded]) -> None:
         """Give back copies taken by :meth:`take_behind` (their publication did not happen)."""

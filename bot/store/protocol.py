@@ -80,6 +80,11 @@ class Store(Protocol):
         """The newer copies of a table found behind (see :meth:`StoreBase.take_behind`), once."""
         ...
 
+    async def look_behind(self, limit: int = 200) -> list[int]:
+        """Mark the tables seen last that a rollback left behind, untouched since (see
+        :meth:`StoreBase.look_behind`); returns them."""
+        ...
+
     def put_behind(self, chat_id: int, copies: list[Loaded]) -> None:
         """Give back copies taken by :meth:`take_behind` (not dealt with after all)."""
         ...

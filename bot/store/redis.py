@@ -120,6 +120,16 @@ class RedisStore(StoreBase):
             return None
         return Loaded(int(version), _decode(doc))
 
+    async def _heads(self, chats: list[int]) -> list[tuple[int, str | None] | None]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for chat in chats:
+                pipe.hmget(self.table_key(chat), ["v", "h"])
+            replies = await pipe.execute()
+        return [
+            None if version is None else (int(version), None if h is None else _decode(h))
+            for version, h in replies
+        ]
+
     async def _version(self, chat_id: int) -> int:
         version = await self.redis.hget(self.table_key(chat_id), "v")
         return 0 if version is None else int(version)

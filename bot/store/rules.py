@@ -16,6 +16,7 @@ from typing import Generic, NamedTuple, TypeVar
 __all__ = [
     "DEDUPE_KEEP",
     "DEDUPE_TTL",
+    "LOOK_BEHIND",
     "PREFS_TTL",
     "PUBLISH_GRACE",
     "PUBLISH_LEASE",
@@ -58,6 +59,9 @@ PUBLISH_LEASE = 10.0
 #: Seconds before a claimed publication is due again (the claimer may find the lock still held
 #: by a process that died: it tries again this soon).
 PUBLISH_RETRY = 3.0
+#: Seconds between two looks of a store at the tables it saw last, for a rollback nobody touched
+#: (:meth:`StoreBase.look_behind`: one round trip).
+LOOK_BEHIND = 5.0
 #: Seconds small settings (a group's language) are kept after they were last read or written.
 PREFS_TTL = 180 * 24 * 3600
 
@@ -66,12 +70,14 @@ PREFS_TTL = 180 * 24 * 3600
 class Timings:
     """A store's timing constants in seconds (the module's by default; tests pass shorter ones):
     a claimed timer's lease, a write's grace before another process publishes it, a publishing
-    lock's lease, and how soon a claimed publication is due again."""
+    lock's lease, how soon a claimed publication is due again, and how often the tables seen
+    last are looked at for a rollback."""
 
     timer_lease: float = TIMER_LEASE
     publish_grace: float = PUBLISH_GRACE
     publish_lease: float = PUBLISH_LEASE
     publish_retry: float = PUBLISH_RETRY
+    look_behind: float = LOOK_BEHIND
 
 
 class Released(NamedTuple):

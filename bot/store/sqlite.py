@@ -37,6 +37,7 @@ from bot.store.rules import (
     Sweep,
     TableWrite,
     Timings,
+    doc_digest,
     positive_ttl,
     seen_before,
 )
@@ -132,6 +133,13 @@ class SQLiteStore(StoreBase):
     async def _load(self, chat_id: int) -> Loaded | None:
         live = await self._run(None, False, lambda db: self._live(db, chat_id))
         return None if live is None else Loaded(*live)
+
+    async def _heads(self, chats: list[int]) -> list[tuple[int, str | None] | None]:
+        def fn(db: sqlite3.Connection) -> list[tuple[int, str | None] | None]:
+            lives = [self._live(db, chat) for chat in chats]
+            return [None if live is None else (live[0], doc_digest(live[1])) for live in lives]
+
+        return await self._run(None, False, fn)
 
     async def _version(self, chat_id: int) -> int:
         live = await self._run(None, False, lambda db: self._live(db, chat_id))

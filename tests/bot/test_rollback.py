@@ -26,13 +26,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from stores import sqlite_store
-from test_handlers import GROUP, Harness, StubBot
+from stores import connect, sqlite_store
+from test_handlers import GROUP, Harness, StubBot, _process
 
 from bot import keyboards, present
 from bot.handlers import play, timers
-from bot.store import RedisStore, SQLiteStore, Store
+from bot.store import RedisStore, SQLiteStore, Store, Timings
 from bot.table import Table
+from bot.tables import read_table
 from engine.cards import DECK
 from locales import t
 
@@ -53,15 +54,16 @@ class Bot(StubBot):
         return {k: m for k, m in self.messages.items() if k not in self.deleted}
 
 
-def _store(kind: str, clock: Any) -> Store:
+def _store(kind: str, timings: Timings | None = None) -> Store:
     if kind == "sqlite":
-        return sqlite_store(clock=clock)
+        return sqlite_store(timings=timings)
     import redis.asyncio
 
     url = os.environ.get("REDIS_URL")
     if not url:
         pytest.skip("REDIS_URL is not set")
-    return RedisStore(redis.asyncio.Redis.from_url(url), f"test-{uuid.uuid4().hex[:12]}")
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    return RedisStore(redis.asyncio.Redis.from_url(url), prefix, timings=timings)
 
 
 async def _close(store: Store) -> None:
@@ -130,6 +132,86 @@ def _messages(table: Table) -> set[tuple[int, int]]:
     return found
 
 
+async def _play_then_roll_back(
+    h: Harness, store: Store, erased: str
+) -> tuple[Table, int, set[tuple[int, int]], dict[tuple[int, int], str]]:
+    """Start, play a little, save the table, play on (``erased``: moves of one hand, or a whole
+    hand and the next deal), restore the saved table. Returns the newest table this process
+    saw, the restored turn, every table and hand message seen, and the bot's texts before the
+    restore."""
+    rnd = random.Random(7)
+    table = await h.open_and_start()
+    for _ in range(3):  # (the first words of the hand)
+        table = await _step(h, table, rnd)
+    saved, restored_turn = await _save(store), table.turn
+    ever = _messages(table)
+    start_hand, moves = table.hand, 0
+    while table.status == "playing" and (
+        moves < 12 if erased == "moves" else table.hand == start_hand
+    ):
+        table = await _step(h, table, rnd)
+        ever |= _messages(table)
+        moves += 1
+    assert table.turn > restored_turn
+    if erased == "a hand":
+        assert table.hand > start_hand
+    assert isinstance(h.bot, Bot)
+    newest_texts = {k: m["text"] for k, m in h.bot.live().items()}
+    await _restore(store, saved)
+    return table, restored_turn, ever, newest_texts
+
+
+async def _assert_shown_as_it_is(
+    h: Harness, ever: set[tuple[int, int]], newest_texts: dict[tuple[int, int], str], erased: str
+) -> Table:
+    """Every private hand and the table message show the stored table, the hand and table
+    messages of an erased hand are deleted, and no message the bot keeps names a card hidden
+    now. Returns the table."""
+    bot = h.bot
+    assert isinstance(bot, Bot)
+    now = await h.table()
+    live = bot.live()
+    for seat, msg in now.shown.hand_msgs.items():
+        user_id = now.players[int(seat)].user_id
+        assert live[(user_id, msg)]["text"] == present.hand_view(now, int(seat))[0]
+    text, markup = present.table_view(now)
+    assert now.shown.table_msg is not None
+    shown = live[(GROUP, now.shown.table_msg)]
+    assert (shown["text"], shown["markup"]) == (text, markup)
+    # Every hand and table message of the erased moves is gone or shows the table as it is.
+    stale = ever - _messages(now)
+    assert stale <= bot.deleted
+    assert bool(stale) == (erased == "a hand"), stale  # (moves of one hand: edits only)
+    # No message the bot keeps showing names a card that is hidden now (the group's, and each
+    # player's of another seat's cards); a result posted in the erased future was read by
+    # everybody already (only deleted messages could have been edited since).
+    words = {str(c): present_name(str(c)) for c in DECK}
+    hands = {s: set(map(str, now.adapter.seat_cards(now, s))) for s in range(4)}
+    for (chat, msg), m in live.items():
+        if chat == GROUP and (chat, msg) not in _messages(now):
+            continue
+        if chat == GROUP:
+            allowed: set[str] = set()
+        else:
+            seat = next(s for s, p in enumerate(now.players) if p.user_id == chat)
+            allowed = hands[seat]
+        hidden = set().union(*hands.values()) - allowed
+        named = [c for c in hidden if words[c] in m["text"]]
+        assert not named, (named, m["text"])
+    # Messages the bot did not delete and that are no table or hand message were not edited
+    # by the repair (notices keep their text).
+    for key, m in live.items():
+        if key not in ever and key in newest_texts:
+            assert m["text"] == newest_texts[key]
+    return now
+
+
+def _harness(store: Store) -> Harness:
+    h = Harness(store, publish_hold=0.0)
+    h.bot = h.pub.bot = Bot()
+    return h
+
+
 @pytest.mark.parametrize(
     ("kind", "erased", "seen_by"),
     [
@@ -147,79 +229,51 @@ async def test_a_rollback_is_shown_as_the_table_really_is(
     (only read: the next sweep publishes it). Then every private hand and the table message
     show the restored table, the messages of the erased hand are deleted, and no message the
     bot keeps names a card hidden now."""
-    bot = Bot()
-    clock = [1000.0]
-    store = _store(kind, lambda: clock[0])
-    h = Harness(store, publish_hold=0.0)
-    h.bot = bot
-    h.pub.bot = bot
+    store = _store(kind)
+    h = _harness(store)
     try:
-        rnd = random.Random(7)
-        table = await h.open_and_start()
-        for _ in range(3):  # (the first words of the hand)
-            table = await _step(h, table, rnd)
-        saved, restored_turn = await _save(store), table.turn
-        ever = _messages(table)
-        # Play on: new cards dealt by discards, or a whole hand and the next one's deal.
-        start_hand, moves = table.hand, 0
-        while table.status == "playing" and (
-            moves < 12 if erased == "moves" else table.hand == start_hand
-        ):
-            table = await _step(h, table, rnd)
-            ever |= _messages(table)
-            moves += 1
-        assert table.turn > restored_turn
-        if erased == "a hand":
-            assert table.hand > start_hand
-        newest_texts = {k: m["text"] for k, m in bot.live().items()}
-
-        await _restore(store, saved)
+        table, restored_turn, ever, newest_texts = await _play_then_roll_back(h, store, erased)
         uid = table.players[0].user_id
         if seen_by == "a stale press":  # a button of the erased moves: refused, published
             data = keyboards.pack("a", GROUP, table.tid, table.turn, "paso")
             await play.table_button(*h.press(uid, data))
-            assert bot.answers()[-1].get("text") == t("es", "error.stale")
+            assert h.bot.answers()[-1].get("text") == t("es", "error.stale")
         else:  # "Mis cartas" only reads the table: the sweep publishes what it found
             await play.table_button(*h.press(uid, keyboards.pack("h", GROUP, table.tid)))
             assert store.behind() == [GROUP]
         await timers.sweep_once(h.pub)  # the next sweep shows the table again
         assert store.behind() == []
-
-        now = await h.table()
+        now = await _assert_shown_as_it_is(h, ever, newest_texts, erased)
         assert now.turn == restored_turn
-        live = bot.live()
-        for seat, msg in now.shown.hand_msgs.items():
-            user_id = now.players[int(seat)].user_id
-            assert live[(user_id, msg)]["text"] == present.hand_view(now, int(seat))[0]
-        text, markup = present.table_view(now)
-        assert now.shown.table_msg is not None
-        shown = live[(GROUP, now.shown.table_msg)]
-        assert (shown["text"], shown["markup"]) == (text, markup)
-        # Every hand and table message of the erased moves is gone or shows the table as it is.
-        stale = ever - _messages(now)
-        assert stale <= bot.deleted
-        assert bool(stale) == (erased == "a hand"), stale  # (moves of one hand: edits only)
-        # No message the bot keeps showing names a card that is hidden now (the group's, and
-        # each player's of another seat's cards); a result posted in the erased future was read
-        # by everybody already (only deleted messages could have been edited since).
-        words = {str(c): present_name(str(c)) for c in DECK}
-        hands = {s: set(map(str, now.adapter.seat_cards(now, s))) for s in range(4)}
-        for (chat, msg), m in live.items():
-            if chat == GROUP and (chat, msg) not in _messages(now):
-                continue
-            if chat == GROUP:
-                allowed: set[str] = set()
-            else:
-                seat = next(s for s, p in enumerate(now.players) if p.user_id == chat)
-                allowed = hands[seat]
-            hidden = set().union(*hands.values()) - allowed
-            named = [c for c in hidden if words[c] in m["text"]]
-            assert not named, (named, m["text"])
-        # Messages the bot did not delete and that are no table or hand message were not
-        # edited by the repair (notices keep their text).
-        for key, m in live.items():
-            if key not in ever and key in newest_texts:
-                assert m["text"] == newest_texts[key]
+    finally:
+        await _close(store)
+
+
+@pytest.mark.parametrize("kind", ["redis", "sqlite"])
+async def test_a_rollback_nobody_touched_is_found_by_the_next_look(kind: str) -> None:
+    """A whole hand is erased and nothing of this process touches the table afterwards; another
+    process (which never saw the erased hand) plays a move on the restored table and publishes
+    it. This process's sweep looks at the tables it saw (``Timings.look_behind``), finds the
+    table behind its copy and shows it as it is: the other process's move on the restored
+    hand, the erased hand's messages deleted."""
+    store = _store(kind, Timings(look_behind=0.0))
+    h = _harness(store)
+    other, other_ctx = _process(h, connect(store))
+    try:
+        _table, restored_turn, ever, newest_texts = await _play_then_roll_back(h, store, "a hand")
+        table = await read_table(other.svc, GROUP)  # the other process: no copy of its own
+        assert table is not None and table.turn == restored_turn
+        seat = table.to_act()[0]
+        action = str(table.adapter.legal_actions(table.engine_state(), seat)[0])
+        data = keyboards.pack("a", GROUP, table.tid, table.turn, action)
+        await play.table_button(h.press(table.players[seat].user_id, data)[0], other_ctx)
+        moved = await read_table(other.svc, GROUP)
+        assert moved is not None and moved.turn == restored_turn + 1
+        assert store.behind() == [] and not store.ops["look_behind"]
+        await timers.sweep_once(h.pub)  # looks, finds it behind, shows it as it is
+        assert store.ops["look_behind"] == 1 and store.behind() == []
+        now = await _assert_shown_as_it_is(h, ever, newest_texts, "a hand")
+        assert now.turn == restored_turn + 1
     finally:
         await _close(store)
 

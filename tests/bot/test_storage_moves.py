@@ -138,3 +138,26 @@ async def test_move_table_moves_everything_at_once(backend: Backend) -> None:
     await b.update_table(new, move("b1"))  # the moved table is a table like any other
     loaded = await a.load(new)
     assert loaded is not None and json.loads(loaded.doc)["moves"] == ["a1", "b1"]
+
+
+async def test_look_behind_finds_a_rolled_back_table_nobody_touched(backend: Backend) -> None:
+    """One round trip at most every ``Timings.look_behind`` seconds: a table the store saw that
+    is now older (or the same version with another document) is marked behind, read again."""
+    from bot.store import Timings
+
+    a = backend.store(Timings(look_behind=0.0))
+    await a.create(CHAT, json.dumps({"moves": []}))
+    await a.update_table(CHAT, move("a1"))
+    saved = await snapshot(backend, a)
+    assert await a.look_behind() == []  # not behind
+    await a.update_table(CHAT, move("a2"))
+    newest = await a.cached(CHAT)
+    await restore(backend, a, saved)
+    trips = a.round_trips
+    assert await a.look_behind() == [CHAT]
+    assert a.round_trips == trips + 2  # the look, and the table read again
+    assert a.take_behind(CHAT) == [newest]
+    assert await a.cached(CHAT) == await a.load(CHAT)
+    assert await a.look_behind() == []  # the copy is the table now
+    slow = backend.store()  # the default: a look every few seconds, the first not at once
+    assert await slow.look_behind() == [] and not slow.ops["look_behind"]
