@@ -81,7 +81,7 @@ from bot.lease import LEASE_MARGIN, Lease, LeaseLost
 from bot.present import hand_view, lobby_view, table_view
 from bot.records.flush import store_records
 from bot.services import Services
-from bot.store import Held, Loaded
+from bot.store import Held, Loaded, older_than
 from bot.table import Table
 from bot.tables import change_table, load_doc
 
@@ -413,9 +413,13 @@ async def _catch_up(
     try:
         loaded = await svc.store.load(chat_id)
         now = load_doc(loaded)
-        if now is not None:
+        if now is not None and loaded is not None:
+            # Only what a table really behind (read again: no reply out of order) never knew.
             erased = {
-                m for seen in behind for m in sending.erased_messages(load_doc(seen) or now, now)
+                m
+                for seen in behind
+                if older_than(loaded, seen)
+                for m in sending.erased_messages(load_doc(seen) or now, now)
             }
             for where, msg in sorted(erased):
                 await sending.erase(bot, run, where, msg)

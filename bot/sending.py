@@ -213,7 +213,7 @@ def erased_messages(seen: Table, now: Table) -> list[tuple[int, int]]:
     }
     for seat, msg in sorted(seen.shown.hand_msgs.items()):
         user_id = seen.players[int(seat)].user_id if int(seat) < len(seen.players) else 0
-        if reachable(user_id) and (user_id, msg) not in hands:
+        if reachable(user_id) and msg != NO_MESSAGE and (user_id, msg) not in hands:
             out.append((user_id, msg))
     return sorted(set(out))
 

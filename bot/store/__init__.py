@@ -164,6 +164,7 @@ from bot.store.rules import (
     UpdateFn,
     Write,
     doc_digest,
+    older_than,
 )
 from bot.store.sqlite import SQLiteStore
 
@@ -193,6 +194,7 @@ __all__ = [
     "Where",
     "Write",
     "doc_digest",
+    "older_than",
     "open_store",
 ]
 

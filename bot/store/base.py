@@ -24,6 +24,7 @@ from bot.store.rules import (
     UpdateFn,
     Write,
     doc_digest,
+    older_than,
     positive_ttl,
 )
 
@@ -36,19 +37,6 @@ LOOK_LIMIT = 200
 """Tables :meth:`StoreBase.look_behind` looks at, at most (those seen last)."""
 BEHIND_KEEP = 4
 """Copies of a table found behind kept at most (several rollbacks before its publication)."""
-
-
-def _behind(found: Loaded, seen: Loaded) -> bool:
-    """Whether the store answered ``found`` although this process saw ``seen``: an older
-    version, or the same version with another document (a version never repeats otherwise:
-    see "Versions" in :mod:`bot.store`).
-
-    >>> _behind(Loaded(5, "a"), Loaded(6, "b")), _behind(Loaded(6, "c"), Loaded(6, "b"))
-    (True, True)
-    >>> _behind(Loaded(7, "c"), Loaded(6, "b")), _behind(Loaded(6, "b"), Loaded(6, "b"))
-    (False, False)
-    """
-    return found.version < seen.version or (found.version == seen.version and found.doc != seen.doc)
 
 
 class StoreBase(Store):
@@ -181,7 +169,7 @@ class StoreBase(Store):
 
     def _remember(self, chat_id: int, table: Loaded | None) -> None:
         seen = self._known.get(chat_id)
-        if seen is not None and table is not None and _behind(table, seen):
+        if seen is not None and table is not None and older_than(table, seen):
             self._mark_behind(chat_id, seen)
         self._known[chat_id] = table
         self._known.move_to_end(chat_id)

@@ -34,6 +34,7 @@ __all__ = [
     "UpdateFn",
     "Write",
     "doc_digest",
+    "older_than",
     "positive_ttl",
     "seen_before",
 ]
@@ -231,3 +232,16 @@ def doc_digest(doc: str) -> str:
     True
     """
     return hashlib.blake2b(doc.encode(), digest_size=12).hexdigest()
+
+
+def older_than(found: Loaded, seen: Loaded) -> bool:
+    """Whether the store answered ``found`` although this process saw ``seen``: an older
+    version, or the same version with another document (a version never repeats otherwise:
+    see "Tables" in :mod:`bot.store`).
+
+    >>> older_than(Loaded(5, "a"), Loaded(6, "b")), older_than(Loaded(6, "c"), Loaded(6, "b"))
+    (True, True)
+    >>> older_than(Loaded(7, "c"), Loaded(6, "b")), older_than(Loaded(6, "b"), Loaded(6, "b"))
+    (False, False)
+    """
+    return found.version < seen.version or (found.version == seen.version and found.doc != seen.doc)

@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from stores import connect, sqlite_store
 from test_handlers import GROUP, Harness, StubBot, _process
 
-from bot import keyboards, present
+from bot import keyboards, present, sending
 from bot.handlers import play, timers
+from bot.shown import NO_MESSAGE
 from bot.store import RedisStore, SQLiteStore, Store, Timings
 from bot.table import Table
 from bot.tables import read_table
@@ -282,3 +283,33 @@ def present_name(card: str) -> str:
     from bot.games import render
 
     return render.card_name("es", card)
+
+
+async def test_a_copy_the_table_came_from_deletes_nothing() -> None:
+    """A copy marked behind that the table as it is now came from (two replies read out of
+    order would look like that) is no rollback: the publication reads the table again, edits
+    its messages and deletes none (an earlier hand's messages stay); a player with no private
+    chat (no message id) is never a message to delete."""
+    store = _store("sqlite")
+    h = _harness(store)
+    try:
+        rnd = random.Random(3)
+        table = await h.open_and_start()
+        older = await store.cached(GROUP)
+        assert older is not None
+        hand = table.hand
+        while table.status == "playing" and table.hand == hand:
+            table = await _step(h, table, rnd)
+        store.put_behind(GROUP, [older])
+        calls = len(h.bot.calls)
+        await timers.sweep_once(h.pub)
+        assert store.behind() == [] and not [c for c, _ in h.bot.calls[calls:] if c == "delete"]
+        before = Table.model_validate_json(older.doc)
+        assert before.hand < table.hand and sending.erased_messages(before, table) == []
+        ghost = before.model_copy(deep=True)
+        ghost.shown.hand_msgs = {"0": NO_MESSAGE}
+        now = before.model_copy(deep=True)
+        now.shown.hand_msgs = {}
+        assert sending.erased_messages(ghost, now) == []
+    finally:
+        await _close(store)
