@@ -3,6 +3,7 @@ expected points (engine.mus.reckon): rules/mus.md M3-M5, rules/senas.md S2, S4."
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 import sys
@@ -166,31 +167,30 @@ def test_m4_a_bet_says_more_than_a_pass() -> None:
     assert chances["paso"] > chances["envido"] > chances["ordago"]
 
 
-def test_exploit_bots_lose() -> None:
+@pytest.mark.parametrize("name", ["calls_ordago", "always_bet", "always_ordago"])
+def test_exploit_bots_lose(name: str) -> None:
     """Opponents with one habit (every órdago called, a bet at every turn, an órdago at every
     turn) lose most vacas to ``normal``: the player cannot be farmed."""
-    rivals = _rivals().RIVALS
-    for name in ("calls_ordago", "always_bet", "always_ordago"):
-        rival = rivals[name]
-        wins = 0
-        for seed in range(8):
-            ours = seed % 2
-            rng = random.Random(seed)
-            s = new_game(seed=seed)
-            while not s.is_over:
-                seat = s.to_act[0]
-                v, legal = view(s, seat), legal_actions(s, seat)
-                move = ai.choose(v, legal, rng) if seat % 2 == ours else rival(v, legal, rng)
-                s = apply(s, seat, move).state
-            wins += s.winner == ours
-        assert wins >= 6, (name, wins)
+    rival = _rivals().RIVALS[name]
+    wins = 0
+    for seed in range(8):
+        ours = seed % 2
+        rng = random.Random(seed)
+        s = new_game(seed=seed)
+        while not s.is_over:
+            seat = s.to_act[0]
+            v, legal = view(s, seat), legal_actions(s, seat)
+            move = ai.choose(v, legal, rng) if seat % 2 == ours else rival(v, legal, rng)
+            s = apply(s, seat, move).state
+        wins += s.winner == ours
+    assert wins >= 6, (name, wins)
 
 
-@pytest.mark.parametrize("kind", ["answer", "ordago"])
-def test_calibration_of_the_win_estimates(kind: str) -> None:
-    """The player's estimated chance of winning the lance, against how often it was won, over
-    seeded self-play: within 0.1 on average over bins of 0.2 (expected calibration error)."""
-    seen: list[tuple[float, bool]] = []
+@functools.cache
+def _estimates() -> dict[str, list[tuple[float, bool]]]:
+    """Seeded self-play: at each bet answered, the player's estimate and whether his pair won
+    the lance, by kind of bet (an órdago or any other)."""
+    seen: dict[str, list[tuple[float, bool]]] = {"answer": [], "ordago": []}
     for seed in range(10):
         rng = random.Random(seed)
         s = new_game(seed=seed)
@@ -198,11 +198,22 @@ def test_calibration_of_the_win_estimates(kind: str) -> None:
             s = _signal(s, rng)
             seat = s.to_act[0]
             v, legal = view(s, seat), legal_actions(s, seat)
-            if s.phase == "lance" and v.bet_pair is not None and (kind == "ordago") == v.ordago:
+            if s.phase == "lance" and v.bet_pair is not None:
                 p = reckon.win_chance(v, random.Random(seed * 1000 + len(s.history)))
                 winner = lance_winners(s.hands, s.mano)[LANCES.index(s.lance)]  # type: ignore[arg-type]
-                seen.append((p, winner is not None and winner % 2 == seat % 2))
+                won = winner is not None and winner % 2 == seat % 2
+                seen["ordago" if v.ordago else "answer"].append((p, won))
             s = apply(s, seat, ai.choose(v, legal, rng)).state
+    return seen
+
+
+# Both kinds read one self-play, played once per worker.
+@pytest.mark.xdist_group("mus_calibration")
+@pytest.mark.parametrize("kind", ["answer", "ordago"])
+def test_calibration_of_the_win_estimates(kind: str) -> None:
+    """The player's estimated chance of winning the lance, against how often it was won, over
+    seeded self-play: within 0.1 on average over bins of 0.2 (expected calibration error)."""
+    seen = _estimates()[kind]
     assert len(seen) >= 40
     bins: dict[int, list[tuple[float, bool]]] = {}
     for p, won in seen:
