@@ -73,7 +73,7 @@ options_strategy = st.builds(
 )
 
 
-@settings(max_examples=150 if settings.default.max_examples >= 100 else 10)
+@settings(max_examples=100 if settings.default.max_examples >= 100 else 10)
 @given(seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1), options=options_strategy)
 def test_m1_m6_random_vacas_keep_every_invariant(seed: int, choices: int, options: Options) -> None:
     rng = random.Random(choices)
