@@ -18,6 +18,9 @@ several moves in a second become one edit, moves at a human pace do not. ``--pol
 (Mus): the players choose their moves as the computer player does, so a hand has as many moves
 as people make (random players bet, raise and go to mus far more often).
 
+``--cluster``: ``REDIS_URL`` names a node of a Redis Cluster (``TAPETE_REDIS_CLUSTER``); the
+report adds how the tables spread over its masters.
+
 ``--open`` measures throughput instead (``bench/open_loop.py``): real ``python -m bot``
 processes, ``--tables`` Mus tables each pressing the moment its last press was answered, for
 ``--seconds`` after ``--warmup``::
@@ -63,8 +66,11 @@ from open_loop import add_arguments as add_open_loop_arguments  # noqa: E402
 from open_loop import print_peaks  # noqa: E402
 from open_loop import run as run_open_loop  # noqa: E402
 from piedras_driver import open_piedras_table, play_hand_by_buttons  # noqa: E402
+from redis.asyncio.cluster import RedisCluster  # noqa: E402
 
 import engine.mus as mus  # noqa: E402
+from bot.store.cluster import BUCKETS  # noqa: E402
+from bot.store.keys import Keys  # noqa: E402
 from engine.mus import ai as mus_ai  # noqa: E402
 
 TARGET_GROUP_MSGS = {"mus": 3, "envite": 2, "piedras": 3}
@@ -91,6 +97,7 @@ class Bench:
             first_update_id=rnd.randrange(10**9, 2 * 10**9),
         ).start()
         self.redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+        self.keys = Keys(PREFIX, BUCKETS if args.cluster else 0)
         self.hands = 0
         self.doc_sizes: list[int] = []
         self.errors: list[str] = []
@@ -116,7 +123,7 @@ class Bench:
             for token in self.tg.tokens:
                 for method in ("sendmessage", "editmessagetext", "answercallbackquery"):
                     self.tg.delay[(token, method)] = self.args.latency / 1000
-        self.reader = aioredis.Redis.from_url(self.redis_url)
+        self.reader = self.client()
         apps, clients = [], []
         for token in self.tg.tokens:
             settings = Settings(
@@ -125,8 +132,9 @@ class Bench:
                 turn_timeout=600.0,
                 timer_tick=1.0,
                 redis_prefix=PREFIX,  # the drivers read the tables under it
+                redis_cluster=self.args.cluster,
             )
-            client = aioredis.Redis.from_url(self.redis_url)
+            client = self.client()
             app = build_application(settings, redis=client)
             await app.initialize()
             if app.post_init:
@@ -157,6 +165,13 @@ class Bench:
             ops1: Counter[str] = sum((Counter(getattr(st, "ops", {})) for st in stores), Counter())
             ops = dict(ops1 - ops0)
             self.dedupe_bytes = await self.dedupe_size()
+            if self.args.cluster:
+                spread = await self.spread()
+                total = max(1, sum(spread.values()))
+                shares = ", ".join(
+                    f"{n} {100 * k / total:.0f} %" for n, k in sorted(spread.items())
+                )
+                print(f"tables per master      {shares} (of {total})")
         finally:
             for app in apps:
                 assert app.updater is not None
@@ -217,8 +232,21 @@ class Bench:
             if state.is_over:
                 break
 
+    def client(self) -> Any:
+        if self.args.cluster:
+            return RedisCluster.from_url(self.redis_url)
+        return aioredis.Redis.from_url(self.redis_url)
+
+    async def spread(self) -> dict[str, int]:
+        """How many of the tables each master holds (on a cluster)."""
+        found: Counter[str] = Counter()
+        for chat in self.table_chats:
+            node = self.reader.get_node_from_key(self.keys.table(chat))
+            found[node.name] += 1
+        return dict(found)
+
     async def _size(self, chat_id: int) -> None:
-        size = await self.reader.hstrlen(f"{PREFIX}:t:{chat_id}", "d")
+        size = await self.reader.hstrlen(self.keys.table(chat_id), "d")
         self.doc_sizes.append(int(size))
 
     def _track(self, group_id: int, user_ids: list[int]) -> None:
@@ -239,7 +267,7 @@ class Bench:
         self.steady[group_id] = [self.tg.mark(), 0]
 
     async def _published(self, chat_id: int) -> bool:
-        due = await self.reader.zscore(f"{PREFIX}:pub", str(chat_id))
+        due = await self.reader.zscore(self.keys.publish_of(chat_id), str(chat_id))
         return due is None and await self._has_table_msg(chat_id)
 
     async def think(self) -> None:
@@ -319,7 +347,7 @@ class Bench:
             )
 
     async def _players(self, chat_id: int) -> list[Any]:
-        found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
+        found = await self.reader.hget(self.keys.table(chat_id), "d")
         if found is None:
             return []
         import json
@@ -332,21 +360,21 @@ class Bench:
     async def _playing(self, chat_id: int) -> bool:
         import json
 
-        found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
+        found = await self.reader.hget(self.keys.table(chat_id), "d")
         return found is not None and json.loads(found).get("status") == "playing"
 
     async def _has_table_msg(self, chat_id: int) -> bool:
         import json
 
-        found = await self.reader.hget(f"{PREFIX}:t:{chat_id}", "d")
+        found = await self.reader.hget(self.keys.table(chat_id), "d")
         return found is not None and json.loads(found).get("shown", {}).get("table_msg") is not None
 
     def _dedupe_keys(self) -> list[str]:
         first = self.tg.first_update_id
         last = first + len(self.tg.queued_at)
         keys = [f"{PREFIX}:upd:{u}" for u in range(first, last)]  # one per update (older bots)
-        keys += [f"{PREFIX}:seen:{c}" for c in self.tg.chats]  # one per chat
-        keys += [f"{PREFIX}:seen:{u}" for u in self.tg.users]
+        keys += [self.keys.seen(c) for c in self.tg.chats]  # one per chat
+        keys += [self.keys.seen(u) for u in self.tg.users]
         return keys
 
     async def dedupe_size(self) -> int:
@@ -361,10 +389,15 @@ class Bench:
         keys = [k async for k in self.reader.scan_iter(match=f"{PREFIX}:*", count=1000)]
         doomed = [k for k in keys if any(i in k.decode() for i in ids)]
         doomed += self._dedupe_keys()
-        for i in range(0, len(doomed), 500):
-            await self.reader.delete(*doomed[i : i + 500])
-        await self.reader.zrem(f"{PREFIX}:timers", *ids)
-        await self.reader.zrem(f"{PREFIX}:pub", *ids)
+        if self.args.cluster:
+            for key in doomed:
+                await self.reader.delete(key)
+        else:
+            for i in range(0, len(doomed), 500):
+                await self.reader.delete(*doomed[i : i + 500])
+        for bucket in self.keys.sweep_buckets():
+            await self.reader.zrem(self.keys.timers_in(bucket), *ids)
+            await self.reader.zrem(self.keys.publish_in(bucket), *ids)
         await self.reader.aclose()
 
     def report(
@@ -509,6 +542,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--think", type=float, default=0.0, help="seconds a player thinks before a move (about)"
+    )
+    parser.add_argument(
+        "--cluster", action="store_true", help="REDIS_URL is a node of a Redis Cluster"
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)

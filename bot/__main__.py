@@ -12,11 +12,12 @@ import asyncio
 import logging
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from bot.settings import Settings, describe_error
@@ -112,11 +113,13 @@ def safe_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"***@{host}"))
 
 
-def redis_problem(url: str, timeout: float = 5.0) -> str | None:
-    """Why Redis at ``url`` cannot be used (one line), or ``None`` when it answers a PING."""
+def redis_problem(url: str, timeout: float = 5.0, *, cluster: bool = False) -> str | None:
+    """Why Redis at ``url`` cannot be used (one line), or ``None`` when it answers a PING (with
+    ``cluster``: when it is a node of a Redis Cluster whose every master answers)."""
 
     async def ping() -> None:
-        client = Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        kwargs: dict[str, Any] = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
+        client = RedisCluster.from_url(url, **kwargs) if cluster else Redis.from_url(url, **kwargs)
         try:
             await client.ping()
         finally:
@@ -239,14 +242,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     secrets = [settings.telegram_bot_token, settings.webhook_secret or ""]
     configure_logging(settings.log_level, secrets, fmt=settings.log_format)
     if settings.redis_url:
-        problem = redis_problem(settings.redis_url)
+        problem = redis_problem(settings.redis_url, cluster=settings.redis_cluster)
         if problem is not None:
             return fail(problem)
     problem = bot_api_problem(settings)
     if problem is not None:
         return fail(problem)
     if settings.redis_url:
-        log.info("storage: Redis at %s", safe_url(settings.redis_url))
+        kind = "a Redis Cluster" if settings.redis_cluster else "Redis"
+        log.info("storage: %s at %s", kind, safe_url(settings.redis_url))
     elif settings.sqlite_path:
         log.info("storage: SQLite file %s (one machine; REDIS_URL for more)", settings.sqlite_path)
     else:

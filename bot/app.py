@@ -19,7 +19,6 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from redis.asyncio import Redis
 from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
@@ -60,7 +59,7 @@ from bot.ops import MeteredApplication, StatusServer
 from bot.publisher import Publisher
 from bot.services import Services
 from bot.settings import Settings
-from bot.store import Store, open_store
+from bot.store import Client, Store, open_store
 from locales import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 log = logging.getLogger("bot.app")
@@ -99,7 +98,7 @@ COMMANDS: list[tuple[str, str, Handler]] = [
 
 
 def build_application(
-    settings: Settings, *, redis: Redis | None = None, store: Store | None = None
+    settings: Settings, *, redis: Client | None = None, store: Store | None = None
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot's Application; storage is ``store``, else ``redis``, else ``settings.redis_url``,
     else the SQLite file ``settings.sqlite_path``, else a temporary one (tables lost on restart)."""
@@ -116,7 +115,11 @@ def build_application(
     app = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown).build()
     if store is None:
         store = open_store(
-            redis, settings.redis_url, settings.redis_prefix, sqlite_path=settings.sqlite_path
+            redis,
+            settings.redis_url,
+            settings.redis_prefix,
+            sqlite_path=settings.sqlite_path,
+            cluster=settings.redis_cluster,
         )
     svc = Services(settings=settings, store=store)
     app.bot_data[SERVICES_KEY] = svc

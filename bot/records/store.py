@@ -14,27 +14,36 @@ Keys (``{p}`` = ``<settings prefix>:rec``), per group chat ``<c>``:
 
 A game is written once, by one Lua script, idempotently: ``SET {p}:done:<c>:<id> NX`` guards
 everything (a re-delivered update, a second process, a publisher retry find it set and write
-nothing). The new ratings are computed in Python from the ratings read just before; the script
-refuses (and the write is retried) if another game of the group was recorded in between
-(``seq`` moved).
+nothing). The new ratings are computed in Python from the ratings read just before (with the
+games that the new one pushes out of the history: the script is given every key it touches);
+the script refuses (and the write is retried) if another game of the group was recorded in
+between (``seq`` moved).
+
+On a Redis Cluster every key of a group carries the group's hash tag (``{p}:{<c>}:games``,
+``{p}:{<c>}:game:<id>``...): one group's records are one slot, and the groups spread over the
+masters. The users' sets (``{p}:user:<u>``, each in a slot of its own) are added just before the
+script. A recorded game is irreversible (the group saw its result and the ratings moved), so
+the script is followed by ``WAIT`` for a replica, at most :data:`RECORD_WAIT_MS`: a failover
+right after it then finds the record on the promoted replica (unless the wait ran out: logged).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from bot.games.registry import GAMES
 from bot.records import rating
 from bot.records.model import GameRecord, forget_player, increments
 from bot.records.rating import Rating
-from bot.store import RedisStore, SQLiteStore, Store
+from bot.store import Client, RedisStore, SQLiteStore, Store
 
 DEFAULT_KEEP = 200
 """Games kept in full per group (older ones live on in the aggregates only)."""
@@ -42,6 +51,10 @@ DONE_TTL = 30 * 24 * 3600
 """Seconds a recorded game's dedupe mark lives (re-deliveries come within hours)."""
 HANDS_TTL = 7 * 24 * 3600
 """Seconds the hands of a game still being played are kept (a finished game keeps them)."""
+RECORD_WAIT_MS = 1000
+"""On a cluster, how long a recorded game waits for a replica to have it (``WAIT``)."""
+
+log = logging.getLogger("bot.records")
 
 
 @dataclass
@@ -54,6 +67,8 @@ class Commit:
     pairs: dict[str, int]
     rates: dict[int, Rating]
     names: dict[int, str]
+    dropping: list[str]
+    """The ids of the games the new one pushes out of the history (Redis only)."""
 
 
 class Records(Protocol):
@@ -98,7 +113,10 @@ class RecordsBase:
 
     keep: int = DEFAULT_KEEP
 
-    async def _read(self, chat_id: int, game: str, ids: Sequence[int]) -> tuple[int, list[str]]:
+    async def _read(
+        self, chat_id: int, game: str, ids: Sequence[int]
+    ) -> tuple[int, list[str], list[str]]:
+        """The group's ``seq``, the players' ratings and the games the next one drops."""
         raise NotImplementedError
 
     async def _commit(self, commit: Commit) -> int:
@@ -117,7 +135,7 @@ class RecordsBase:
     async def _prepare(self, record: GameRecord) -> Commit:
         record = record.model_copy(deep=True)
         ids = [p.id for p in record.players]
-        seq, raw = await self._read(record.chat, record.game, ids)
+        seq, raw, dropping = await self._read(record.chat, record.game, ids)
         sides = record.teams()
         current = dict(zip(ids, (rating.load(r) for r in raw), strict=True))
         new = rating.rate([[current[p.id] for p in side] for side in sides], _side_places(record))
@@ -129,7 +147,7 @@ class RecordsBase:
                     rates[player.id] = value
         stats, pairs = increments(record)
         names = {p.id: p.name for p in record.players if not p.computer}
-        return Commit(record, seq, stats, pairs, rates, names)
+        return Commit(record, seq, stats, pairs, rates, names, dropping)
 
 
 def _side_places(record: GameRecord) -> list[int]:
@@ -139,19 +157,22 @@ def _side_places(record: GameRecord) -> list[int]:
 # ---- Redis -----------------------------------------------------------------------------------
 
 _ADD_GAME = """
+-- KEYS: done, games, game, hands, stats, pairs, rate, names, meta, then the game and hands keys
+-- of each game dropped, then the users' sets (none on a cluster). ARGV: seq, id, record, keep,
+-- the ids of the games dropped (space-separated), done ttl, chat, then the flat maps.
 local seq = tonumber(redis.call('HGET', KEYS[9], 'seq') or '0')
 if seq ~= tonumber(ARGV[1]) then return -1 end
-if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[7]) then return 0 end
+local keep = tonumber(ARGV[4])
+local old = redis.call('LRANGE', KEYS[2], keep - 1, -1)
+if table.concat(old, ' ') ~= ARGV[5] then return -1 end
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[6]) then return 0 end
 redis.call('HINCRBY', KEYS[9], 'seq', 1)
 redis.call('SET', KEYS[3], ARGV[3])
 redis.call('PERSIST', KEYS[4])
 redis.call('LPUSH', KEYS[2], ARGV[2])
-local keep = tonumber(ARGV[4])
-for _, old in ipairs(redis.call('LRANGE', KEYS[2], keep, -1)) do
-  redis.call('DEL', ARGV[5] .. old, ARGV[6] .. old)
-end
+for k = 10, 9 + 2 * #old do redis.call('DEL', KEYS[k]) end
 redis.call('LTRIM', KEYS[2], 0, keep - 1)
-local i = 10
+local i = 8
 local function each(key, op)
   local n = tonumber(ARGV[i]); i = i + 1
   for _ = 1, n do
@@ -162,10 +183,7 @@ each(KEYS[5], 'HINCRBY')
 each(KEYS[6], 'HINCRBY')
 each(KEYS[7], 'HSET')
 each(KEYS[8], 'HSET')
-local n = tonumber(ARGV[i]); i = i + 1
-for _ = 1, n do
-  redis.call('SADD', ARGV[8] .. ARGV[i], ARGV[9]); i = i + 1
-end
+for k = 10 + 2 * #old, #KEYS do redis.call('SADD', KEYS[k], ARGV[7]) end
 return 1
 """
 
@@ -182,14 +200,21 @@ def _text(value: Any) -> str:
 class RedisRecords(RecordsBase):
     """Records on the bot's Redis client (the same connection pool as the tables)."""
 
-    def __init__(self, redis: Redis, prefix: str = "tapete", keep: int = DEFAULT_KEEP) -> None:
+    def __init__(self, redis: Client, prefix: str = "tapete", keep: int = DEFAULT_KEEP) -> None:
         self.redis = redis
         self.p = f"{prefix}:rec"
         self.keep = keep
+        self.cluster = isinstance(redis, RedisCluster)
         self._add = redis.register_script(_ADD_GAME)
 
-    def _k(self, *parts: object) -> str:
-        return ":".join([self.p, *(str(x) for x in parts)])
+    def _k(self, kind: str, chat: int, *parts: object) -> str:
+        """A key of a group's records (on a cluster, with the group's hash tag)."""
+        if self.cluster:
+            return ":".join([self.p, f"{{{chat}}}", kind, *(str(x) for x in parts)])
+        return ":".join([self.p, kind, str(chat), *(str(x) for x in parts)])
+
+    def _user(self, user_id: int) -> str:
+        return f"{self.p}:user:{user_id}"
 
     async def add_hand(self, chat_id: int, gid: str, hand: int, doc: str) -> None:
         key = self._k("hands", chat_id, gid)
@@ -198,12 +223,16 @@ class RedisRecords(RecordsBase):
             pipe.expire(key, HANDS_TTL, nx=True)
             await pipe.execute()
 
-    async def _read(self, chat_id: int, game: str, ids: Sequence[int]) -> tuple[int, list[str]]:
+    async def _read(
+        self, chat_id: int, game: str, ids: Sequence[int]
+    ) -> tuple[int, list[str], list[str]]:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hget(self._k("meta", chat_id), "seq")
             pipe.hmget(self._k("rate", chat_id, game), [str(i) for i in ids])
-            seq, raw = await pipe.execute()
-        return int(seq or 0), [_text(r) if r is not None else "" for r in raw]
+            pipe.lrange(self._k("games", chat_id), self.keep - 1, -1)
+            seq, raw, old = await pipe.execute()
+        rates = [_text(r) if r is not None else "" for r in raw]
+        return int(seq or 0), rates, [_text(g) for g in old]
 
     async def _commit(self, commit: Commit) -> int:
         r, c = commit.record, commit.record.chat
@@ -218,23 +247,42 @@ class RedisRecords(RecordsBase):
             self._k("names", c),
             self._k("meta", c),
         ]
+        for old in commit.dropping:
+            keys += [self._k("game", c, old), self._k("hands", c, old)]
+        users = [self._user(u) for u in commit.names]
+        if self.cluster and users:  # each in its own slot: before the script (a set too many
+            async with self.redis.pipeline(transaction=False) as pipe:  # only costs a look)
+                for user in users:
+                    pipe.sadd(user, str(c))
+                await pipe.execute()
+        else:
+            keys += users
         args: list[str] = [
             str(commit.seq),
             r.id,
             r.model_dump_json(exclude_defaults=True),
             str(self.keep),
-            self._k("game", c, ""),
-            self._k("hands", c, ""),
+            " ".join(commit.dropping),
             str(DONE_TTL),
-            self._k("user", ""),
             str(c),
         ]
         args += _flat(commit.stats.items())
         args += _flat(commit.pairs.items())
         args += _flat((k, rating.dump(v)) for k, v in commit.rates.items())
         args += _flat(commit.names.items())
-        args += [str(len(commit.names)), *(str(u) for u in commit.names)]
-        return int(await self._add(keys=keys, args=args))
+        if not self.cluster:
+            return int(await self._add(keys=keys, args=args))
+        # The script and a WAIT for a replica on one connection (the node of the group's slot).
+        node = cast(RedisCluster, self.redis).get_node_from_key(keys[0])
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.eval(_ADD_GAME, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", 1, RECORD_WAIT_MS, target_nodes=node)
+            done, copies = await pipe.execute()
+        if int(done) == 1 and int(copies) < 1:
+            log.warning(
+                "game %s of %s is recorded on its master only (no replica in time)", r.id, c
+            )
+        return int(done)
 
     async def games(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
         ids = await self.redis.lrange(self._k("games", chat_id), 0, limit - 1)
@@ -273,7 +321,7 @@ class RedisRecords(RecordsBase):
         return {int(k): v for k, v in (await self._hash(self._k("names", chat_id))).items()}
 
     async def forget(self, user_id: int) -> int:
-        chats = [int(_text(c)) for c in await self.redis.smembers(self._k("user", user_id))]
+        chats = [int(_text(c)) for c in await self.redis.smembers(self._user(user_id))]
         for chat in chats:
             for game in GAMES:
                 for kind in ("stats", "pairs"):
@@ -291,7 +339,7 @@ class RedisRecords(RecordsBase):
                 record = GameRecord.model_validate_json(doc)
                 if forget_player(record, user_id):
                     await self.redis.set(key, record.model_dump_json(exclude_defaults=True))
-        await self.redis.delete(self._k("user", user_id))
+        await self.redis.delete(self._user(user_id))
         return len(chats)
 
 
@@ -333,8 +381,10 @@ class SQLiteRecords(RecordsBase):
 
         await self.store.run(fn, write=True)
 
-    async def _read(self, chat_id: int, game: str, ids: Sequence[int]) -> tuple[int, list[str]]:
-        def fn(db: sqlite3.Connection) -> tuple[int, list[str]]:
+    async def _read(
+        self, chat_id: int, game: str, ids: Sequence[int]
+    ) -> tuple[int, list[str], list[str]]:
+        def fn(db: sqlite3.Connection) -> tuple[int, list[str], list[str]]:
             row = db.execute("SELECT seq FROM rec_meta WHERE chat = ?", (chat_id,)).fetchone()
             rates = dict(
                 db.execute(
@@ -342,7 +392,8 @@ class SQLiteRecords(RecordsBase):
                     (chat_id, game),
                 ).fetchall()
             )
-            return (0 if row is None else int(row[0])), [str(rates.get(i, "")) for i in ids]
+            seq = 0 if row is None else int(row[0])
+            return seq, [str(rates.get(i, "")) for i in ids], []
 
         return await self.store.run(fn)
 

@@ -138,10 +138,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from redis.asyncio import Redis
-
 from bot.store.base import StoreBase
 from bot.store.budget import Budget, Where
+from bot.store.cluster import Client
 from bot.store.protocol import Store
 from bot.store.redis import RedisStore
 from bot.store.rules import (
@@ -178,6 +177,7 @@ __all__ = [
     "TIMER_LEASE",
     "Budget",
     "ChatTaken",
+    "Client",
     "DuplicateUpdate",
     "Held",
     "Loaded",
@@ -200,18 +200,21 @@ __all__ = [
 
 
 def open_store(
-    redis: Redis | None = None,
+    redis: Client | None = None,
     url: str | None = None,
     prefix: str = "tapete",
     sqlite_path: str | None = None,
+    *,
+    cluster: bool = False,
 ) -> Store:
-    """The store the bot uses: on ``redis`` if given, else on ``url``, else in the SQLite file
+    """The store the bot uses: on ``redis`` if given, else on ``url`` (with ``cluster``, a node
+    of a Redis Cluster), else in the SQLite file
     ``sqlite_path``, else in a temporary SQLite file (removed when the store closes: tables are
     lost on restart)."""
     if redis is not None:
         return RedisStore(redis, prefix)
     if url:
-        return RedisStore.from_url(url, prefix)
+        return RedisStore.from_url(url, prefix, cluster=cluster)
     if sqlite_path:
         return SQLiteStore(sqlite_path)
     directory = Path(tempfile.mkdtemp(prefix="tapete-"))

@@ -174,6 +174,11 @@ class Store(Protocol):
         count the processes that swept in the last ``alive_for`` seconds."""
         ...
 
+    async def drop_timer(self, chat_id: int) -> bool:
+        """Drop the table's turn timer if the table is gone (it expired; a sweep that claimed
+        the timer found no table): True when one was dropped."""
+        ...
+
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:
         """Forget that ``user_id`` sits at the table of ``chat_id``."""
         ...

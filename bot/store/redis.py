@@ -2,19 +2,21 @@
 
 Every method is one round trip: a command, a pipeline or one of the Lua scripts in ``lua/``
 (:mod:`bot.store.scripts`), sent as EVALSHA (a server that does not know one yet gets it once
-more in full, which is not counted). Key names are in :mod:`bot.store.keys`; they are not
-cluster-safe (a table and the timer set live in different slots): use one Redis server, or a
-hash-tagged prefix such as ``{tapete}``.
+more in full, which is not counted); every key a script touches is passed to it. Key names are
+in :mod:`bot.store.keys`. On a Redis Cluster (a ``RedisCluster`` client) the keys are
+hash-tagged by bucket, and the few steps that cross buckets are in :mod:`bot.store.cluster`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
 
 from bot.store.base import StoreBase
 from bot.store.budget import (
@@ -27,6 +29,15 @@ from bot.store.budget import (
     QUIET_SECONDS,
     Budget,
     Where,
+)
+from bot.store.cluster import (
+    BUCKETS,
+    BotBill,
+    Client,
+    cluster_client,
+    cluster_move,
+    cluster_where,
+    database,
 )
 from bot.store.keys import Keys
 from bot.store.rules import (
@@ -74,9 +85,10 @@ class RedisStore(StoreBase):
 
     def __init__(
         self,
-        redis: Redis,
+        redis: Client,
         prefix: str = "tapete",
         *,
+        buckets: int | None = None,
         dedupe_ttl: int = DEDUPE_TTL,
         owns_client: bool = False,
         clock: Callable[[], float] = time.time,
@@ -88,8 +100,12 @@ class RedisStore(StoreBase):
         self.prefix = prefix
         self.dedupe_ttl = dedupe_ttl
         self._owns_client = owns_client
-        self.keys = Keys(prefix)
-        self._wake = self.keys.wake(redis.connection_pool.connection_kwargs.get("db", 0))
+        #: On a cluster, the buckets the tables are spread over (0: one Redis server).
+        self.buckets = buckets if buckets is not None else BUCKETS if cluster_client(redis) else 0
+        self.keys = Keys(prefix, self.buckets)
+        self._wake = self.keys.wake(database(redis))
+        #: On a cluster, the bot's budget is spent beside the tables' scripts.
+        self.bill = BotBill(redis, self.keys.bot_budget, self.clock)
         script = redis.register_script
         self._cas_script = script(lua("cas"))
         self._pub_acquire = script(lua("pub_acquire"))
@@ -101,15 +117,32 @@ class RedisStore(StoreBase):
         self._first_look_script = script(lua("first_look"))
         self._claim_sweep = script(lua("claim_sweep"))
         self._move = script(lua("move_table"))
+        self._drop_timer = script(lua("drop_timer"))
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = "tapete", *, max_connections: int = 50) -> RedisStore:
-        """A store with its own client for ``url``, closed by :meth:`aclose`.
+    def from_url(
+        cls,
+        url: str,
+        prefix: str = "tapete",
+        *,
+        max_connections: int = 50,
+        cluster: bool = False,
+    ) -> RedisStore:
+        """A store with its own client for ``url`` (with ``cluster``, any node of a Redis
+        Cluster), closed by :meth:`aclose`.
 
         The pool blocks (up to 10 s) rather than failing when every connection is busy.
         """
+        if cluster:
+            client = RedisCluster.from_url(url, max_connections=max_connections)
+            return cls(client, prefix, owns_client=True)
         pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
         return cls(Redis.from_pool(pool), prefix, owns_client=True)
+
+    @property
+    def cluster(self) -> bool:
+        """Whether the keys are spread over a cluster's slots (:mod:`bot.store.keys`)."""
+        return self.buckets > 0
 
     def table_key(self, chat_id: int) -> str:
         return self.keys.table(chat_id)
@@ -152,7 +185,7 @@ class RedisStore(StoreBase):
             str(self.dedupe_ttl),
             "" if write.held is None else write.held.token,
             str(write.held.spent[0] if write.held else 0),
-            str(write.held.spent[1] if write.held else 0),
+            str(write.held.spent[1] if write.held and not self.cluster else 0),
             repr(self.clock()),
         ]
         if write.held is not None:
@@ -160,21 +193,40 @@ class RedisStore(StoreBase):
                 args += [key, value]
         keys = [
             self.table_key(write.chat_id),
-            self.keys.timers,
+            self.keys.timers_of(write.chat_id),
             self._seen_key(write.chat_id),
-            self.keys.publish,
+            self.keys.publish_of(write.chat_id),
             self.keys.lock(write.chat_id),
             self.keys.shown(write.chat_id),
             self.keys.group_budget(write.chat_id),
-            self.keys.bot_budget,
         ]
-        if write.doc is not None:
-            keys.extend(self._user_key(u) for u in write.users)
+        if not self.cluster:
+            keys.append(self.keys.bot_budget)
+            if write.doc is not None:
+                keys.extend(self._user_key(u) for u in write.users)
         reply = await self._cas_script(keys=keys, args=args)
         outcome = _outcome(reply)
+        if self.cluster and outcome.ok and write.doc is not None and write.users:
+            await self._add_users(write.chat_id, write.users, write.ttl)
         if write.held is not None and int(reply[0]) == 1 and len(reply) > 2 and int(reply[2]) == 2:
+            if self.cluster:
+                self.bill.owe(write.held.spent[1])
             return outcome._replace(shown=dict(write.held.shown))
         return outcome
+
+    async def _add_users(self, chat_id: int, users: tuple[int, ...], ttl: int | None) -> None:
+        """On a cluster: the users' table sets (each in a slot of its own), after the write."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for user in users:
+                pipe.sadd(self._user_key(user), str(chat_id))
+                if ttl is not None:
+                    pipe.expire(self._user_key(user), ttl)
+            await pipe.execute()
+
+    async def drop_timer(self, chat_id: int) -> bool:
+        self._count("drop_timer")
+        keys = [self.table_key(chat_id), self.keys.timers_of(chat_id)]
+        return bool(int(await self._drop_timer(keys=keys, args=[str(chat_id)])))
 
     async def _check(
         self, chat_id: int, expected_version: int, expected_doc: str | None = None
@@ -265,10 +317,14 @@ class RedisStore(StoreBase):
             self.keys.lock(chat_id),
             self.keys.shown(chat_id),
             self.table_key(chat_id),
-            self.keys.publish,
+            self.keys.publish_of(chat_id),
             self.keys.group_budget(chat_id),
-            self.keys.bot_budget,
         ]
+        if self.cluster:
+            self.bill.owe(spent[1])
+            spent = (spent[0], 0)
+        else:
+            keys.append(self.keys.bot_budget)
         args: list[Any] = [
             token,
             str(version),
@@ -303,7 +359,29 @@ class RedisStore(StoreBase):
         ttl: int | None,
     ) -> list[Released]:
         self._count("pub_release")
-        keys = [self.keys.publish, self.keys.bot_budget]
+        since = self.monotonic()
+        by_bucket: dict[int, list[int]] = {}
+        for i, (chat, *_) in enumerate(items):
+            by_bucket.setdefault(self.keys.bucket(chat), []).append(i)
+        replies = await asyncio.gather(
+            *(self._release_bucket(b, [items[i] for i in at], ttl) for b, at in by_bucket.items())
+        )
+        found: dict[int, Released] = {}
+        for at, reply in zip(by_bucket.values(), replies, strict=True):
+            for n, i in enumerate(at):
+                chat = items[i][0]
+                rest = reply[3 * n + 1 : 3 * n + 3]
+                found[i] = self._released(chat, reply[3 * n], rest, self.publish_lease, since)
+        return [found[i] for i in range(len(items))]
+
+    async def _release_bucket(
+        self,
+        bucket: int,
+        items: list[tuple[int, str, int, dict[str, str], tuple[int, int]]],
+        ttl: int | None,
+    ) -> list[str]:
+        """pub_release_many.lua for the tables of one bucket."""
+        keys = [self.keys.publish_in(bucket)]
         args: list[Any] = [
             repr(self.clock()),
             int(self.publish_lease * 1000),
@@ -316,39 +394,49 @@ class RedisStore(StoreBase):
                 self.table_key(chat),
                 self.keys.group_budget(chat),
             ]
+            if self.cluster:
+                self.bill.owe(spent[1])
+                spent = (spent[0], 0)
             args += [token, str(version), str(chat), spent[0], spent[1], 2 * len(shown)]
             for key, value in shown.items():
                 args += [key, value]
-        since = self.monotonic()
-        reply = [_decode(x) for x in await self._pub_release_many(keys=keys, args=args)]
-        return [
-            self._released(
-                chat, reply[3 * i], reply[3 * i + 1 : 3 * i + 3], self.publish_lease, since
-            )
-            for i, (chat, *_) in enumerate(items)
-        ]
+        if not self.cluster:
+            keys.append(self.keys.bot_budget)
+        return [_decode(x) for x in await self._pub_release_many(keys=keys, args=args)]
 
     def budget(self) -> Budget:
-        return RedisBudget(self.redis, self.prefix, self.clock)
+        return RedisBudget(self.redis, self.prefix, self.clock, buckets=self.buckets)
 
     async def claim_sweep(
         self, now: float, *, limit: int = 100, process: str = "", alive_for: float = 5.0
     ) -> Sweep:
         self._count("claim_sweep")
+        buckets = self.keys.sweep_buckets()
+        share = math.ceil(limit / len(buckets))  # each bucket's share of the batch
+        replies = await asyncio.gather(
+            *(self._claim_bucket(b, now, share, process, alive_for) for b in buckets)
+        )
+        timers = [int(_decode(m)) for reply in replies for m in reply[0]]
+        pubs = [int(_decode(m)) for reply in replies for m in reply[1]]
+        return Sweep(timers, pubs, int(replies[0][2]))
+
+    async def _claim_bucket(
+        self, bucket: int, now: float, limit: int, process: str, alive_for: float
+    ) -> Any:
+        """claim_sweep.lua on one bucket (the processes are counted in bucket 0's)."""
+        counted = process if bucket == 0 else ""
         args = [
             repr(float(now)),
             repr(float(now + self.timings.timer_lease)),
             repr(float(now + self.timings.publish_retry)),
             str(limit),
-            self.keys.tables,
-            process,
+            counted,
             repr(float(alive_for)),
         ]
-        keys = [self.keys.timers, self.keys.publish, self.keys.procs]
-        timers, pubs, processes = await self._claim_sweep(keys=keys, args=args)
-        return Sweep(
-            [int(_decode(m)) for m in timers], [int(_decode(m)) for m in pubs], int(processes)
-        )
+        keys = [self.keys.timers_in(bucket), self.keys.publish_in(bucket)]
+        if counted:
+            keys.append(self.keys.procs)
+        return await self._claim_sweep(keys=keys, args=args)
 
     async def remove_user_table(self, user_id: int, chat_id: int) -> None:
         self._count("remove_user_table")
@@ -380,16 +468,18 @@ class RedisStore(StoreBase):
             await pipe.execute()
 
     async def aclose(self) -> None:
+        await self.bill.settle()
         if self._owns_client:
             await self.redis.aclose()
 
     async def backlog(self, now: float) -> tuple[int, int]:
         self._count("backlog")
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zcard(self.keys.publish)
-            pipe.zcount(self.keys.timers, "-inf", repr(float(now)))
-            waiting, due = await pipe.execute()
-        return int(waiting), int(due)
+            for bucket in self.keys.sweep_buckets():
+                pipe.zcard(self.keys.publish_in(bucket))
+                pipe.zcount(self.keys.timers_in(bucket), "-inf", repr(float(now)))
+            counts = await pipe.execute()
+        return sum(int(n) for n in counts[::2]), sum(int(n) for n in counts[1::2])
 
     async def move_table(
         self,
@@ -402,6 +492,8 @@ class RedisStore(StoreBase):
         users: tuple[int, ...] = (),
     ) -> int | None:
         self._count("move_table")
+        if self.cluster:
+            return await cluster_move(self, old_chat, new_chat, expected_version, doc, ttl, users)
         keys = [
             self.table_key(old_chat),
             self.table_key(new_chat),
@@ -436,19 +528,28 @@ class RedisStore(StoreBase):
 
 
 class RedisBudget:
-    """The buckets in Redis, one round trip per question."""
+    """The buckets in Redis, one round trip per question (on a cluster three)."""
 
     def __init__(
-        self, redis: Redis, prefix: str = "tapete", clock: Callable[[], float] = time.time
+        self,
+        redis: Client,
+        prefix: str = "tapete",
+        clock: Callable[[], float] = time.time,
+        *,
+        buckets: int = 0,
     ) -> None:
         self.redis = redis
-        self.keys = Keys(prefix)
+        self.keys = Keys(prefix, buckets)
         self.clock = clock
         self._where = redis.register_script(lua("where"))
+        self.spend = redis.register_script(lua("spend"))
+        self.where_group = redis.register_script(lua("where_group"))
 
     async def where(
         self, chat_id: int, user_id: int, kind: str, quiet: float = QUIET_SECONDS
     ) -> Where:
+        if self.keys.cluster:
+            return await cluster_where(self, chat_id, user_id, kind, quiet)
         keys = [
             self.keys.group_budget(chat_id),
             self.keys.bot_budget,

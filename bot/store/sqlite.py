@@ -308,6 +308,14 @@ class SQLiteStore(StoreBase):
 
         return await self._run("claim_sweep", True, fn)
 
+    async def drop_timer(self, chat_id: int) -> bool:
+        def fn(db: sqlite3.Connection) -> bool:
+            if self._live(db, chat_id) is not None:
+                return False
+            return db.execute("DELETE FROM timers WHERE chat = ?", (chat_id,)).rowcount > 0
+
+        return await self._run("drop_timer", True, fn)
+
     async def backlog(self, now: float) -> tuple[int, int]:
         def fn(db: sqlite3.Connection) -> tuple[int, int]:
             waiting = db.execute("SELECT COUNT(*) FROM publish").fetchone()[0]

@@ -20,8 +20,15 @@ from bot.store import TIMER_LEASE, RedisStore, SQLiteStore, Store
 from bot.store.rules import positive_ttl
 from bot.store.scripts import lua
 
-_CLAIM_DUE = "return claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])\n"
-"""The claim of one sorted set (``lua/claim.lua``), as the sweep's script makes it."""
+_CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3])
+local claimed = claim(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3]))
+local out = {}
+for i, member in ipairs(claimed) do out[#out + 1] = {member, due[2 * i]} end
+return out
+"""
+"""The claim of one sorted set (``lua/claim.lua``), as the sweep's script makes it, with the
+due times the members had (to merge the buckets of a cluster by due time)."""
 
 _ROOT = tempfile.TemporaryDirectory(prefix="tapete-tests-")
 """Every test store's file is under here (removed when the test process ends)."""
@@ -51,7 +58,7 @@ def connect(store: Store) -> Store:
 
 async def _score(store: Store, table: str, chat_id: int) -> float | None:
     if isinstance(store, RedisStore):
-        key = store.keys.timers if table == "timers" else store.keys.publish
+        key = store.keys.timers_of(chat_id) if table == "timers" else store.keys.publish_of(chat_id)
         score = await store.redis.zscore(key, str(chat_id))
         return None if score is None else float(score)
     assert isinstance(store, SQLiteStore), store
@@ -91,8 +98,14 @@ async def ttl_of(store: Store, chat_id: int) -> float | None:
 async def due_timers(store: Store, now: float, limit: int = 100) -> list[int]:
     """Chats whose timer is due at ``now``, soonest first (read only)."""
     if isinstance(store, RedisStore):
-        members = await store.redis.zrangebyscore(store.keys.timers, "-inf", repr(now), 0, limit)
-        return [int(m) for m in members]
+        found: list[tuple[float, int]] = []
+        for bucket in store.keys.sweep_buckets():
+            key = store.keys.timers_in(bucket)
+            members = await store.redis.zrangebyscore(
+                key, "-inf", repr(now), 0, limit, withscores=True
+            )
+            found += [(float(score), int(m)) for m, score in members]
+        return [chat for _, chat in sorted(found)[:limit]]
     assert isinstance(store, SQLiteStore), store
 
     def read(db: Any) -> list[int]:
@@ -111,12 +124,23 @@ async def claim_due(
     :meth:`~bot.store.Store.claim_sweep`, claims them with :data:`TIMER_LEASE`)."""
     if isinstance(store, RedisStore):
         claim = store.redis.register_script(lua("claim") + _CLAIM_DUE)
-        args = [repr(float(now)), repr(float(now + lease)), str(limit), store.keys.tables]
-        return [int(m) for m in await claim(keys=[store.keys.timers], args=args)]
+        args = [repr(float(now)), repr(float(now + lease)), str(limit)]
+        claimed: list[tuple[float, int]] = []
+        for bucket in store.keys.sweep_buckets():
+            key = store.keys.timers_in(bucket)
+            claimed += [(float(d), int(m)) for m, d in await claim(keys=[key], args=args)]
+        return [chat for _, chat in sorted(claimed)]
     assert isinstance(store, SQLiteStore), store
     return await store._run(
         None, True, lambda db: store._claim(db, "timers", now, now + lease, limit)
     )
+
+
+def same_bucket(store: Store, n: int) -> list[int]:
+    """``n`` chat ids (from 1 on) whose tables share a bucket (on a cluster: a hash slot)."""
+    if not isinstance(store, RedisStore):
+        return list(range(1, n + 1))
+    return [c for c in range(1, 100 * n) if store.keys.bucket(c) == store.keys.bucket(1)][:n]
 
 
 async def add_user_table(store: Store, user_id: int, chat_id: int, ttl: int | None = None) -> None:

@@ -145,7 +145,7 @@ def test_webhook_mode(fake_app: FakeApplication, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("TAPETE_WEBHOOK_PORT", "8080")
     monkeypatch.setenv("TAPETE_WEBHOOK_SECRET", "s3cret_X")
     monkeypatch.setenv("REDIS_URL", "redis://redis.example:6379/0")
-    monkeypatch.setattr(entry, "redis_problem", lambda url: None)
+    monkeypatch.setattr(entry, "redis_problem", lambda url, cluster: None)
     assert entry.main(["--webhook"]) == 0
     assert fake_app.calls == [
         (

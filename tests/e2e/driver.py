@@ -78,9 +78,19 @@ def deep_link_payload(message: Message, bot_username: str) -> str | None:
     return None
 
 
+def table_key(redis: Any, chat_id: int) -> str:
+    """The key of a chat's table (on a cluster, with its bucket's hash tag)."""
+    from redis.asyncio.cluster import RedisCluster
+
+    from bot.store.cluster import BUCKETS
+    from bot.store.keys import Keys
+
+    return Keys(PREFIX, BUCKETS if isinstance(redis, RedisCluster) else 0).table(chat_id)
+
+
 async def read_doc(redis: Any, chat_id: int) -> tuple[int, dict[str, Any]] | None:
     """The stored table document of a chat: ``(version, document)`` or ``None``."""
-    version, doc = await redis.hmget(f"{PREFIX}:t:{chat_id}", ["v", "d"])
+    version, doc = await redis.hmget(table_key(redis, chat_id), ["v", "d"])
     if version is None or doc is None:
         return None
     text = doc.decode() if isinstance(doc, bytes) else doc
@@ -89,7 +99,7 @@ async def read_doc(redis: Any, chat_id: int) -> tuple[int, dict[str, Any]] | Non
 
 async def read_raw(redis: Any, chat_id: int) -> tuple[Any, Any]:
     """The stored table exactly as bytes (to assert that something changed nothing)."""
-    return tuple(await redis.hmget(f"{PREFIX}:t:{chat_id}", ["v", "d"]))
+    return tuple(await redis.hmget(table_key(redis, chat_id), ["v", "d"]))
 
 
 #: Locale texts with example cards in them (the same for everybody, so they reveal nothing).

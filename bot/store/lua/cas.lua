@@ -1,7 +1,8 @@
 -- uses: seen shown bucket
 -- KEYS: table hash, timers zset, the chat's window of update ids, publish zset, publishing
 -- lock, shown hash, the group's and the bot's budget buckets, then the sets of users who sit at
--- the table. ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl
+-- the table (on a cluster neither the bot's bucket nor the users' sets: the caller spends and
+-- adds them, and passes 0 calls in all). ARGV: expected version, mode ("save"|"delete"), doc, timer_at ("" clears), ttl
 -- ("" persists), chat id (timer member), update id ("": none, KEYS[3] unused), publish due
 -- time (a saved table must be published by then, by this process or another), lock token ("":
 -- none), lock lease (ms), the digest of the document the write is based on ("": version only),

@@ -1,6 +1,6 @@
 -- uses: bucket shown
 -- KEYS: lock key, shown hash, table hash, publish zset, the group's and the bot's budget
--- buckets. ARGV: token, version published, retry at ("": none), chat id, ttl of the shown hash
+-- buckets (on a cluster not the bot's: the caller spends it, and passes 0 calls in all). ARGV: token, version published, retry at ("": none), chat id, ttl of the shown hash
 -- ("": none), lease (ms), now, calls made to the group, calls made in all, then field, value...
 -- Returns {'lost'}, {'done'} (lock freed), {'retry'} (lock freed, due at retry) or
 -- {'more', current version, current document} (lock kept and extended).
