@@ -64,11 +64,23 @@ def test_known_half_translations_are_gone() -> None:
     english = "\n".join(texts("en").values())
     for bad in (", no juego", "la real on", "(refused)"):
         assert bad not in english, bad  # a refused bet is "folded" everywhere
-    assert tn("en", "mus.opt.juegos", 1) == "1 game per vaca"  # not "1 games"
+    assert tn("en", "mus.opt.juegos", 1) == "1 juego per vaca"  # not "1 juegos"
     no_pares = worth_line("en", worth.hand_worth(["12o", "7c", "6e", "4b"], {}))
     assert no_pares == "You hold: no pair · punto 27", no_pares
     juego = worth_line("en", worth.hand_worth(["12o", "11c", "10e", "1b"], {}))
     assert juego == "You hold: no pair · juego 31", juego
+
+
+def test_english_names_a_juego_juego_and_the_whole_match_game() -> None:
+    """One vocabulary, as the README and docs/ write it: a Mus (or piedras) juego is "juego",
+    the vaca "vaca", and "game" is only the whole game a table plays ("Game over.")."""
+    english = texts("en")
+    for key, text in english.items():
+        if "juego" in key or "{juegos}" in text:
+            assert not re.search(r"\bgames?\b", text, re.I), (key, text)
+    assert "Juego to" in english["event.juego_won"] and "juegos" in english["table.score"]
+    assert english["senas.mus.juego"] == "juego (not 31)"
+    assert "number of juegos" in english["rules.mus"]
 
 
 def test_the_check_finds_a_spanish_word() -> None:

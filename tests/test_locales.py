@@ -270,7 +270,7 @@ def test_compiled_mo_files_are_up_to_date(path: Path) -> None:
         ("es", "score.amarracos", ["0 amarracos", "1 amarraco", "2 amarracos"]),
         ("en", "score.amarracos", ["0 amarracos", "1 amarraco", "2 amarracos"]),
         ("es", "mus.opt.juegos", ["0 juegos la vaca", "1 juego la vaca", "2 juegos la vaca"]),
-        ("en", "mus.opt.juegos", ["0 games per vaca", "1 game per vaca", "2 games per vaca"]),
+        ("en", "mus.opt.juegos", ["0 juegos per vaca", "1 juego per vaca", "2 juegos per vaca"]),
         ("en", "envite.opt.chicos", ["0 chicos to win", "one chico", "2 chicos to win"]),
         ("es", "phone.clock", ["⏱ quedan 0 min", "⏱ queda 1 min", "⏱ quedan 2 min"]),
         ("en", "piedras.opt.stones", ["0 stones", "1 stone", "2 stones"]),
