@@ -66,6 +66,9 @@ class Shown(BaseModel):
     notice_seq: int = 0
     final: str | None = None
     """The game's result, shown at the foot of the finished game's table message."""
+    ephemeral: list[int] = Field(default_factory=list)
+    """Players shown their hand in the group as an ephemeral message at this table (where it
+    is, what it shows: :mod:`bot.handlers.mine`): only theirs are looked up after a move."""
     unreachable: list[int] = Field(default_factory=list)
     """Players the group was told cannot get private messages (they blocked the bot): said
     once per table; the turn timer plays for them."""
@@ -99,6 +102,6 @@ class Shown(BaseModel):
         self.closing = {}
 
 
-FIELDS = frozenset(Shown.model_fields) - {"final"}
-"""The record's fields that documents stored before it kept at the top level (one added since,
-``final``, was only ever stored in the record)."""
+FIELDS = frozenset(Shown.model_fields) - {"final", "ephemeral"}
+"""The record's fields that documents stored before it kept at the top level (those added since,
+``final`` and ``ephemeral``, were only ever stored in the record)."""

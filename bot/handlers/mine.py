@@ -31,7 +31,7 @@ from bot.handlers.common import alert, answer, chat_lang
 from bot.present import digest, hand_view
 from bot.services import Services
 from bot.table import Table
-from bot.tables import read_table
+from bot.tables import change_table, read_table
 from engine.core import IllegalAction
 
 log = logging.getLogger("bot.flow")
@@ -87,6 +87,22 @@ async def _keep(
     await svc.store.set_prefs(_scope(table.chat_id, user_id), values)
 
 
+async def _mark(svc: Services, table: Table, user_id: int) -> None:
+    """Write down in the table that this player has an ephemeral hand there (after a move,
+    his and only those are looked up and edited)."""
+    tid = table.tid
+
+    def fn(current: Table | None) -> tuple[Table | None, None]:
+        if current is None or current.tid != tid or user_id in current.shown.ephemeral:
+            return None, None
+        current.shown.ephemeral = [*current.shown.ephemeral, user_id]
+        return current, None
+
+    await change_table(svc, table.chat_id, fn)
+    if user_id not in table.shown.ephemeral:
+        table.shown.ephemeral = [*table.shown.ephemeral, user_id]
+
+
 async def usable(svc: Services, bot: Bot, chat_id: int) -> bool:
     """Whether the Bot API server knows ephemeral messages (asked once per process)."""
     if svc.ephemeral_ok is None:
@@ -136,8 +152,10 @@ async def show_hand(
     if note:
         text = f"{note}\n\n{text}"
     wanted = digest((text, markup))
-    before = await kept(svc, table.chat_id, user.id)
     pressed = pressed_ephemeral(update)
+    if pressed is None and not open_ and user.id not in table.shown.ephemeral:
+        return False  # none to edit, none to open: not even a look in the store
+    before = await kept(svc, table.chat_id, user.id)
     target = pressed
     if target is None and not fresh and before is not None and before.tid == table.tid:
         target = before.message_id
@@ -161,6 +179,8 @@ async def show_hand(
         log.info("an ephemeral hand could not be sent: %s", exc)
         return False
     await _keep(svc, table, user.id, shown.message_id, query.id, wanted)
+    if user.id not in table.shown.ephemeral:
+        await _mark(svc, table, user.id)
     old = [before.message_id] if before is not None else []
     for message_id in {*old, *([] if pressed is None else [pressed])} - {shown.message_id}:
         with contextlib.suppress(Refused):  # the older copy would show an older hand
@@ -175,6 +195,8 @@ async def refresh(
     table is recent enough for Telegram to allow it; False when it was not done."""
     player = table.players[seat] if 0 <= seat < len(table.players) else None
     if player is None or player.computer or svc.ephemeral_ok is not True:
+        return False
+    if player.user_id not in table.shown.ephemeral:
         return False
     before = await kept(svc, table.chat_id, player.user_id)
     if before is None or before.tid != table.tid:

@@ -156,9 +156,9 @@ async def table_button(update: Update, context: Context) -> None:
             turn = await _still_offered(svc, update, cb, user.id) if exc.reason == "stale" else None
             if turn is None:
                 raise
-            table, step, seat = await play(
-                svc, cb.chat_id, user.id, cb.args[0], turn, cb.tid, update=update
-            )
+            # The refusal recorded the update as handled (de-duplication): the second try
+            # writes without it (a copy delivered again is stopped by that record).
+            table, step, seat = await play(svc, cb.chat_id, user.id, cb.args[0], turn, cb.tid)
     except IllegalAction as exc:  # an alert is private: every refusal may go there
         await mine.refuse(update, context.bot, svc, cb.chat_id, exc)
         if exc.reason == "stale":

@@ -11,8 +11,16 @@ import random
 from typing import Any
 
 import pytest
-from driver import LANG, MusTable, card_mentions, choose, read_doc
+from driver import LANG, MusTable, card_mentions, choose
 from fake_telegram import Chat, FakeTelegram, Message, User
+from group_driver import (
+    _button,
+    _doc,
+    open_own_hand,
+    own_hand,
+    play_envite_round_from_the_group,
+    seated_without_private_chats,
+)
 
 import engine.mus as mus
 from bot.games.render import blocked_notice, card_name
@@ -21,66 +29,6 @@ from locales import t
 pytestmark = pytest.mark.e2e
 
 NAMES = ("Ana", "Bea", "Cris", "Dani")
-
-
-def _button(chat: Chat, label: str) -> Message | None:
-    return next((m for m in reversed(chat.bot_messages()) if label in m.button_texts()), None)
-
-
-async def _doc(redis: Any, group: Chat) -> dict[str, Any]:
-    found = await read_doc(redis, group.id)
-    assert found is not None
-    return found[1]
-
-
-async def seated_without_private_chats(
-    tg: FakeTelegram, redis: Any, game: str = "mus", names: tuple[str, ...] = NAMES
-) -> tuple[list[User], Chat, Message]:
-    """People who never opened a private chat with the bot open a table, sit down (one by
-    command) and start it."""
-    users = [tg.user(name, name.lower()) for name in names]
-    group = tg.group(f"{game} sin privado", members=users, creator=users[0])
-    users[0].send(group, f"/nueva {game}")
-    join = t(LANG, "button.join")
-    lobby: Message = await tg.wait_for(lambda: _button(group, join), what="the lobby")
-
-    async def seated() -> int:
-        return len((await _doc(redis, group))["players"])
-
-    assert await seated() == 1, "the creator sits down without a private chat"
-    for n, user in enumerate(users[1:], start=2):
-        if n == 3:
-            user.send(group, "/unirme")
-        else:
-            user.press(lobby, join)
-        await tg.wait_for(lambda n=n: _is(seated, n), what=f"{user.first_name} seated")
-    users[0].press(lobby, t(LANG, "button.start"))
-
-    async def started() -> bool:
-        doc = await _doc(redis, group)
-        return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
-
-    await tg.wait_for(started, what="the game started")
-    return users, group, lobby
-
-
-async def _is(read: Any, n: int) -> bool:
-    return bool(await read() == n)
-
-
-def own_hand(group: Chat, user: User) -> Message:
-    """The ephemeral hand the user sees in the group (exactly one)."""
-    shown = group.ephemeral_for(user)
-    assert len(shown) == 1, f"{user.first_name} sees {len(shown)} ephemeral hands"
-    return shown[0]
-
-
-async def open_own_hand(tg: FakeTelegram, table: MusTable, user: User) -> Message:
-    """ "🂠 Mis cartas" on the table message: the hand, in the group, for him alone."""
-    doc = await table.doc()
-    answer = await tg.wait_answer(user.press(table.table_message(doc), t(LANG, "button.cards")))
-    assert answer["text"] is None, answer  # no alert: it is in the group
-    return own_hand(table.group, user)
 
 
 async def test_a_mus_hand_with_a_mus_round_played_from_the_group(
@@ -206,29 +154,12 @@ async def _started(redis: Any, group: Chat) -> bool:
     return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
 
 
-async def _play_card_from_the_group(tg: FakeTelegram, table: Any, user: User, card: str) -> None:
-    """Press the card on his ephemeral hand (opened with "🂠 Mis cartas" when he has none, or
-    when it does not offer that card now)."""
-    from bot.games.envite.render import card_button
-
-    label = card_button(LANG, card)
-    group: Chat = table.group
-    shown = group.ephemeral_for(user)
-    if not shown or label not in shown[-1].button_texts():
-        doc = await table.doc()
-        msg = table.message(doc["shown"]["table_msg"])
-        await tg.wait_answer(user.press(msg, t(LANG, "button.cards")))
-        shown = group.ephemeral_for(user)
-    answer = await tg.wait_answer(user.press(own_hand(group, user), label))
-    assert answer["text"] is None, answer  # played, nothing to tell him in an alert
-
-
 async def test_a_whole_envite_round_played_from_the_group(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
     """Every card by a press on the player's ephemeral hand: no post of his, no private chat;
     every card of every baza shows in the group."""
-    from envite_driver import EnviteTable, lively
+    from envite_driver import EnviteTable
 
     import engine.envite as envite
 
@@ -237,22 +168,21 @@ async def test_a_whole_envite_round_played_from_the_group(
     users, group, _lobby = await seated_without_private_chats(tg, redis, game="envite")
     table = EnviteTable(tg, group, users, redis)
     posts = len(group.user_messages())
-    rng = random.Random(5)
-    state = await table.state()
-    number = state.round
-    played: list[str] = []
-    while state.round == number and not state.is_over:
-        seat = state.to_act[0]
-        action = lively(state, seat, rng)
-        doc = await table.doc()
-        user = table.user_at(doc, seat)
-        if action.kind == "tiro":
-            await _play_card_from_the_group(tg, table, user, str(action.cards[0]))
-            played.append(str(action.cards[0]))
-            await table.wait_turn_after(doc["turn"])
-        else:
-            await table.act(seat, action, "table")
-        state = await table.state()
+    # A card pressed on buttons older than the table (Telegram let the bot edit them only
+    # just after his own press): it plays when his hand offers that card now.
+    doc = await table.doc()
+    first = table.user_at(doc, envite.from_json(doc["state"]).to_act[0])
+    mine = await open_own_hand(tg, table, first)
+    data = next(
+        str(b["callback_data"]) for b in mine.buttons() if ":tiro " in b.get("callback_data", "")
+    )
+    chat, tid, turn, action = data.split(":", 1)[1].split(":", 3)
+    older = f"a:{chat}:{tid}:{int(turn) - 1}:{action}"
+    answer = await tg.wait_answer(first.press_data(mine, older))
+    assert answer["text"] is None, answer
+    await table.wait_turn_after(int(turn))
+    _state, played = await play_envite_round_from_the_group(tg, table, random.Random(5))
+    played.insert(0, action.split()[-1])
     await tg.settle()
     assert played and len(group.user_messages()) == posts, "no post of theirs for a card"
     seen = " ".join(v for m in group.bot_messages(include_deleted=True) for v in m.all_texts())
