@@ -33,7 +33,7 @@ def labels(game: str, words: list[str], lang: str) -> str:
     [
         ("mus", ["juegos=1"], "es", "1 juego la vaca"),
         ("mus", ["juegos=3"], "es", "3 juegos la vaca"),
-        ("mus", ["juegos=1"], "en", "1 game per vaca"),
+        ("mus", ["juegos=1"], "en", "1 juego per vaca"),
         ("envite", ["chicos=1"], "es", "a un chico"),
         ("envite", ["chicos=2"], "en", "2 chicos to win"),
         ("envite", ["chicos=1"], "en", "one chico"),
