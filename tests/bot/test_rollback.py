@@ -15,6 +15,7 @@ put back behind the bot's back, on the real Redis and on SQLite.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import sys
@@ -311,5 +312,31 @@ async def test_a_copy_the_table_came_from_deletes_nothing() -> None:
         now = before.model_copy(deep=True)
         now.shown.hand_msgs = {}
         assert sending.erased_messages(ghost, now) == []
+    finally:
+        await _close(store)
+
+
+async def test_a_failed_look_delays_no_timer(caplog: pytest.LogCaptureFixture) -> None:
+    """The sweep's look for tables behind is no part of its work: when the store fails it (a
+    Redis hiccup), the timers the sweep claimed still fire now, and the log gets one INFO."""
+    caplog.set_level(logging.INFO, logger="bot.timers")
+    store = _store("sqlite", Timings(look_behind=0.0))
+    h = _harness(store)
+    try:
+        table = await h.open_and_start()
+
+        async def fails(limit: int = 200) -> list[int]:
+            raise ConnectionError("the store does not answer")
+
+        store.look_behind = fails  # type: ignore[method-assign]
+        moved = []
+        for _ in range(2):  # the turn's nudge, then its end: each due, each fired at once
+            now = await h.table()
+            assert now.deadline is not None
+            h.clock = now.deadline + 0.5
+            moved.append(await timers.sweep_once(h.pub))
+        assert moved == [0, 1] and (await h.table()).turn == table.turn + 1
+        failed = [r.levelname for r in caplog.records if "behind failed" in r.getMessage()]
+        assert failed == ["INFO", "INFO"]
     finally:
         await _close(store)
