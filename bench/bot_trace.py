@@ -75,13 +75,14 @@ def _person_move(table: Table, seat: int, rng: random.Random, now: float) -> Any
         cards = game.seat_cards(table, seat)
         for card in rng.sample(cards, rng.randint(1, min(len(cards), 2))):
             discard.toggle(table, seat, card, True, table.discard_round)
-        return discard.confirm(table, seat, table.discard_round, now, TIMEOUT, PAUSE)
+        step = discard.confirm(table, seat, table.discard_round, now, TIMEOUT, PAUSE)
+        return present.post(table, step)
     legal = game.legal_actions(state, seat)
     if rng.random() < 0.05:
-        return moves.play(table, seat, "quiero 7", now, TIMEOUT, PAUSE)
+        return present.post(table, moves.play(table, seat, "quiero 7", now, TIMEOUT, PAUSE))
     action = rng.choice([a for a in legal if a.kind != "ordago"] or legal)
     typed = str(action) if rng.random() < 0.5 else action
-    return moves.play(table, seat, typed, now, TIMEOUT, PAUSE)
+    return present.post(table, moves.play(table, seat, typed, now, TIMEOUT, PAUSE))
 
 
 def _game(
@@ -98,7 +99,7 @@ def _game(
     for _ in range(computers):
         table.add_computer()
     now = 1000.0
-    moves.start(table, index + 1, now, TIMEOUT, PAUSE)
+    present.post(table, moves.start(table, index + 1, now, TIMEOUT, PAUSE))
     yield {"started": index + 1, **_shown(table)}
     for _ in range(4000):
         if table.status != "playing":
@@ -116,7 +117,7 @@ def _game(
         if table.deadline is None:
             break
         now = max(now, table.deadline)
-        moves.fire_timer(table, now, TIMEOUT, PAUSE)
+        present.post(table, moves.fire_timer(table, now, TIMEOUT, PAUSE))
         yield {"timer": now, **_shown(table)}
         table.shown.outbox = []  # posted: the publisher empties it
 

@@ -1,5 +1,7 @@
 """What each message shows: the lobby, the table message and each seat's private hand, as
-text and buttons rendered from the stored table (the publisher posts and edits them)."""
+text and buttons rendered from the stored table (the publisher posts and edits them); and what
+a step of the table flow must post beyond them (:func:`post`: the outbox entries, from the
+step's events)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ import json
 from telegram import InlineKeyboardMarkup
 
 from bot import keyboards
-from bot.games import render
-from bot.table import Table
+from bot.games import render, senas
+from bot.table import Step, Table
 
 Render = tuple[str, InlineKeyboardMarkup | None]
 
@@ -57,3 +59,34 @@ def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
 
 def hand_view(table: Table, seat: int) -> Render:
     return table.adapter.hand_text(table, seat), hand_markup(table, seat)
+
+
+def post(table: Table, step: Step | None) -> None:
+    """Queue what a step of the flow shows beyond the messages the publisher keeps (in the same
+    write as the step): each seña's private notices, the seats the computer now plays for (and
+    the table left without a person playing), and, once a move is played, a finished hand's
+    table message in its final form with the hand's result below it, and the game's result in
+    the finished game's table message. Both are edits of messages the group already has (an
+    edit tried again after a timeout cannot show twice); a result with no message to show it in
+    is a new message (a notice)."""
+    if step is None:
+        return
+    for said in step.senas:
+        for user_id, text in senas.notices(table, said):
+            table.notify(text, to=user_id)
+    for seat in step.taken_over:
+        table.notify(render.takeover_notice(table.lang, table.players[seat].name))
+    if step.taken_over and not table.humans_present() and table.status == "playing":
+        table.notify(render.alone_notice(table.lang))
+    if not step.played:
+        return
+    over = table.status == "over"
+    hand_log = step.closed_hand_log if step.closed_hand_log is not None else table.log
+    result = table.adapter.result_text(table, step.events, hand_log)
+    result = render.result_notice(table.lang, result, over=over)
+    if step.closed_hand_log is not None:
+        table.close_hand(step.closed_hand_log, "" if over else result)
+    if over:
+        table.end_game(result)
+    elif result and step.closed_hand_log is None:
+        table.notify(result)

@@ -55,6 +55,12 @@ class Step:
     """When a hand ended: the log of the hand that ended (to close its table message)."""
     taken_over: list[int] = field(default_factory=list)
     """Seats of people the computer now plays for (their turns timed out)."""
+    senas: list[list[Event]] = field(default_factory=list)
+    """The señas made in this step, in order, one list for each time a seat made them (a
+    person's seña, a computer's before its move or as soon as it may)."""
+    played: bool = False
+    """The engine state moved on (a move, not a seña nor the deal): a finished hand or game
+    has its result to show."""
     discard_started: bool = False
     """A discard phase began: every seat's private message needs its discard buttons."""
     """A discard phase ended: every seat's private message loses its "waiting" line."""

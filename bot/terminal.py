@@ -24,6 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from bot import present
 from bot.flow import moves
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
@@ -170,7 +171,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
         stdout.write(text + "\n")
 
     clock = 0.0
-    moves.start(table, seed, clock, NEVER, pause=(0.0, 0.0))
+    present.post(table, moves.start(table, seed, clock, NEVER, pause=(0.0, 0.0)))
     names = ", ".join(table.names()[1:])
     say(t(lang, "terminal.welcome", game=table.adapter.title(lang), others=names))
     say(t(lang, "terminal.how"))
@@ -191,7 +192,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
         table.turn_seconds = 0  # no clock to show: you have all the time
         if ME not in table.to_act():
             clock = max(clock, table.deadline or clock)
-            moves.fire_timer(table, clock, NEVER, (0.0, 0.0))
+            present.post(table, moves.fire_timer(table, clock, NEVER, (0.0, 0.0)))
             continue
         choices = _choices(table)
         if shown_turn != table.turn:
@@ -226,7 +227,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
             action = choices[int(text) - 1][1]
         try:
             clock += 1.0
-            moves.play(table, ME, action, clock, NEVER, (0.0, 0.0))
+            present.post(table, moves.play(table, ME, action, clock, NEVER, (0.0, 0.0)))
         except IllegalAction as refusal:
             say(t(lang, "terminal.refused", why=plain(_refusal(table, refusal))))
 

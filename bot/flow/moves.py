@@ -1,7 +1,8 @@
 """Dealing, a seat's action and the timer's moves: the engine transitions of a table.
 
-Each returns a :class:`~bot.table.Step` (what the transition produced) and queues in the outbox
-what the group must see beyond the table message (a hand's result, a takeover).
+Each returns a :class:`~bot.table.Step`: what the transition produced (its events, the señas made,
+the seats taken over, the hand that closed). What the chat is to be shown of it beyond its
+messages (notices, results) is :func:`bot.present.post`'s to say.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from typing import Any
 
 from bot.flow import clock
 from bot.flow.clock import PAUSE, READ_PAUSES
-from bot.games import render, senas
 from bot.games.seats import LogEntry
 from bot.records import book
 from bot.table import Step, Table
@@ -51,11 +51,11 @@ def start(
     commit(table, state, now, timeout, pause)
     table.started_at = now
     book.open_hand(table)
-    computers_signal(table)
+    step = Step(senas=computers_signal(table))
     table.hand = table.adapter.hand_number(state)
     if table.adapter.in_discard(state):
         table.discard_round += 1
-    return Step()
+    return step
 
 
 def play(
@@ -90,17 +90,15 @@ def play(
     table.timeouts = 0
     player = table.players[seat]
     player.misses, player.away = 0, False
-    step = advance(
+    return advance(
         table, transition.state, list(transition.events), now, timeout, [(seat, action)], pause
     )
-    announce(table, step)
-    return step
 
 
 def signal(table: Table, seat: int, action: Action, state: Any) -> Step:
     """A seña (rules/senas.md), made at any moment of its window, in turn or not: the
-    engine records it and the partners (and any opponent who caught it) get a private
-    notice in this same write. No turn passes: the turn token, the timer and the public
+    engine records it (its partners, and any opponent who caught it, are told privately in
+    this same write: ``Step.senas``). No turn passes: the turn token, the timer and the public
     log stay as they are, so nobody's buttons go stale."""
     try:
         transition = table.adapter.apply(state, seat, action)
@@ -108,45 +106,48 @@ def signal(table: Table, seat: int, action: Action, state: Any) -> Step:
         raise table.adapter.refusal(table, exc) from None
     table.state = table.adapter.to_json(transition.state)
     book.note(table, [(seat, action)], [])  # in the hand's log: the record replays it
-    for user_id, text in senas.notices(table, transition.events):
-        table.notify(text, to=user_id)
-    return Step(events=list(transition.events))
+    return Step(events=list(transition.events), senas=[list(transition.events)])
 
 
-def computer_senas(table: Table, state: Any, seat: int) -> tuple[Any, list[tuple[int, Action]]]:
-    """A computer player makes the señas it wants now (rules/senas.md): its partners are
-    told privately in this same write, as for a person's seña (one message for all).
-    Returns the new state and the señas made, for the hand's log."""
+def computer_senas(
+    table: Table, state: Any, seat: int, said: list[list[Event]]
+) -> tuple[Any, list[tuple[int, Action]]]:
+    """A computer player makes the señas it wants now (rules/senas.md): their events join
+    ``said`` (its partners are told in this same write, as for a person's seña: one message
+    for all). Returns the new state and the señas made, for the hand's log."""
     adapter = table.adapter
     made: list[tuple[int, Action]] = []
-    said: list[Event] = []
+    events: list[Event] = []
     for sena in adapter.computer_senas(
         state, seat, clock.rng(table, seat, "senas"), clock.level(table, seat)
     ):
         transition = adapter.apply(state, seat, sena)
         state = transition.state
         made.append((seat, sena))
-        said.extend(transition.events)
-    for user_id, text in senas.notices(table, said):
-        table.notify(text, to=user_id)
+        events.extend(transition.events)
+    if events:
+        said.append(events)
     return state, made
 
 
-def computers_signal(table: Table) -> None:
+def computers_signal(table: Table) -> list[list[Event]]:
     """Every computer seat makes its señas as soon as they may be made (S1: envite from the
     deal, Mus from the cut), not only when its turn comes: partners know before they
-    play, as at a real table. Called once the move before is stored and logged."""
+    play, as at a real table. Called once the move before is stored and logged; returns the
+    señas' events (one list a seat)."""
+    said: list[list[Event]] = []
     if table.status != "playing" or table.state is None:
-        return
+        return said
     state = table.engine_state()
     made: list[tuple[int, Action]] = []
     for seat, player in enumerate(table.players):
         if player.computer and not player.free:
-            state, now_made = computer_senas(table, state, seat)
+            state, now_made = computer_senas(table, state, seat, said)
             made.extend(now_made)
     if made:
         table.state = table.adapter.to_json(state)
         book.note(table, made, [])
+    return said
 
 
 def fire_timer(
@@ -170,6 +171,7 @@ def fire_timer(
     events: list[Event] = []
     notes: list[LogEntry] = []
     played: list[tuple[int, Action]] = []
+    said: list[list[Event]] = []
     hand = adapter.hand_number(state)
     people_due = table.turn_deadline is None or table.turn_deadline <= now
     move_at = table.move_at if table.move_at is not None else table.deadline  # older documents
@@ -184,7 +186,7 @@ def fire_timer(
                 continue
             if events and not adapter.in_discard(state):
                 continue  # one computer move per pause, except in a simultaneous discard
-            state, made = computer_senas(table, state, seat)
+            state, made = computer_senas(table, state, seat, said)
             played.extend(made)  # the hand's log has the señas before the move
             action = adapter.computer_action(
                 state, seat, clock.rng(table, seat, "move"), clock.level(table, seat)
@@ -214,33 +216,10 @@ def fire_timer(
     if notes:
         table.timeouts += 1
     step = advance(table, state, events, now, timeout, played, pause)
+    step.senas[:0] = said  # the señas made before the moves came first
     step.notes = notes
     step.taken_over = taken
-    for seat in taken:
-        table.notify(render.takeover_notice(table.lang, table.players[seat].name))
-    if taken and not table.humans_present() and table.status == "playing":
-        table.notify(render.alone_notice(table.lang))
-    announce(table, step)
     return step
-
-
-def announce(table: Table, step: Step) -> None:
-    """Queue what a step shows beyond the table message: the finished hand's table message in
-    its final form with the hand's result below it, and the game's result in the finished
-    game's table message. Both are edits of messages the group already has (an edit tried
-    again after a timeout cannot show twice); a result with no message to show it in is a
-    new message (a notice)."""
-    adapter = table.adapter
-    over = table.status == "over"
-    hand_log = step.closed_hand_log if step.closed_hand_log is not None else table.log
-    result = adapter.result_text(table, step.events, hand_log)
-    result = render.result_notice(table.lang, result, over=over)
-    if step.closed_hand_log is not None:
-        table.close_hand(step.closed_hand_log, "" if over else result)
-    if over:
-        table.end_game(result)
-    elif result and step.closed_hand_log is None:
-        table.notify(result)
 
 
 def advance(
@@ -254,7 +233,7 @@ def advance(
 ) -> Step:
     adapter = table.adapter
     was_discard = table.state is not None and adapter.in_discard(table.engine_state())
-    step = Step(events=events)
+    step = Step(events=events, played=True)
     log = list(table.log)
     for event in events:
         if adapter.starts_hand(event):
@@ -277,7 +256,7 @@ def advance(
         table.status = "over"
         table.deadline = None
     book.note(table, played, events)
-    computers_signal(table)
+    step.senas = computers_signal(table)
     return step
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from telegram import Update
 
-from bot import keyboards
+from bot import keyboards, present
 from bot.flow import moves, seating
 from bot.games import render
 from bot.games.render import error_text
@@ -132,7 +132,7 @@ async def fill_and_start(update: Update, context: Context, chat_id: int) -> None
             raise IllegalAction("stale")
         _may_seat(table, user.id)
         table.fill_with_computers()
-        moves.start(table, seed, at, settings.turn_timeout, settings.pause)
+        present.post(table, moves.start(table, seed, at, settings.turn_timeout, settings.pause))
         return table, None
 
     try:

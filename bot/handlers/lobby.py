@@ -8,7 +8,7 @@ from typing import Any
 from telegram import Bot, Chat, Update
 from telegram.constants import ChatMemberStatus
 
-from bot import keyboards
+from bot import keyboards, present
 from bot.flow import moves, seating
 from bot.games import render, timing
 from bot.games.base import OptionError
@@ -361,6 +361,7 @@ async def _go(update: Update, context: Context, chat_id: int) -> None:
         if table.seat_of(user.id) is None and table.creator != user.id:
             raise IllegalAction("not_seated")
         step = moves.start(table, seed, at, svc.settings.turn_timeout, svc.settings.pause)
+        present.post(table, step)
         return table, (table, step)
 
     try:

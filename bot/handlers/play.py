@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from telegram import Bot, Update
 
-from bot import keyboards
+from bot import keyboards, present
 from bot.flow import discard, moves
 from bot.games import render
 from bot.games.render import cards_text, error_text
@@ -94,6 +94,7 @@ async def play(
         text = action if isinstance(action, str) else action(table)
         try:
             step = moves.play(table, seat, text, at, svc.settings.turn_timeout, svc.settings.pause)
+            present.post(table, step)
         except IllegalAction as exc:
             if exc.reason in table.adapter.features.private_refusals:
                 raise PrivateRefusal(exc.reason, **exc.params) from None
@@ -290,7 +291,9 @@ async def discard_button(update: Update, context: Context) -> None:
             shown = [c for c in table.adapter.seat_cards(table, seat) if c in chosen]
             return table, (table, seat, _selection_text(table, shown))
         else:
-            discard.confirm(table, seat, round_, at, svc.settings.turn_timeout, svc.settings.pause)
+            settings = svc.settings
+            step = discard.confirm(table, seat, round_, at, settings.turn_timeout, settings.pause)
+            present.post(table, step)
         return table, (table, seat, None)
 
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot import keyboards
+from bot import keyboards, present
 from bot.flow import moves
 from bot.games import senas as signs
 from bot.games.render import error_text
@@ -51,7 +51,7 @@ async def send(
             raise IllegalAction("not_seated")
         if table.hand != hand:
             raise IllegalAction("sena_closed")
-        moves.play(table, seat, sena(name), at, svc.settings.turn_timeout)
+        present.post(table, moves.play(table, seat, sena(name), at, svc.settings.turn_timeout))
         return table, table
 
     return await change_table(svc, chat_id, fn, update=update, publish=True)

@@ -15,6 +15,7 @@ import random
 from telegram.constants import ChatAction
 from telegram.error import Forbidden, TelegramError
 
+from bot import present
 from bot.botapi import never_started
 from bot.flow import moves
 from bot.handlers import mine
@@ -45,6 +46,7 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
         # No move due (a move came in, or a nudge or the clock): re-save all the same, so the
         # store's timer is right again and the nudges are posted.
         step = moves.fire_timer(table, at, svc.settings.turn_timeout, svc.settings.pause)
+        present.post(table, step)
         return table, (table, step, _discarding(table) != discarding)
 
     fired = await change_table(svc, chat_id, fn, publish=True)

@@ -24,6 +24,8 @@ from engine.core import IllegalAction
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+from flowkit import posted
 from test_handlers import GROUP, Harness
 
 HUMAN = 101
@@ -76,7 +78,7 @@ def test_a_table_needs_one_person() -> None:
     table = Table(chat_id=GROUP, creator=HUMAN, tid="t")
     table.fill_with_computers()
     with pytest.raises(IllegalAction, match=r"bots\.error\.no_humans"):
-        moves.start(table, 1, 0.0, 60)
+        posted.start(table, 1, 0.0, 60)
 
 
 def test_the_pause_is_short_seeded_and_reproducible() -> None:
@@ -88,16 +90,16 @@ def test_the_pause_is_short_seeded_and_reproducible() -> None:
         return table
 
     person_first = one_and_three()
-    moves.start(person_first, 1, 100.0, 60)
+    posted.start(person_first, 1, 100.0, 60)
     assert person_first.to_act() == (0,) and person_first.deadline == 160.0  # his full minute
     deadlines = set()
     for seed in range(12):
         table = computer_is_mano()
-        moves.start(table, seed, 100.0, 60, pause=(1.5, 3.0))
+        posted.start(table, seed, 100.0, 60, pause=(1.5, 3.0))
         assert table.to_act() == (0,) and table.players[0].bot_level
         assert table.deadline is not None and 101.5 <= table.deadline <= 103.0
         again = computer_is_mano()
-        moves.start(again, seed, 100.0, 60, pause=(1.5, 3.0))
+        posted.start(again, seed, 100.0, 60, pause=(1.5, 3.0))
         assert again.deadline == table.deadline
         deadlines.add(table.deadline)
     assert len(deadlines) > 3  # randomised
@@ -113,11 +115,11 @@ def _drive(table: Table, person: Any, limit: int = 5000) -> int:
         if 0 in acting and person is not None:
             action = person(table)
             if action is not None:
-                moves.play(table, 0, action, table.moved_at + 1, 60)
+                posted.play(table, 0, action, table.moved_at + 1, 60)
                 continue
         assert table.deadline is not None
         before = table.turn
-        step = moves.fire_timer(table, table.deadline, 60, PAUSE)
+        step = posted.fire_timer(table, table.deadline, 60, PAUSE)
         if step is None:  # the timer was a nudge or the clock's minute, not a move
             assert table.turn == before
             continue
@@ -130,7 +132,7 @@ def _drive(table: Table, person: Any, limit: int = 5000) -> int:
 def test_one_person_and_computers_play_a_whole_game(game: str) -> None:
     opts = {"mus": {"juegos": 1}, "envite": {"chicos": 1}, "piedras": {}}[game]
     table = one_and_three(game, **opts)
-    moves.start(table, 7, 0.0, 60)
+    posted.start(table, 7, 0.0, 60)
     rng = random.Random(7)
 
     def person(tb: Table) -> str | None:
@@ -144,7 +146,7 @@ def test_one_person_and_computers_play_a_whole_game(game: str) -> None:
 
 def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
     table = one_and_three()
-    moves.start(table, 3, 0.0, 60)
+    posted.start(table, 3, 0.0, 60)
     seen: list[tuple[int, Any]] = []
     game = table.adapter
     real = game.ai.choose
@@ -159,12 +161,12 @@ def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
             break
         state = table.engine_state()
         if 0 in table.to_act():
-            moves.play(table, 0, game.default_action(state, 0), table.moved_at + 1, 60)
+            posted.play(table, 0, game.default_action(state, 0), table.moved_at + 1, 60)
             continue
         expected = {s: game.engine.view(state, s) for s in table.to_act()}
         discard = game.in_discard(state)
         assert table.deadline is not None
-        if moves.fire_timer(table, table.deadline, 60) is None:
+        if posted.fire_timer(table, table.deadline, 60) is None:
             assert not seen  # a nudge or the clock's minute: nobody moved
             continue
         assert seen and (discard or len(seen) == 1)
@@ -180,17 +182,17 @@ def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
 def test_computers_discard_together_and_wait_for_the_person() -> None:
     for seed in range(100):  # a deal where all three computers say mus
         table = one_and_three()
-        moves.start(table, seed, 0.0, 60)
+        posted.start(table, seed, 0.0, 60)
         while table.engine_state().phase == "mus":
             if 0 in table.to_act():
-                moves.play(table, 0, "mus", table.moved_at + 1, 60)
+                posted.play(table, 0, "mus", table.moved_at + 1, 60)
             else:
-                moves.fire_timer(table, table.deadline or 0, 60)
+                posted.fire_timer(table, table.deadline or 0, 60)
         if table.adapter.in_discard(table.engine_state()):
             break
     assert table.to_act() == (0, 1, 2, 3)
     assert table.deadline is not None and table.deadline < table.moved_at + 3.01
-    step = moves.fire_timer(table, table.deadline, 60)
+    step = posted.fire_timer(table, table.deadline, 60)
     assert step is not None and not step.notes  # the person's time is not up
     assert table.to_act() == (0,) and table.deadline == table.turn_deadline
     assert sum(e.kind == "discarded" for e in step.events) == 3
@@ -201,11 +203,11 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
     table.players[2] = table.players[2].model_copy(
         update={"user_id": 103, "name": "Cris", "bot_level": None}
     )
-    moves.start(table, 5, 0.0, 60)
+    posted.start(table, 5, 0.0, 60)
     misses = 0
     while not table.players[0].away:
         assert table.status == "playing" and table.deadline is not None
-        step = moves.fire_timer(table, table.deadline, 60)
+        step = posted.fire_timer(table, table.deadline, 60)
         assert step is not None
         if any(n.data["seat"] == 0 for n in step.notes):
             misses += 1
@@ -218,7 +220,7 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
     for _ in range(30):
         if 0 in table.to_act():
             break
-        moves.fire_timer(table, table.deadline or 0, 60)
+        posted.fire_timer(table, table.deadline or 0, 60)
     assert 0 in table.to_act() and table.deadline is not None
     assert table.deadline - table.moved_at <= PAUSE[1]
     with pytest.raises(IllegalAction, match=r"bots\.error\.not_away"):
@@ -232,27 +234,27 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
 
 def test_when_nobody_answers_the_table_waits_and_vuelvo_resumes_it() -> None:
     table = one_and_three()
-    moves.start(table, 2, 0.0, 60)
+    posted.start(table, 2, 0.0, 60)
     while table.deadline is not None:
-        moves.fire_timer(table, table.deadline, 60)
+        posted.fire_timer(table, table.deadline, 60)
     assert table.status == "playing" and table.players[0].away
     assert table.shown.outbox[-1].text == t("es", "bots.paused")
     assert t("es", "bots.paused_short") in table.adapter.table_text(table)
-    assert moves.fire_timer(table, 10**9, 60) is None
+    assert posted.fire_timer(table, 10**9, 60) is None
     seating.come_back(table, HUMAN, 9000.0, 60)
     assert table.deadline is not None and table.deadline <= 9060.0
 
 
 def test_a_person_who_acts_himself_is_back() -> None:
     table = one_and_three()
-    moves.start(table, 5, 0.0, 60)
+    posted.start(table, 5, 0.0, 60)
     table.players[0].away = True
     for _ in range(30):
         if 0 in table.to_act():
             break
-        moves.fire_timer(table, table.deadline or 0, 60)
+        posted.fire_timer(table, table.deadline or 0, 60)
     state = table.engine_state()
-    moves.play(table, 0, table.adapter.default_action(state, 0), table.moved_at + 0.5, 60)
+    posted.play(table, 0, table.adapter.default_action(state, 0), table.moved_at + 0.5, 60)
     assert not table.players[0].away
 
 
@@ -345,7 +347,7 @@ def test_a_computer_partner_makes_senas_and_the_person_is_told_privately() -> No
     """S1/S2: with señas on, the computer partner (seat 2) signals what its hand holds once the
     mus is cut; only the person, its partner, is told, in private; opponents are computers."""
     table = one_and_three("mus", juegos=1)
-    moves.start(table, 11, 0.0, 60)
+    posted.start(table, 11, 0.0, 60)
     told: list[str] = []
     for _ in range(400):
         if table.status != "playing" or told:
@@ -353,10 +355,10 @@ def test_a_computer_partner_makes_senas_and_the_person_is_told_privately() -> No
         if 0 in table.to_act():
             state = table.engine_state()
             legal = [str(a) for a in table.adapter.legal_actions(state, 0)]
-            moves.play(table, 0, "corto" if "corto" in legal else legal[0], table.moved_at + 1, 60)
+            posted.play(table, 0, "corto" if "corto" in legal else legal[0], table.moved_at + 1, 60)
             continue
         assert table.deadline is not None
-        moves.fire_timer(table, table.deadline, 60, PAUSE)
+        posted.fire_timer(table, table.deadline, 60, PAUSE)
         told = [n.text for n in table.shown.outbox if n.to == HUMAN and "seña" in n.text]
     assert told, "the computer partner made no seña in a whole vaca"
     assert all(n.to in (HUMAN, None) for n in table.shown.outbox)  # nobody else is written to
@@ -371,7 +373,7 @@ def test_s1_s3_computer_partner_signals_at_the_deal_in_one_message() -> None:
     told_before_play = 0
     for seed in range(12):
         table = one_and_three("envite")
-        moves.start(table, seed, 0.0, 60)
+        posted.start(table, seed, 0.0, 60)
         state = table.engine_state()
         sent = set(state.senas_sent[partner])
         # It made every seña it wants at this moment: none is left for its turn.
@@ -391,18 +393,18 @@ def test_no_senas_from_computers_with_sinsenas() -> None:
     table.options = GAMES["mus"].parse_options(["juegos=1", "sinsenas"])
     table.join(HUMAN, "Ana")
     table.fill_with_computers()
-    moves.start(table, 11, 0.0, 60)
+    posted.start(table, 11, 0.0, 60)
     for _ in range(200):
         if table.status != "playing":
             break
         if 0 in table.to_act():
             state = table.engine_state()
-            moves.play(
+            posted.play(
                 table, 0, str(table.adapter.legal_actions(state, 0)[0]), table.moved_at + 1, 60
             )
             continue
         assert table.deadline is not None
-        moves.fire_timer(table, table.deadline, 60, PAUSE)
+        posted.fire_timer(table, table.deadline, 60, PAUSE)
         assert not any("seña" in n.text for n in table.shown.outbox)
 
 
@@ -432,7 +434,7 @@ def test_every_hand_with_senas_is_recorded(game: str, caplog: pytest.LogCaptureF
     """The hand's log holds every seña (a person's, and a computer's made at the deal or before
     its move) in order, so each hand's record replays to the table's state and is kept."""
     table = one_and_three(game)
-    moves.start(table, 5, 0.0, 60)
+    posted.start(table, 5, 0.0, 60)
     hands = 0
     for _ in range(3000):
         if table.status != "playing" or hands >= 6:
@@ -445,10 +447,10 @@ def test_every_hand_with_senas_is_recorded(game: str, caplog: pytest.LogCaptureF
         before = table.hand
         if 0 in table.to_act():
             legal = table.adapter.legal_actions(state, 0)
-            moves.play(table, 0, str(legal[0]), table.moved_at + 1, 60)
+            posted.play(table, 0, str(legal[0]), table.moved_at + 1, 60)
         else:
             assert table.deadline is not None
-            moves.fire_timer(table, table.deadline, 60, PAUSE)
+            posted.fire_timer(table, table.deadline, 60, PAUSE)
         hands += table.hand != before
     assert hands >= 3
     assert "does not replay" not in caplog.text

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
 import engine.envite as envite
-from bot.flow import moves
 from bot.games.base import OptionError
 from bot.games.envite.adapter import ENVITE
 from bot.games.envite.render import trumps_text
@@ -17,6 +18,10 @@ from bot.games.registry import find_game, get_game
 from bot.games.render import card_name
 from bot.table import Table
 from engine.core import IllegalAction
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from flowkit import posted
 
 NAMES = ["Ana", "Bea", "Cris", "Dani", "Eva", "Fer", "Gus", "Hugo", "Iris", "Juan", "Kim", "Luz"]
 
@@ -26,7 +31,7 @@ def table_of(n: int, options: list[str] | None = None, lang: str = "es", seed: i
     table.options = ENVITE.parse_options(options or [])
     for i in range(n):
         table.join(i + 1, NAMES[i])
-    moves.start(table, seed, 0.0, 60)
+    posted.start(table, seed, 0.0, 60)
     return table
 
 
@@ -88,7 +93,7 @@ def test_uneven_teams_without_mocho_are_refused_at_start() -> None:
     for i in range(5):
         table.join(i + 1, NAMES[i])
     with pytest.raises(IllegalAction) as info:
-        moves.start(table, 1, 0.0, 60)
+        posted.start(table, 1, 0.0, 60)
     assert info.value.reason == "uneven_teams" and table.status == "lobby"
 
 
@@ -99,7 +104,7 @@ def test_mocho_belongs_to_the_short_team_and_mandadores_are_the_first_of_each_te
     for i in range(5):
         table.join(i + 1, NAMES[i])
     table.choose_team(3, 1)  # Cris joins Bea and Dani: they are the bigger team now
-    moves.start(table, 1, 0.0, 60)
+    posted.start(table, 1, 0.0, 60)
     state = table.engine_state()
     assert state.ghost == 5 and state.ghost % 2 == 1 and state.players == 6
     assert state.mandadores == (0, 1)
@@ -131,9 +136,9 @@ def test_table_message_shows_vira_trumps_teams_ladder_and_turn() -> None:
     assert "🔴 Bea, Dani y Fer: 7 piedras · chicos 0" in text
     assert "Apuesta: <b>[2]</b> · 4 · 7 · 9 · chico fuera" in text
     assert "▶ Le toca a <b>Ana</b>" in text
-    step = moves.play(table, 0, "tiro 3o", 0.0, 60)
+    step = posted.play(table, 0, "tiro 3o", 0.0, 60)
     assert step.events[0].kind == "card_played"
-    moves.play(table, 1, "envido", 0.0, 60)
+    posted.play(table, 1, "envido", 0.0, 60)
     text = table.adapter.table_text(table)
     assert "En la mesa (baza 1): <b>Ana</b> tres de oros" in text
     assert "<u>4?</u>" in text and "envidan Bea, Dani y Fer" in text
@@ -142,13 +147,13 @@ def test_table_message_shows_vira_trumps_teams_ladder_and_turn() -> None:
     labels = [b.label for row in table.adapter.table_buttons(table) for b in row]
     assert labels == ["Quiero", "No quiero", "Siete"]
     with pytest.raises(IllegalAction) as info:
-        moves.play(table, 2, "quiero", 0.0, 60)  # Cris is not his team's mandador
+        posted.play(table, 2, "quiero", 0.0, 60)  # Cris is not his team's mandador
     assert info.value.reason == "not_mandador"
     from bot.games.render import error_text
 
     assert error_text("es", info.value) == "Contesta el mandador: Ana."
     assert error_text("en", info.value) == "The mandador answers: Ana."
-    moves.play(table, 0, "quiero", 0.0, 60)
+    posted.play(table, 0, "quiero", 0.0, 60)
     text = table.adapter.table_text(table)
     assert "<b>[4]</b>" in text and "querido" in text
 
@@ -162,7 +167,7 @@ def test_tumbo_is_shown_and_bets_refused() -> None:
     labels = [b.label for row in table.adapter.table_buttons(table) for b in row]
     assert labels == ["Tumbo", "No tumbo"]
     with pytest.raises(IllegalAction) as info:
-        moves.play(table, 0, "envido", 0.0, 60)
+        posted.play(table, 0, "envido", 0.0, 60)
     assert info.value.reason == "no_bets_en_tumbo"
 
 
@@ -175,7 +180,7 @@ def test_mocho_turn_and_private_hands() -> None:
     while state.turn != ghost or state.phase != "play":
         seat = state.to_act[0]
         action = next(a for a in envite.legal_actions(state, seat) if a.kind in ("tiro",))
-        moves.play(table, seat, str(action), 0.0, 60)
+        posted.play(table, seat, str(action), 0.0, 60)
         state = table.engine_state()
     assert state.to_act == (1,)
     text = table.adapter.table_text(table)
@@ -207,13 +212,13 @@ def test_inline_results_are_the_legal_cards_of_the_player_to_act() -> None:
         vira="1e",
     )
     table = with_state(table_of(4), state)
-    moves.play(table, 0, "tiro 1o", 0.0, 60)
+    posted.play(table, 0, "tiro 1o", 0.0, 60)
     choices = table.adapter.inline_cards(table, 1)
     expected = [("tiro 2o", "dos de oros", "🃏 dos de oros")]
     assert [(c.action, c.title, c.text) for c in choices] == expected
     assert table.adapter.inline_cards(table, 0) == []
     with pytest.raises(IllegalAction) as info:
-        moves.play(table, 1, "tiro 6c", 0.0, 60)
+        posted.play(table, 1, "tiro 6c", 0.0, 60)
     assert (
         info.value.reason == "must_follow_suit"
         and info.value.reason in ENVITE.features.private_refusals
@@ -223,7 +228,7 @@ def test_inline_results_are_the_legal_cards_of_the_player_to_act() -> None:
     assert error_text("es", info.value) == "Tienes que asistir al palo: oros."
     en = with_state(table_of(4, lang="en"), table.engine_state())
     with pytest.raises(IllegalAction) as info:
-        moves.play(en, 1, "tiro 6c", 0.0, 60)
+        posted.play(en, 1, "tiro 6c", 0.0, 60)
     assert error_text("en", info.value) == "You must follow suit: coins."
 
 
@@ -236,11 +241,11 @@ def test_renuncio_button_for_anyone_once_a_player_did_not_follow() -> None:
         vira="1e",
     )
     table = with_state(table_of(4, ["renuncio"]), state)
-    moves.play(table, 0, "tiro 1o", 0.0, 60)
-    moves.play(table, 1, "tiro 6c", 0.0, 60)  # a renuncio: Bea had the 2 of oros
+    posted.play(table, 0, "tiro 1o", 0.0, 60)
+    posted.play(table, 1, "tiro 6c", 0.0, 60)  # a renuncio: Bea had the 2 of oros
     labels = [b.label for row in table.adapter.table_buttons(table) for b in row]
     assert "¡Renuncio!" in labels
-    step = moves.play(table, 2, "renuncio", 0.0, 60)  # Cris is not to act: the engine allows it
+    step = posted.play(table, 2, "renuncio", 0.0, 60)  # Cris is not to act: the engine allows it
     result = table.adapter.result_text(table, step.events, [])
     assert result is not None
     assert "¡Renuncio! Lo canta <b>Cris</b>: <b>Bea</b> no asistió." in result
@@ -277,7 +282,7 @@ def test_no_public_text_shows_a_card_still_held(seed: int) -> None:
         seat = rnd.choice(seats)
         action = rnd.choice(table.adapter.legal_actions(state, seat))
         before = {str(c) for hand in state.hands for c in hand}
-        step = moves.play(table, seat, str(action), 0.0, 60)
+        step = posted.play(table, seat, str(action), 0.0, 60)
         played = {str(e.data["card"]) for e in step.events if e.kind == "card_played"}
         state = table.engine_state()
         playing = table.status == "playing"
@@ -313,7 +318,7 @@ def test_a_round_won_on_tricks_says_how_many_each_team_took() -> None:
         seats = [s for s in range(4) if table.adapter.legal_actions(state, s)]
         legal = table.adapter.legal_actions(state, seats[0])
         plays = [a for a in legal if a.kind == "tiro"] or legal
-        step = moves.play(table, seats[0], str(rnd.choice(plays)), 0.0, 60)
+        step = posted.play(table, seats[0], str(rnd.choice(plays)), 0.0, 60)
         scored = [e for e in step.events if e.kind == "round_scored"]
         if scored and scored[0].data["why"] == "tricks":
             tricks = next(e for e in reversed(step.events) if e.kind == "trick_won").data["tricks"]
@@ -338,12 +343,12 @@ def test_the_whole_baza_stays_on_the_table_until_the_next_one_starts() -> None:
     until the first card of the next baza; then the baza is one short line."""
     table = _scripted()
     for seat, card in [(0, "4e"), (1, "12c"), (2, "4o"), (3, "4b")]:
-        moves.play(table, seat, f"tiro {card}", 0.0, 60)
+        posted.play(table, seat, f"tiro {card}", 0.0, 60)
     text = table.adapter.table_text(table)
     whole = "Baza 1: Ana cuatro de espadas · Bea rey de copas · Cris cuatro de oros · "
     assert whole + "Dani cuatro de bastos → Bea" in re.sub("</?b>", "", text)
     assert "En la mesa" not in text
-    moves.play(table, 1, "tiro 6o", 0.0, 60)
+    posted.play(table, 1, "tiro 6o", 0.0, 60)
     text = re.sub("</?b>", "", table.adapter.table_text(table))
     assert "Baza 1 para Bea (rey de copas)." in text and whole not in text
     assert "En la mesa (baza 2): Bea seis de oros" in text
@@ -354,8 +359,8 @@ def test_a_round_result_lists_every_card_of_every_baza(lang: str) -> None:
     table = _scripted(lang)
     plays = [(0, "4e"), (1, "12c"), (2, "4o"), (3, "4b"), (1, "6o"), (2, "5o"), (3, "5b")]
     for seat, card in plays:
-        moves.play(table, seat, f"tiro {card}", 0.0, 60)
-    step = moves.play(table, 0, "tiro 5e", 0.0, 60)
+        posted.play(table, seat, f"tiro {card}", 0.0, 60)
+    step = posted.play(table, 0, "tiro 5e", 0.0, 60)
     assert any(e.kind == "round_scored" for e in step.events)
     result = re.sub("</?b>", "", table.shown.outbox[-1].text)
     if lang == "es":
@@ -372,7 +377,7 @@ def test_a_round_result_lists_every_card_of_every_baza(lang: str) -> None:
 def test_chico_fuera_is_said_as_players_say_it() -> None:
     table = _scripted()
     for seat, bet in [(0, "envido"), (1, "siete"), (0, "nueve"), (1, "chico fuera")]:
-        moves.play(table, seat, bet, 0.0, 60)
+        posted.play(table, seat, bet, 0.0, 60)
     text = re.sub("</?b>", "", table.adapter.table_text(table))
     assert "Bea: ¡chico fuera! Va el chico." in text and "van chico fuera" not in text
     assert "Ana envida: van 9." in text

@@ -9,11 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import keyboards
-from bot.flow import moves
 from bot.keyboards import MAX_CALLBACK_BYTES, Callback, pack, parse_callback
 
 sys.path.insert(0, str(Path(__file__).parent))
-from flowkit import random_steps, seated_table
+from flowkit import posted, random_steps, seated_table
 
 
 def _all_data(markup: object) -> list[str]:
@@ -52,16 +51,16 @@ def test_table_buttons_are_exactly_the_legal_actions_of_the_seats_to_act(seed: i
 
 def test_no_action_buttons_while_discarding() -> None:
     table = seated_table()
-    moves.start(table, 1, 0.0, 60)
+    posted.start(table, 1, 0.0, 60)
     for _ in range(4):
-        moves.play(table, table.to_act()[0], "mus", 0.0, 60)
+        posted.play(table, table.to_act()[0], "mus", 0.0, 60)
     assert table.adapter.in_discard(table.engine_state())
     assert table.adapter.table_buttons(table) == []
 
 
 def test_discard_keyboard_toggles_and_confirm() -> None:
     table = seated_table()
-    moves.start(table, 1, 0.0, 60)
+    posted.start(table, 1, 0.0, 60)
     markup = keyboards.discard_keyboard(table, ["12o", "3c", "1b", "7e"], ["3c"])
     data = _all_data(markup)
     assert parse_callback(data[0]) == Callback("t", table.chat_id, table.tid, 0, ("12o", "1"))

@@ -6,7 +6,9 @@ from __future__ import annotations
 import doctest
 import random
 import re
+import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ import bot.games.piedras.buttons
 import bot.games.piedras.events
 import bot.games.piedras.options
 import engine.piedras as piedras
-from bot.flow import discard, moves
+from bot.flow import discard
 from bot.games.base import OptionError
 from bot.games.mus import worth
 from bot.games.piedras.adapter import PIEDRAS
@@ -27,6 +29,10 @@ from bot.games.render import card_name, error_text, seat_name
 from bot.table import Step, Table
 from engine.core import Action, IllegalAction
 from locales import t
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from flowkit import posted
 
 NAMES = ["Ana", "Bea <b>", "Cris", "Dani", "Eva", "Fede", "Gus", "Hugo"]
 DECK = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
@@ -113,7 +119,7 @@ def table_of(
     table.options = PIEDRAS.parse_options(list(words))
     for i in range(players):
         table.join(100 + i, NAMES[i])
-    moves.start(table, seed, 1000.0, 60)
+    posted.start(table, seed, 1000.0, 60)
     if hands is not None:
         state = piedras.new_game(
             players=players, options=piedras.Options(**table.options), hands=hands, seed=seed
@@ -123,7 +129,7 @@ def table_of(
 
 
 def act(table: Table, seat: int, text: str) -> Step:
-    return moves.play(table, seat, text, 1000.0, 60)
+    return posted.play(table, seat, text, 1000.0, 60)
 
 
 def discard_all(table: Table) -> None:
@@ -132,7 +138,7 @@ def discard_all(table: Table) -> None:
         state = table.engine_state()
         card = str(state.hands[seat][-1])
         discard.toggle(table, seat, card, True, table.discard_round)
-        discard.confirm(table, seat, table.discard_round, 1000.0, 60)
+        posted.confirm(table, seat, table.discard_round, 1000.0, 60)
 
 
 def mentions(text: str, cards: Iterable[str], lang: str) -> list[str]:
@@ -441,7 +447,7 @@ def test_no_public_text_shows_a_card_still_held_by_another_seat(
         action = rnd.choice(piedras.legal_actions(before, seat))
         if action.cards:
             discard.toggle(table, seat, str(action.cards[0]), True, table.discard_round)
-            step = discard.confirm(table, seat, table.discard_round, 1000.0, 60)
+            step = posted.confirm(table, seat, table.discard_round, 1000.0, 60)
         else:
             step = act(table, seat, str(action))
         state = table.engine_state()
@@ -498,14 +504,14 @@ def test_whole_match_renders_in_both_languages() -> None:
 def test_timer_plays_the_engine_default_and_says_so_without_the_card() -> None:
     table = table_of(hands=TRIO)
     assert table.deadline is not None
-    step = moves.fire_timer(table, table.deadline + 1, 60)
+    step = posted.fire_timer(table, table.deadline + 1, 60)
     assert step is not None and len(step.notes) == 3
     state = table.engine_state()
     assert state.phase == "lance" and all(len(state.hands[s]) == 4 for s in range(3))
     text = PIEDRAS.table_text(table)
     assert not mentions(text, DECK, "es")
     assert table.deadline is not None
-    step = moves.fire_timer(table, table.deadline + 1, 60)
+    step = posted.fire_timer(table, table.deadline + 1, 60)
     assert step is not None
     # Ana's second turn in a row ran out (the discard, then the lance): the computer plays for her
     assert "⏱ <b>🤖 Ana</b> no contestó a tiempo: paso." in PIEDRAS.table_text(table)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.flow import clock, discard, moves
+from bot.flow import clock, discard
 from bot.games import render
 from bot.games.envite import render as envite_render
 from bot.games.mus import render as mus_render
@@ -18,7 +18,7 @@ from bot.table import Table
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
-from flowkit import NAMES, seated_table
+from flowkit import NAMES, posted, seated_table
 
 
 def labels(game: str, words: list[str], lang: str) -> str:
@@ -88,29 +88,29 @@ def test_envite_team_line_counts_stones(stones: int, es: str) -> None:
 def test_the_discard_prompt_speaks_of_one_card_or_several() -> None:
     assert t("es", "hand.discard_prompt", n=1).startswith("Elige la carta")
     mus_table = seated_table()
-    moves.start(mus_table, 3, 0.0, 60)
-    moves.play(mus_table, 0, "mus", 1.0, 60)
+    posted.start(mus_table, 3, 0.0, 60)
+    posted.play(mus_table, 0, "mus", 1.0, 60)
     for seat in (1, 2, 3):
-        moves.play(mus_table, seat, "mus", 1.0, 60)
+        posted.play(mus_table, seat, "mus", 1.0, 60)
     cards = [str(c) for c in mus_table.engine_state().hands[0]]
     assert render.discard_lines(mus_table, 0, cards)[0].startswith("Marca las cartas")
     piedras_table = Table(chat_id=-100777, creator=1, tid="p1e2d3", title="P", game="piedras")
     for i in range(3):
         piedras_table.join(100 + i, NAMES[i])
-    moves.start(piedras_table, 1, 1000.0, 60)
+    posted.start(piedras_table, 1, 1000.0, 60)
     cards = [str(c) for c in piedras_table.engine_state().hands[0]]
     assert render.discard_lines(piedras_table, 0, cards)[0].startswith("Elige la carta")
 
 
 def test_one_or_several_left_to_discard() -> None:
     table = seated_table()
-    moves.start(table, 3, 0.0, 60)
+    posted.start(table, 3, 0.0, 60)
     for seat in range(4):
-        moves.play(table, seat, "mus", 1.0, 60)
+        posted.play(table, seat, "mus", 1.0, 60)
     for seat in (0, 1, 2):
         card = str(table.engine_state().hands[seat][0])
         discard.toggle(table, seat, card, True, table.discard_round)
-        discard.confirm(table, seat, table.discard_round, 1.0, 60)
+        posted.confirm(table, seat, table.discard_round, 1.0, 60)
     assert "▶ Falta por descartarse: <b>Dani</b>" in mus_render.table_text(table)
 
 
@@ -118,7 +118,7 @@ def test_turn_clock_and_nudge_say_the_time_in_the_same_words() -> None:
     """One clock unit everywhere: the lobby's "2 min por turno", the table's clock and the
     nudge all count whole minutes (the first turn's reading pause makes no minute more)."""
     table = seated_table()
-    moves.start(table, 3, 0.0, 120)
+    posted.start(table, 3, 0.0, 120)
     table.clock_min = 1
     assert render.deadline_text("es", table) == "⏱ queda 1 min"
     table.clock_min = 2
@@ -130,7 +130,7 @@ def test_turn_clock_and_nudge_say_the_time_in_the_same_words() -> None:
     table.lang = "en"
     assert ": 2 min left." in clock.nudge_text(table, 1.0)
     fresh = seated_table()
-    moves.start(fresh, 3, 0.0, 120)  # the first turn: 120 s and the reading pause
+    posted.start(fresh, 3, 0.0, 120)  # the first turn: 120 s and the reading pause
     assert render.deadline_text("es", fresh) == "⏱ quedan 2 min"
     assert render.time_label("es", 120) == "⏱ 2 min por turno"
 

@@ -16,7 +16,6 @@ import fakeredis
 import pytest
 
 import engine.mus as mus
-from bot.flow import moves
 from bot.games.registry import GAMES
 from bot.handlers import records as handlers
 from bot.records import book, chart, rating
@@ -28,6 +27,7 @@ from bot.table import Table
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
+from flowkit import posted
 from redis.asyncio.cluster import RedisCluster
 from stores import connect, sqlite_store
 from test_handlers import GROUP, Harness
@@ -47,7 +47,7 @@ def mus_table(hands: list[str], tid: str, chat: int = GROUP, now: float = 1000.0
     table.options = GAMES["mus"].parse_options(["30", "juegos=1"])
     for uid, name in PLAYERS:
         table.join(uid, name)
-    moves.start(table, 1, now, 60)
+    posted.start(table, 1, now, 60)
     state = mus.new_game(options=mus.Options(**table.options), hands=hands, seed=1)
     table.state = mus.to_json(state)
     book.open_hand(table)
@@ -56,7 +56,7 @@ def mus_table(hands: list[str], tid: str, chat: int = GROUP, now: float = 1000.0
 
 def play(table: Table, plays: list[tuple[int, str]], now: float = 1100.0) -> None:
     for seat, text in plays:
-        moves.play(table, seat, text, now, 60)
+        posted.play(table, seat, text, now, 60)
 
 
 def vaca_to_bea(tid: str = "g1") -> Table:
@@ -300,12 +300,12 @@ async def test_random_games_of_every_game_are_recorded_and_replay(game: str, pla
     table = Table(chat_id=GROUP, creator=1, tid="r1", game=game)
     for i in range(players):
         table.join(i + 1, f"P{i}")
-    moves.start(table, 7, 0.0, 60)
+    posted.start(table, 7, 0.0, 60)
     kept: dict[int, str] = {}
     while table.status == "playing":
         seat = rnd.choice(table.to_act())
         action = rnd.choice(table.adapter.legal_actions(table.engine_state(), seat))
-        moves.play(table, seat, action, 1.0, 60)
+        posted.play(table, seat, action, 1.0, 60)
         for item in table.rec_out:
             if item.hand:
                 kept[item.hand] = HandLog(**item.doc).model_dump_json()
@@ -333,13 +333,13 @@ def test_mano_shows_exactly_what_the_group_saw_at_the_hand_end() -> None:
         table = Table(chat_id=GROUP, creator=1, tid="r2", game=game)
         for i in range(players):
             table.join(i + 1, f"P{i}")
-        moves.start(table, 11, 0.0, 60)
+        posted.start(table, 11, 0.0, 60)
         compared = 0
         while table.status == "playing" and compared < 6:
             seat = rnd.choice(table.to_act())
             action = rnd.choice(table.adapter.legal_actions(table.engine_state(), seat))
             seen = table.shown.notice_seq
-            moves.play(table, seat, action, 1.0, 60)
+            posted.play(table, seat, action, 1.0, 60)
             hands = [p for p in table.rec_out if p.hand]
             if not hands or table.shown.notice_seq == seen:
                 table.rec_out = []
@@ -448,13 +448,13 @@ def test_a_game_played_by_the_timer_alone_is_recorded_hand_by_hand() -> None:
     table = Table(chat_id=GROUP, creator=1, tid="tm", game="mus")
     for uid, name in PLAYERS:
         table.join(uid, name)
-    moves.start(table, 4, 0.0, 60)
+    posted.start(table, 4, 0.0, 60)
     kept: list[int] = []
     while table.status == "playing" and table.deadline is not None:
         table.timeouts = 0  # keep the table alive: only the defaults play
         for player in table.players:  # and nobody handed over to a computer player
             player.misses = 0
-        moves.fire_timer(table, table.deadline, 60)
+        posted.fire_timer(table, table.deadline, 60)
         kept += [p.hand for p in table.rec_out if p.hand and p.hand not in kept]
     assert table.status == "over"
     assert kept == list(range(1, len(kept) + 1))

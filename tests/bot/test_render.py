@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.mus as mus
-from bot.flow import moves
 from bot.games import render
 from bot.games.mus import render as mus_render
 from engine.cards import DECK
@@ -18,7 +17,7 @@ from engine.core import Event
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
-from flowkit import NAMES, random_steps, seated_table
+from flowkit import NAMES, posted, random_steps, seated_table
 
 
 @pytest.mark.parametrize(
@@ -45,7 +44,7 @@ def test_card_names_in_both_languages() -> None:
 
 def test_table_text_shows_both_scores_names_escaped_and_turn() -> None:
     table = seated_table()
-    moves.start(table, 3, 1000.0, 60)
+    posted.start(table, 3, 1000.0, 60)
     text = mus_render.table_text(table)
     assert "Ana y Cris &amp; Co: 0" in text
     assert "Bea &lt;b&gt; y Dani: 0" in text
@@ -163,9 +162,9 @@ def test_raises_read_as_players_say_them() -> None:
 
 def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
-    moves.play(table, table.to_act()[0], "corto", 1.0, 60)
-    moves.play(table, table.to_act()[0], "envido", 2.0, 60)
+    posted.start(table, 9, 0.0, 60)
+    posted.play(table, table.to_act()[0], "corto", 1.0, 60)
+    posted.play(table, table.to_act()[0], "envido", 2.0, 60)
     first, second = table.to_act()
     text = mus_render.table_text(table)
     mano = table.adapter.view(table.engine_state(), None)["mano"]
@@ -179,7 +178,7 @@ def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
 
 def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
+    posted.start(table, 9, 0.0, 60)
     data = {
         "hands": [["1b", "3c", "7e", "12o"], ["4o", "5o", "6o", "7o"], ["11o"] * 4, ["2c"] * 4],
         "pares": [None, None, "duples", "duples"],
@@ -202,7 +201,7 @@ def test_lobby_hint_only_while_seats_are_free() -> None:
     table = seated_table()
     assert "Pulsa Unirme" not in render.lobby_text(table)
     assert t("es", "lobby.full") in render.lobby_text(table)
-    moves.start(table, 1, 0.0, 60)
+    posted.start(table, 1, 0.0, 60)
     text = render.lobby_text(table)
     assert "Pulsa Unirme" not in text and t("es", "lobby.started") in text
     table.players.pop()
@@ -212,7 +211,7 @@ def test_lobby_hint_only_while_seats_are_free() -> None:
 
 def test_private_hand_is_sorted_high_to_low() -> None:
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
+    posted.start(table, 9, 0.0, 60)
     cards = table.adapter.view(table.engine_state(), 0)["cards"]
     order = table.adapter.display_order([str(c) for c in cards], table.options)
     text = mus_render.hand_text(table, 0)
@@ -226,7 +225,7 @@ def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
     from engine.core import Event
 
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
+    posted.start(table, 9, 0.0, 60)
     refused = {"lance": "pares", "outcome": "no_querido", "bet": 2, "pair": 1}
     scored = {"pair": 1, "points": 2, "lance": "pares", "why": "no_querido"}
     mid_hand = [Event("lance_closed", refused), Event("scored", scored)]
@@ -246,9 +245,9 @@ def test_a_refused_bet_is_no_new_message_but_is_in_the_result() -> None:
 
 def test_an_ordago_on_the_table_stands_out_in_the_header() -> None:
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
-    moves.play(table, table.to_act()[0], "corto", 1.0, 60)
-    moves.play(table, table.to_act()[0], "ordago", 2.0, 60)
+    posted.start(table, 9, 0.0, 60)
+    posted.play(table, table.to_act()[0], "corto", 1.0, 60)
+    posted.play(table, table.to_act()[0], "ordago", 2.0, 60)
     text = mus_render.table_text(table)
     assert "<b>¡órdago de " in text and "<b>¡ÓRDAGO!</b>" in text
 
@@ -258,23 +257,23 @@ def test_m4_the_table_keeps_the_lance_talk_as_players_say_it() -> None:
     "quiero" after "no quiero" closes the lance and stays on the table, under the lance's name,
     until the next lance's first word."""
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
+    posted.start(table, 9, 0.0, 60)
     first = table.to_act()[0]
-    moves.play(table, first, "mus", 1.0, 60)
+    posted.play(table, first, "mus", 1.0, 60)
     cutter = table.to_act()[0]
-    moves.play(table, cutter, "corto", 2.0, 60)
+    posted.play(table, cutter, "corto", 2.0, 60)
     said = [
         t("es", "event.spoke", name=render.seat_name(NAMES, first), action="mus"),
         t("es", "event.spoke", name=render.seat_name(NAMES, cutter), action="no hay mus"),
     ]
     bettor = table.to_act()[0]
-    moves.play(table, bettor, "envido 5", 3.0, 60)
+    posted.play(table, bettor, "envido 5", 3.0, 60)
     text = mus_render.table_text(table)
     assert all(line in text for line in said), text
     assert text.index(said[0]) < text.index(said[1])
     refuser, partner = table.to_act()
-    moves.play(table, refuser, "no quiero", 4.0, 60)
-    moves.play(table, partner, "quiero", 5.0, 60)
+    posted.play(table, refuser, "no quiero", 4.0, 60)
+    posted.play(table, partner, "quiero", 5.0, 60)
     text = mus_render.table_text(table)
     talk = [
         t("es", "event.lance_started", lance="Grande"),
@@ -284,14 +283,14 @@ def test_m4_the_table_keeps_the_lance_talk_as_players_say_it() -> None:
     ]
     assert "\n".join(talk) in text, text
     assert said[1] not in text  # the mus round went with the first lance
-    moves.play(table, table.to_act()[0], "paso", 6.0, 60)
+    posted.play(table, table.to_act()[0], "paso", 6.0, 60)
     text = mus_render.table_text(table)
     assert talk[-1] not in text and t("es", "event.spoke", name="", action="paso")[2:] in text
 
 
 def test_m5_the_result_says_what_was_not_counted_because_the_juego_was_won() -> None:
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
+    posted.start(table, 9, 0.0, 60)
     items = [
         {"pair": 1, "points": 5, "lance": "pares", "why": "envite"},
         {"pair": 1, "points": 2, "lance": "pares", "why": "pares"},
@@ -317,11 +316,11 @@ def test_m5_the_result_says_what_was_not_counted_because_the_juego_was_won() -> 
 
 def test_one_player_left_to_answer_a_bet() -> None:
     table = seated_table()
-    moves.start(table, 9, 0.0, 60)
-    moves.play(table, table.to_act()[0], "corto", 1.0, 60)
-    moves.play(table, table.to_act()[0], "envido", 2.0, 60)
+    posted.start(table, 9, 0.0, 60)
+    posted.play(table, table.to_act()[0], "corto", 1.0, 60)
+    posted.play(table, table.to_act()[0], "envido", 2.0, 60)
     first, second = table.to_act()
-    moves.play(table, first, "no quiero", 3.0, 60)
+    posted.play(table, first, "no quiero", 3.0, 60)
     name = render.seat_name(NAMES, second)
     assert f"▶ Responde {name} · ⏱ menos de 1 min" in mus_render.table_text(table)
 

@@ -11,7 +11,6 @@ import pytest
 
 import engine.mus as mus
 from bot import keyboards
-from bot.flow import moves
 from bot.games import senas
 from bot.games.base import OptionError
 from bot.games.registry import GAMES, get_game
@@ -23,13 +22,13 @@ from engine.senas_play import sena
 from locales import LANGUAGES, catalog, t
 
 sys.path.insert(0, str(Path(__file__).parent))
-from flowkit import seated_table
+from flowkit import posted, seated_table
 
 
 def cut_table(options: dict[str, Any] | None = None, lang: str = "es") -> Table:
     table = seated_table(options, lang)
-    moves.start(table, 7, 1000.0, 60)
-    moves.play(table, table.to_act()[0], "corto", 1001.0, 60)
+    posted.start(table, 7, 1000.0, 60)
+    posted.play(table, table.to_act()[0], "corto", 1001.0, 60)
     return table
 
 
@@ -70,7 +69,7 @@ def test_a_sena_is_a_private_notice_and_no_turn_passes() -> None:
     turn, deadline, log = table.turn, table.deadline, list(table.log)
     outbox = len(table.shown.outbox)
     name = senas.offered(table, 1)[0].name or ""
-    moves.play(table, 1, sena(name), 1002.0, 60)
+    posted.play(table, 1, sena(name), 1002.0, 60)
     assert (table.turn, table.deadline, table.log) == (turn, deadline, log)
     new = table.shown.outbox[outbox:]
     assert [n.to for n in new] == [table.players[3].user_id]
@@ -78,7 +77,7 @@ def test_a_sena_is_a_private_notice_and_no_turn_passes() -> None:
         "es", "senas.notice", name="Bea &lt;b&gt;", sena=senas.label(table, name)
     )
     with pytest.raises(IllegalAction) as exc:
-        moves.play(table, 1, sena(name), 1003.0, 60)
+        posted.play(table, 1, sena(name), 1003.0, 60)
     assert exc.value.reason == "sena_already_sent"
 
 
@@ -86,7 +85,7 @@ def test_caught_senas_at_pillar_one() -> None:
     table = cut_table({"senasvistas": True, "pillar": 1.0}, lang="en")
     outbox = len(table.shown.outbox)
     name = senas.offered(table, 0)[0].name or ""
-    moves.play(table, 0, sena(name), 1002.0, 60)
+    posted.play(table, 0, sena(name), 1002.0, 60)
     new = table.shown.outbox[outbox:]
     users = [p.user_id for p in table.players]
     assert sorted(n.to or 0 for n in new) == sorted([users[2], users[1], users[3]])
@@ -117,7 +116,7 @@ def test_s1_buttons_from_the_deal_but_the_table_offers_none_before_the_cut_nor_s
     """The private hand carries its señas from the deal (no edit when the window opens at the
     cut); the table message's inline "Señas" and the inline results only once it is open."""
     table = seated_table()
-    moves.start(table, 7, 1000.0, 60)
+    posted.start(table, 7, 1000.0, 60)
     state = table.engine_state()
     for seat in range(4):
         names = [
@@ -144,10 +143,10 @@ def test_envite_sena_reaches_the_whole_team_mandador_included() -> None:
     table = Table(chat_id=-1001234567890, creator=11, tid="e1", game="envite")
     for i in range(6):
         table.join(11 + i, f"P{i}")
-    moves.start(table, 5, 1000.0, 60)
+    posted.start(table, 5, 1000.0, 60)
     outbox = len(table.shown.outbox)
     sender = next(s for s in range(6) if s not in table.to_act())
-    moves.play(table, sender, "seña envido", 1001.0, 60)
+    posted.play(table, sender, "seña envido", 1001.0, 60)
     team = [p.user_id for i, p in enumerate(table.players) if i % 2 == sender % 2 and i != sender]
     assert sorted(n.to or 0 for n in table.shown.outbox[outbox:]) == sorted(team)
     assert table.shown.outbox[outbox].text.endswith("<b>envido</b> 😬")

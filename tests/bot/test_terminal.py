@@ -7,13 +7,17 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from bot.flow import moves
 from bot.games import render
 from bot.terminal import NEVER, Setup, main, my_name, new_table, play
 from locales import t, tn
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from flowkit import posted
 
 
 def run(script: str, game: str = "mus", words: tuple[str, ...] = (), **kw: object) -> str:
@@ -46,7 +50,7 @@ def test_a_whole_game_against_the_computers(game: str, words: tuple[str, ...]) -
 def test_only_my_cards_before_the_showdown() -> None:
     setup = Setup(["semilla=5"])
     table = new_table("mus", (), setup, "Ana (tú)")
-    moves.start(table, 5, 0.0, NEVER, pause=(0.0, 0.0))
+    posted.start(table, 5, 0.0, NEVER, pause=(0.0, 0.0))
     state = table.engine_state()
     mine = {render.card_name("es", str(c)) for c in state.hands[0]}
     others = {render.card_name("es", str(c)) for h in state.hands[1:] for c in h} - mine

@@ -12,7 +12,7 @@ import pytest
 
 import bot.games.timing
 from bot import keyboards
-from bot.flow import moves, seating
+from bot.flow import seating
 from bot.games import render
 from bot.games.base import OptionError
 from bot.games.registry import GAMES
@@ -24,7 +24,7 @@ from engine.core import IllegalAction
 from locales import t
 
 sys.path.insert(0, str(Path(__file__).parent))
-from flowkit import seated_table
+from flowkit import posted, seated_table
 
 
 def test_doctests() -> None:
@@ -48,7 +48,7 @@ def test_every_game_takes_the_turn_time_through_one_helper(game: str) -> None:
 def _started(turn_time: float = 120, nudge_after: float = 20) -> Table:
     table = seated_table()
     table.turn_time, table.nudge_after = turn_time, nudge_after
-    moves.start(table, 7, 1000.0, 60)
+    posted.start(table, 7, 1000.0, 60)
     table.shown.table_msg = 42
     return table
 
@@ -62,15 +62,15 @@ def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_de
     assert table.turn_deadline == 1120.0  # tiempo, not the bot's 60 s
     assert table.deadline == 1020.0  # the nudge comes first
     mano = table.to_act()[0]
-    assert moves.fire_timer(table, 1020.0, 60) is None  # no move: a nudge
+    assert posted.fire_timer(table, 1020.0, 60) is None  # no move: a nudge
     assert _nudged(table) == [table.players[mano].user_id]
     assert "https://t.me/c/1234567890/42" in table.shown.outbox[-1].text
     assert table.nudge_at is None and table.deadline == 1060.0  # then the clock's minute
     assert table.clock_min == 2
-    assert moves.fire_timer(table, 1060.0, 60) is None
+    assert posted.fire_timer(table, 1060.0, 60) is None
     assert table.clock_min == 0 and len(_nudged(table)) == 1  # never twice in a turn
     assert render.deadline_text("es", table) == t("es", "phone.clock_last")
-    step = moves.fire_timer(table, 1120.0, 60)
+    step = posted.fire_timer(table, 1120.0, 60)
     assert step is not None and step.notes  # the default move
     assert table.nudge_at == 1140.0  # the next turn has its own nudge
     for player in table.players:  # computer seats are never nudged
@@ -82,7 +82,7 @@ def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_de
 def test_a_nudge_names_the_group_without_a_link_in_a_basic_group() -> None:
     table = _started()
     table.chat_id = -4242
-    moves.fire_timer(table, 1020.0, 60)
+    posted.fire_timer(table, 1020.0, 60)
     text = table.shown.outbox[-1].text
     assert "t.me" not in text and "Mus &lt;del&gt; jueves" in text
 
@@ -95,7 +95,7 @@ def test_the_clock_shows_whole_minutes_and_changes_once_a_minute() -> None:
     clock = 1000.0
     while table.turn_deadline is not None and table.deadline is not None:
         clock = table.deadline
-        if moves.fire_timer(table, clock, 60) is not None:
+        if posted.fire_timer(table, clock, 60) is not None:
             break
         changes += 1
     assert changes == 2 and clock == 1180.0  # 3 → 2 → 0 ("menos de 1 min"), then the default
@@ -111,10 +111,10 @@ def test_pause_stops_every_timer_and_resume_gives_fresh_time() -> None:
     seating.pause(table, 12)
     assert table.paused_by == "Bea <b>" and table.deadline is None
     assert t("es", "phone.paused_line", name="Bea &lt;b&gt;") in table.adapter.table_text(table)
-    assert moves.fire_timer(table, 5000.0, 60) is None and table.turn == 1
+    assert posted.fire_timer(table, 5000.0, 60) is None and table.turn == 1
     seat = table.to_act()[0]
     with pytest.raises(IllegalAction) as refused:
-        moves.play(table, seat, "mus", 1001.0, 60)
+        posted.play(table, seat, "mus", 1001.0, 60)
     assert refused.value.reason == "phone.error.paused"
     with pytest.raises(IllegalAction):
         seating.pause(table, 13)  # already paused
@@ -150,7 +150,7 @@ def test_who_left_takes_his_seat_back_while_it_is_free() -> None:
     table = _started()
     seat = seating.free_seat(table, 13, 1001.0)
     with pytest.raises(IllegalAction) as refused:
-        moves.play(table, seat, "mus", 1002.0, 60)
+        posted.play(table, seat, "mus", 1002.0, 60)
     assert refused.value.reason == "not_seated"
     seating.come_back(table, 13, 1003.0, 60)
     assert not table.players[seat].free and not table.players[seat].computer
@@ -190,7 +190,7 @@ def test_otra_partida_copies_players_teams_options_and_times() -> None:
 
 def _to_discard(table: Table) -> None:
     while not table.adapter.in_discard(table.engine_state()):
-        moves.play(table, table.to_act()[0], "mus", 1001.0, 60)
+        posted.play(table, table.to_act()[0], "mus", 1001.0, 60)
 
 
 def test_discard_buttons_on_the_table_message_show_positions_never_cards() -> None:
@@ -215,7 +215,7 @@ def test_piedras_discards_one_card_from_the_table_message() -> None:
     table.options = GAMES["piedras"].parse_options([])
     for i, name in enumerate(["Ana", "Bea", "Cris"]):
         table.join(100 + i, name)
-    moves.start(table, 1, 1000.0, 60)
+    posted.start(table, 1, 1000.0, 60)
     assert table.adapter.in_discard(table.engine_state())
     labels = [b.text for row in keyboards.discard_rows(table) for b in row]
     assert labels[0] == "1ª" and t("es", "phone.button.discard") in labels
