@@ -25,8 +25,9 @@ How it plays (level ``"normal"``):
 - **Bets** (E5, E6) are reckoned in chances of winning the *chico* (``reckoning``): the
   round's chance is spread over the other team's possible hands; in each, the other team
   answers by its own hand (it cannot see ours), and a bet, raise or answer is worth what those
-  answers give at this score. It bets (envido) when that beats playing the round for 2, raises
-  up to chico fuera only when the round is won in most branches or the score makes the risk
+  answers give at this score. It bets (envido) when that beats playing the round for 2 (a
+  little sooner, :data:`BET_LIFT`: teams refuse more often than that answer says), raises up
+  to chico fuera only when the round is won in most branches or the score makes the risk
   worth it, and answers a bet of theirs over the hands that bet implies (a team that bets
   holds something; one that played a card without betting likely does not). At tumbo it
   plays when winning now, or losing and conceding 3, is worth more than conceding 1.
@@ -80,6 +81,11 @@ BET_AT = 0.5
 """Señas: signal "envido" when the round looks at least this likely won."""
 ENVIDO_SIGNAL = 0.08
 """How much sooner it bets when a partner signalled "envido"."""
+BET_LIFT = 0.08
+"""How much sooner than the reckoning it opens the betting: the reckoning's other team answers
+by its own hand alone, while teams refuse more often (the independent rule team refuses four
+bets in five, paying 2 at once); measured: 4 players, 800 games, against the rule team
+79.2 % -> 82.1 %, against random 93.4 % -> 92.5 % (bench/ai_envite.py)."""
 
 
 # --------------------------------------------------------------------------- card play
@@ -216,7 +222,7 @@ def _should_bet(t: _Table, v: Mapping[str, Any], level: str, rng: random.Random)
         return t.round_chance() >= 0.8 and v["score"][t.seat_team] + 2 < TUMBO
     st = _stakes(t, v)
     declined = _declined(t, v)
-    lift = ENVIDO_SIGNAL if t.envido_signal else 0.0
+    lift = (ENVIDO_SIGNAL if t.envido_signal else 0.0) + BET_LIFT
 
     def bet(p: float) -> bool:
         if t.envido_signal:  # he saw his cards win the round (BET_AT), ours count as average
