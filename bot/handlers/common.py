@@ -12,19 +12,21 @@ import secrets
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, Message, Update
+from telegram import Bot, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatAction, ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import tables
 from bot.botapi import Deferred, Gone, call_api, html_message
+from bot.games.render import esc
 from bot.publisher import Publisher
 from bot.services import Services
 from bot.store import DuplicateUpdate
 from bot.table import Table
 from bot.tables import load_doc
 from engine.core import IllegalAction
+from locales import t
 
 log = logging.getLogger("bot.flow")
 
@@ -164,7 +166,7 @@ async def reply(
     With ``svc``, an answer in a group is no part of the game (a refusal, help): it goes to
     the group only while the group's budget keeps a reserve for the game and the user was not
     answered there lately; otherwise to the user in private (or nowhere), see
-    :mod:`bot.store.budget`.
+    :mod:`bot.store.budget`; the first help diverted so leaves a one-line pointer in the group.
     """
     message = update.effective_message
     if message is None:
@@ -177,7 +179,8 @@ async def reply(
             log.info("budget unknown: %s", type(exc).__name__)
             where = "group"
         if where != "group":
-            await start_dm_ok(message.get_bot(), user.id, text)
+            if await start_dm_ok(message.get_bot(), user.id, text) and kind == "help":
+                await _point_to_private(svc, message, chat.id, user)
             return
     try:
         await message.reply_text(
@@ -185,6 +188,20 @@ async def reply(
         )
     except TelegramError as exc:
         log.warning("a reply in chat %s failed: %s", message.chat_id, type(exc).__name__)
+
+
+async def _point_to_private(svc: Services, message: Message, chat_id: int, user: User) -> None:
+    """The first help or rules a user gets in private instead of the group (in a quiet period)
+    leaves one line there, so that the group sees he was answered; the next ones leave none
+    (nor do refusals: ten refused presses make one group message at most)."""
+    if await svc.budget.where(chat_id, user.id, "pointer", svc.settings.answer_quiet) != "group":
+        return
+    lang = await chat_lang(svc, chat_id)
+    text = t(lang, "msg.answered_private", name=esc(user.first_name))
+    try:
+        await message.reply_text(text, parse_mode=ParseMode.HTML, disable_notification=True)
+    except TelegramError as exc:
+        log.warning("a pointer in chat %s failed: %s", chat_id, type(exc).__name__)
 
 
 async def alert(update: Update, text: str) -> None:

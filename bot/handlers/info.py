@@ -33,7 +33,8 @@ async def _first_look(svc: Services, update: Update, chat_id: int) -> tuple[bool
 
 
 async def ayuda(update: Update, context: Context) -> None:
-    """``/ayuda``: the commands, with the moves of the game at the table (if any)."""
+    """``/ayuda``: the commands; at a table only the game's own lines and where the rest is
+    (``/ayuda todo`` gives everything)."""
     svc = services(context)
     chat = update.effective_chat
     if chat is None:
@@ -43,7 +44,12 @@ async def ayuda(update: Update, context: Context) -> None:
         return  # answered already (a re-delivery)
     text = f"{t(lang, 'msg.help')}\n{t(lang, 'records.help')}\n{t(lang, 'bots.help')}"
     text += f"\n{t(lang, 'phone.help')}"
-    if game is not None:
+    everything = [w.lower() for w in context.args or []][:1] in (["todo"], ["all"])
+    if (
+        game is not None and not everything
+    ):  # at a table: the game's own lines, the rest a word away
+        text = f"{game.texts.say(lang, game.texts.help)}\n{t(lang, 'msg.help_more')}"
+    elif game is not None:
         text = f"{game.texts.say(lang, game.texts.help)}\n\n{text}"
     await reply(update, text, svc=svc, kind="help")
 
