@@ -236,7 +236,7 @@ def advance(
     step = Step(events=events, played=True)
     log = list(table.log)
     for event in events:
-        if adapter.starts_hand(event):
+        if event.kind in adapter.features.hand_starts:
             step.closed_hand_log = adapter.keep_log(log)
             log = []
         if event.public:

@@ -77,6 +77,9 @@ class Features:
     """Partners may send señas (rules/senas.md): the engine has ``legal_senas``."""
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
     """Refusal reasons that tell something about the refused player's hand: answered privately."""
+    hand_starts: frozenset[str] = frozenset({"hand_started"})
+    """Kinds of the engine events that open a new hand (or round): the table message of the
+    last one closes."""
     button_hints: frozenset[str] = frozenset()
     """Locale keys of the lines of its table and hand texts that say how to act with
     Telegram's buttons (the terminal, which has none, leaves them out)."""
@@ -177,10 +180,6 @@ class Rules(Protocol):
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """``view(state, seat).to_dict()``: JSON-plain; ``seat=None`` is the public view."""
-        ...
-
-    def starts_hand(self, event: Event) -> bool:
-        """The event opens a new hand (or round): the table message of the last one closes."""
         ...
 
     def legal_senas(self, state: Any, seat: int) -> list[Action]:
@@ -322,7 +321,6 @@ class EngineGame:
     aliases: tuple[str, ...] = ()
     features = Features()
     menu_commands: tuple[MenuCommand, ...] = ()
-    hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"hand_started"})
     record_counters: tuple[tuple[str, ...], ...] = ()
 
     name: str
@@ -374,9 +372,6 @@ class EngineGame:
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         data: dict[str, Any] = self.engine.view(state, seat).to_dict()
         return data
-
-    def starts_hand(self, event: Event) -> bool:
-        return event.kind in self.hand_start_kinds
 
     def discard_action(self, cards: Sequence[str]) -> Action:
         from engine.cards import parse_cards

@@ -55,7 +55,7 @@ def replay(game: Game, log: HandLog) -> tuple[Any, list[Event]]:
         state = transition.state
         events.extend(transition.events)
     for i, event in enumerate(events):
-        if game.starts_hand(event):
+        if event.kind in game.features.hand_starts:
             return state, events[:i]
     return state, events
 
@@ -70,7 +70,7 @@ def note(table: Booked, actions: Sequence[tuple[int, Action]], events: Sequence[
     log.actions.extend((seat, str(action)) for seat, action in actions)
     game = table.adapter
     over = table.status == "over"
-    if not over and not any(game.starts_hand(e) for e in events):
+    if not over and not any(e.kind in game.features.hand_starts for e in events):
         return
     start = game.from_json(log.state_json())
     try:

@@ -58,6 +58,7 @@ class EnviteGame(EngineGame):
         senas=True,
         private_refusals=frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"}),
         button_hints=frozenset({"envite.hand.your_turn"}),
+        hand_starts=frozenset({"round_started"}),
     )
     record_counters: tuple[tuple[str, ...], ...] = (("chicos", "tumbos"),)
     texts = Texts(
@@ -71,7 +72,6 @@ class EnviteGame(EngineGame):
         senas={name: f"senas.envite.{senas.slug(name)}" for name in ENVITE_SENAS},
         counters={n: f"records.counter.envite.{n}" for n in ("chicos", "tumbos")},
     )
-    hand_start_kinds: ClassVar[frozenset[str]] = frozenset({"round_started"})
     commands: ClassVar[Mapping[str, str]] = {
         "tiro": "tiro",
         "play": "tiro",
