@@ -6,7 +6,7 @@ same first deal and the same shuffles), once with the computer pair on seats {0,
 {1,3}. Opponents: a pair taking uniformly random legal actions; the rule-based pairs and
 exploit bots of ``bench/mus_rivals.py``, written from the rules and not from our player
 (``tight``, ``loose``, ``calls_ordago``, ``always_bet``, ``always_ordago``, ``always_accept``,
-``never_accept``); our own ``baseline``; and ``facil`` (for ``normal``). Runs over 2 processes.
+``never_accept``, ``nuts_only``); our own ``baseline``; and ``facil`` (for ``normal``). Runs over 2 processes.
 Reports win rates with 95 % Wilson intervals and the computer player's decision time (p50,
 p99, one decision on one core).
 

@@ -4,10 +4,12 @@
 Plays seeded vacas (señas on) with ``normal`` on seats {0,2} (and {1,3} too with ``self``) and,
 at every lance decision of ours, records the player's estimated chance of winning the lance
 (``engine.mus.reckon.win_chance``) and whether the pair won it (from all four hands). Prints, per
-decision kind (an opening bet or pass, an answer to a bet or raise, an answer to an órdago), the
-mean estimate against the observed frequency, overall and in bins of 0.2, and the expected
-calibration error (the bins' gaps weighed by their size). tests/mus/test_ai_reading.py checks
-the answers' error stays within 0.1.
+decision kind, the mean estimate against the observed frequency, overall and in bins of 0.2,
+and the expected calibration error (the bins' gaps weighed by their size). The kinds: ``open``
+(a bet or a pass with no bet on the table), ``answer`` (any answer to an envido or a raise),
+and, among the answers, ``quiero`` (it was accepted) and ``raise`` (it was raised, to a number
+or órdago); ``ordago`` (any answer to an órdago). tests/mus/test_ai_reading.py checks that the
+error of the answers, the raises and the órdago answers stays within 0.1.
 """
 
 from __future__ import annotations
@@ -34,7 +36,18 @@ from engine.mus import (
     view,
 )
 
-KINDS = ("open", "answer", "ordago")
+KINDS = ("open", "answer", "quiero", "raise", "ordago")
+
+
+def _kinds(ordago: bool, bet: bool, chosen: str) -> list[str]:
+    """The decision kinds one decision counts in: its situation, and what it chose."""
+    if ordago:
+        return ["ordago"]
+    if not bet:
+        return ["open"]
+    if chosen == "quiero":
+        return ["answer", "quiero"]
+    return ["answer", "raise"] if chosen in ("envido", "ordago") else ["answer"]
 
 
 def play(vacas: int, against: str) -> dict[str, list[tuple[float, bool]]]:
@@ -50,12 +63,13 @@ def play(vacas: int, against: str) -> dict[str, list[tuple[float, bool]]]:
             seat = s.to_act[0]
             v, legal = view(s, seat), legal_actions(s, seat)
             if against == "self" or seat % 2 == 0:
+                move = ai.choose(v, legal, rng)
                 if s.phase == "lance" and len(legal) > 1:
                     p = reckon.win_chance(v, random.Random(seed * 1000 + len(s.history)))
-                    kind = "ordago" if v.ordago else "open" if v.bet_pair is None else "answer"
                     winner = lance_winners(s.hands, s.mano)[LANCES.index(s.lance)]
-                    seen[kind].append((p, winner is not None and winner % 2 == seat % 2))
-                move = ai.choose(v, legal, rng)
+                    won = winner is not None and winner % 2 == seat % 2
+                    for kind in _kinds(v.ordago, v.bet_pair is not None, move.kind):
+                        seen[kind].append((p, won))
             else:
                 move = RIVALS[against](v, legal, rng)
             s = apply(s, seat, move).state

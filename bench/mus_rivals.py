@@ -15,7 +15,9 @@ comparison) and the bet on the table; they ignore the partner, the señas and th
 - exploit bots, ``tight`` except for one habit: ``calls_ordago`` accepts every órdago,
   ``always_bet`` bets and raises at every turn (never órdago, accepts one), ``always_ordago``
   goes órdago at every turn, ``always_accept`` accepts every bet, ``never_accept`` refuses every
-  bet.
+  bet; ``nuts_only`` bets, raises and accepts only with the nuts in the lance
+  (three reyes for grande, three ases for chica, duples, 31, 30 de punto), passes or refuses
+  otherwise, and never goes órdago.
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ tight = _rule_player(open_at=STRONG, accept_at=AVERAGE, raise_at=NUTS, ordago_at
                      eager=3, loose=False)  # fmt: skip
 loose = _rule_player(open_at=AVERAGE, accept_at=AVERAGE, raise_at=STRONG, ordago_at=AVERAGE,
                      eager=6, loose=True)  # fmt: skip
+nuts_only = _rule_player(open_at=NUTS, accept_at=NUTS, raise_at=NUTS, ordago_at=NUTS,
+                         eager=3, loose=False)  # fmt: skip
 
 
 def _habit(habit: Callable[[MusView, Sequence[Action]], Action | None]) -> Rival:
@@ -171,4 +175,5 @@ RIVALS: dict[str, Rival] = {
     "always_ordago": always_ordago,
     "always_accept": always_accept,
     "never_accept": never_accept,
+    "nuts_only": nuts_only,
 }
