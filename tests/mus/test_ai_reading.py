@@ -189,8 +189,8 @@ def test_exploit_bots_lose(name: str) -> None:
 @functools.cache
 def _estimates() -> dict[str, list[tuple[float, bool]]]:
     """Seeded self-play: at each bet answered, the player's estimate and whether his pair won
-    the lance, by kind of bet (an órdago or any other)."""
-    seen: dict[str, list[tuple[float, bool]]] = {"answer": [], "ordago": []}
+    the lance, by kind of bet (an órdago or any other), and the answers that raised."""
+    seen: dict[str, list[tuple[float, bool]]] = {"answer": [], "ordago": [], "raise": []}
     for seed in range(10):
         rng = random.Random(seed)
         s = new_game(seed=seed)
@@ -198,21 +198,35 @@ def _estimates() -> dict[str, list[tuple[float, bool]]]:
             s = _signal(s, rng)
             seat = s.to_act[0]
             v, legal = view(s, seat), legal_actions(s, seat)
+            move = ai.choose(v, legal, rng)
             if s.phase == "lance" and v.bet_pair is not None:
                 p = reckon.win_chance(v, random.Random(seed * 1000 + len(s.history)))
                 winner = lance_winners(s.hands, s.mano)[LANCES.index(s.lance)]  # type: ignore[arg-type]
                 won = winner is not None and winner % 2 == seat % 2
                 seen["ordago" if v.ordago else "answer"].append((p, won))
-            s = apply(s, seat, ai.choose(v, legal, rng)).state
+                if not v.ordago and move.kind in ("envido", "ordago"):
+                    seen["raise"].append((p, won))
+            s = apply(s, seat, move).state
     return seen
 
 
 # Both kinds read one self-play, played once per worker.
 @pytest.mark.xdist_group("mus_calibration")
-@pytest.mark.parametrize("kind", ["answer", "ordago"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "answer",
+        "ordago",
+        # Known miss (issue 23): a raise is made at an estimate above what it wins (0.81 vs
+        # 0.68, error 0.148 over 60 vacas of bench/mus_calibration.py); strict, so that the
+        # mark must go once raises are calibrated.
+        pytest.param("raise", marks=pytest.mark.xfail(strict=True, reason="raises overestimated")),
+    ],
+)
 def test_calibration_of_the_win_estimates(kind: str) -> None:
     """The player's estimated chance of winning the lance, against how often it was won, over
-    seeded self-play: within 0.1 on average over bins of 0.2 (expected calibration error)."""
+    seeded self-play: within 0.1 on average over bins of 0.2 (expected calibration error), for
+    the answers to a bet or raise, the answers to an órdago and the raises."""
     seen = _estimates()[kind]
     assert len(seen) >= 40
     bins: dict[int, list[tuple[float, bool]]] = {}
