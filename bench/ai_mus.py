@@ -6,9 +6,9 @@ same first deal and the same shuffles), once with the computer pair on seats {0,
 {1,3}. Opponents: a pair taking uniformly random legal actions; the rule-based pairs and
 exploit bots of ``bench/mus_rivals.py``, written from the rules and not from our player
 (``tight``, ``loose``, ``calls_ordago``, ``always_bet``, ``always_ordago``, ``always_accept``,
-``never_accept``, ``nuts_only``); our own ``baseline``; and ``facil`` (for ``normal``). Runs over 2 processes.
-Reports win rates with 95 % Wilson intervals and the computer player's decision time (p50,
-p99, one decision on one core).
+``never_accept``, ``nuts_only``); our own ``baseline``; and ``facil`` (for ``normal``). Runs
+over 2 processes. Reports win rates with 95 % Wilson intervals and the computer player's
+decision time (p50, p99, one decision on one core).
 
 Señas are on, as at a default table (rules/senas.md): after every move each computer seat (the
 level's pair, and the ``facil`` pair) makes the señas its ``choose_senas`` wants, as the bot's
