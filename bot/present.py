@@ -85,7 +85,7 @@ def post(table: Table, step: Step | None) -> None:
     result = table.adapter.result_text(table, step.events, hand_log)
     result = render.result_notice(table.lang, result, over=over)
     if step.closed_hand_log is not None:
-        table.close_hand(step.closed_hand_log, "" if over else result)
+        table.close_hand(step.closed_hand_log, "" if over else result, step.closed_hand)
     if over:
         table.end_game(result)
     elif result and step.closed_hand_log is None:

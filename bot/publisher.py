@@ -451,6 +451,11 @@ async def _publish(
     # private ones (señas) after his new hand, so he reads them beside the cards they are about.
     # A record landing on another write ends the round (``run.moved``): the next one starts
     # again from the newest document, so its notices and missing messages come in order.
+    if table.shown.unposted:  # hands that ended before their table message came back
+        loaded = await _record(svc, run, table, unposted=True, done=done)
+        if run.moved:
+            return loaded
+        table = load_doc(loaded) or table
     for private in (False, True):
         for notice in [n for n in table.shown.outbox if (n.to is not None) == private]:
             loaded = await notices.post_claimed(bot, svc, run, table, notice, done, _record)
@@ -511,6 +516,8 @@ async def _post_missing(
             done=done,
         )
         table = load_table(loaded, table)
+        if table_msg is not None and str(table_msg) in table.shown.closing:
+            run.moved = True  # it came back after its hand ended: closed in the next round
     return loaded, table
 
 
@@ -529,6 +536,7 @@ async def _record(
     lobby: int | None = None,
     table_msg: tuple[int, int] | None = None,
     blocked: set[int] | None = None,
+    unposted: bool = False,
     done: sending.Done | None = None,
 ) -> Loaded:
     """Write down in the document what was just shown (so no process shows it again), and
@@ -556,14 +564,14 @@ async def _record(
                 current.shown.hand_msgs.setdefault(str(seat), msg)
         if lobby is not None and current.shown.lobby_msg is None:
             current.shown.lobby_msg = lobby
-        if (
-            table_msg is not None
-            and current.hand == table_msg[0]
-            and current.shown.table_msg is None
+        if table_msg is not None and (
+            current.hand == table_msg[0] or str(table_msg[0]) in current.shown.unposted
         ):
-            current.shown.table_msg = table_msg[1]
+            current.shown.table_msg_posted(*table_msg)
         if blocked:
             current.say_unreachable(blocked)
+        if unposted:
+            current.shown.post_unposted()
         return current, None
 
     await change_table(svc, table.chat_id, fn)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.games.render import with_result
+
 
 class Notice(BaseModel):
     """A new message to post (a hand's result, a notice): the outbox of the table document.
@@ -64,6 +66,10 @@ class Shown(BaseModel):
     outbox: list[Notice] = Field(default_factory=list)
     """New messages still to post, oldest first (see :class:`Notice`)."""
     notice_seq: int = 0
+    unposted: dict[str, tuple[str, str]] = Field(default_factory=dict)
+    """Hand (as text) → (final text, result) of the latest hand that ended before its table
+    message was recorded: that message shows them if its post comes back (an edit), else the
+    publisher posts them as a notice."""
     final: str | None = None
     """The game's result, shown at the foot of the finished game's table message."""
     ephemeral: list[int] = Field(default_factory=list)
@@ -96,12 +102,39 @@ class Shown(BaseModel):
         self.table_msg = None
         self.hand_msgs = {seat: m for seat, m in self.hand_msgs.items() if m == NO_MESSAGE}
 
+    def table_msg_posted(self, hand: int, msg: int) -> None:
+        """The table message of ``hand`` was posted as ``msg``: it is the table message if that
+        hand is still played, else (the hand ended meanwhile) it is to show that hand's end."""
+        if self.table_msg is None and str(hand) not in self.unposted:
+            self.table_msg = msg
+        elif str(hand) in self.unposted:
+            rest = dict(self.unposted)
+            self.closing = {**self.closing, str(msg): with_result(*rest.pop(str(hand)))}
+            self.unposted = rest
+
+    def post_unposted(self) -> None:
+        """The ended hands whose table message never came back: their end goes out as
+        notices."""
+        for hand in sorted(self.unposted, key=int):
+            text, result = self.unposted[hand]
+            if result:
+                self.notify(with_result(text, result))
+        self.unposted = {}
+
+    def hand_unposted(self, hand: int, text: str, result: str) -> None:
+        """The hand ``hand`` ended before its table message was recorded (see :attr:`unposted`;
+        an earlier one still waiting, its table message lost, has its result posted alone)."""
+        for _text, earlier in self.unposted.values():
+            if earlier:
+                self.notify(earlier)
+        self.unposted = {str(hand): (text, result)}
+
     def forget_chat(self) -> None:
         """The group's messages can no longer be reached (a new chat id): post them anew."""
         self.lobby_msg = self.table_msg = None
         self.closing = {}
 
 
-FIELDS = frozenset(Shown.model_fields) - {"final", "ephemeral"}
+FIELDS = frozenset(Shown.model_fields) - {"final", "ephemeral", "unposted"}
 """The record's fields that documents stored before it kept at the top level (those added since,
-``final`` and ``ephemeral``, were only ever stored in the record)."""
+``final``, ``ephemeral`` and ``unposted``, were only ever stored in the record)."""

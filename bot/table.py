@@ -53,6 +53,8 @@ class Step:
     """Bot notes (timeouts) added to the log."""
     closed_hand_log: list[LogEntry] | None = None
     """When a hand ended: the log of the hand that ended (to close its table message)."""
+    closed_hand: int = 0
+    """When a hand ended: its number."""
     taken_over: list[int] = field(default_factory=list)
     """Seats of people the computer now plays for (their turns timed out)."""
     senas: list[list[Event]] = field(default_factory=list)
@@ -347,17 +349,17 @@ class Table(BaseModel):
         if self.shown.table_msg is not None:
             self.shown.close(self.adapter.table_text(self))
 
-    def close_hand(self, hand_log: list[LogEntry], result: str = "") -> None:
-        """A hand ended (its log: ``hand_log``): its table message is to show the hand in its
-        final form, without buttons, and its ``result`` below (an edit: tried again after a
-        timeout, it cannot show twice); a hand whose table message was not posted has its
-        result posted as a notice. The next hand's table message and private hands are new."""
+    def close_hand(self, hand_log: list[LogEntry], result: str = "", hand: int = 0) -> None:
+        """The hand ``hand`` ended (its log: ``hand_log``): its table message is to show the
+        hand in its final form, without buttons, and its ``result`` below (an edit: tried again
+        after a timeout, it cannot show twice). A table message not recorded yet shows it when
+        its post comes back, else it is posted as a notice (:class:`~bot.shown.Shown`). The
+        next hand's table message and private hands are new."""
+        closed = self.adapter.closed_table_text(self, hand_log)
         if self.shown.table_msg is None:
-            if result:
-                self.notify(result)
+            self.shown.hand_unposted(hand, closed, result)
             self.shown.hand_closed(None)
             return
-        closed = self.adapter.closed_table_text(self, hand_log)
         self.shown.hand_closed(render.with_result(closed, result))
 
     def end_game(self, result: str) -> None:

@@ -177,13 +177,13 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
     say(t(lang, "terminal.how"))
     shown_turn = -1
     while True:
-        for text in table.shown.closing.values():
+        for text in [*table.shown.closing.values(), *(u[1] for u in table.shown.unposted.values())]:
             say("\n" + plain(text))
         me = table.players[ME].user_id
         for notice in table.shown.outbox:
             if notice.to is None or notice.to == me:  # the table's, and your partners' señas
                 say("\n" + plain(notice.text))
-        table.shown.closing, table.shown.outbox = {}, []
+        table.shown.closing, table.shown.outbox, table.shown.unposted = {}, [], {}
         if table.status != "playing":
             if table.shown.final:  # the game's result, at the foot of its table message
                 say("\n" + plain(table.shown.final))

@@ -238,6 +238,7 @@ def advance(
     for event in events:
         if event.kind in adapter.features.hand_starts:
             step.closed_hand_log = adapter.keep_log(log)
+            step.closed_hand = table.hand
             log = []
         if event.public:
             log.append(LogEntry(kind=event.kind, data=dict(event.data)))

@@ -119,3 +119,19 @@ async def test_a_send_that_surely_failed_is_tried_again_and_one_in_doubt_is_not(
         await h.pub.flush(GROUP)
         assert _posted(h, text) == 1
         assert (await h.table()).shown.outbox == []
+
+
+def test_a_table_message_that_comes_back_after_its_hand_ended_shows_that_hand_s_end() -> None:
+    """A hand that ended while its table message's post was still open (a timeout and its
+    retry, a slow answer): the message, once recorded, gets the hand's final text and result by
+    an edit; one that never comes back has it posted as a notice."""
+    from bot.shown import Shown
+
+    shown = Shown(unposted={"1": ("mano 1", "fin")})
+    shown.table_msg_posted(1, 7)  # hand 1's table message came back late
+    assert (shown.closing, shown.unposted, shown.table_msg) == ({"7": "mano 1\n\nfin"}, {}, None)
+    shown.table_msg_posted(2, 8)  # hand 2's, while hand 2 is played
+    assert shown.table_msg == 8
+    shown.hand_unposted(2, "mano 2", "fin")
+    shown.post_unposted()  # never came back: a notice
+    assert [n.text for n in shown.outbox] == ["mano 2\n\nfin"] and shown.unposted == {}

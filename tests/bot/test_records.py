@@ -338,10 +338,10 @@ def test_mano_shows_exactly_what_the_group_saw_at_the_hand_end() -> None:
         while table.status == "playing" and compared < 6:
             seat = rnd.choice(table.to_act())
             action = rnd.choice(table.adapter.legal_actions(table.engine_state(), seat))
-            seen = table.shown.notice_seq
+            seen = dict(table.shown.unposted)  # (no table message here: a hand's end waits there)
             posted.play(table, seat, action, 1.0, 60)
             hands = [p for p in table.rec_out if p.hand]
-            if not hands or table.shown.notice_seq == seen:
+            if not hands or table.shown.unposted == seen:
                 table.rec_out = []
                 continue
             players_ = [
@@ -350,7 +350,8 @@ def test_mano_shows_exactly_what_the_group_saw_at_the_hand_end() -> None:
             ]
             doc = HandLog(**hands[-1].doc).model_dump_json()
             text = hand_text("es", game, table.options, players_, doc)
-            assert text is not None and table.shown.outbox[-1].text.startswith(text)
+            result = list(table.shown.unposted.values())[-1][1]
+            assert text is not None and result.startswith(text)
             compared += 1
             table.rec_out = []
         assert compared >= 2
