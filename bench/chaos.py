@@ -70,6 +70,7 @@ async def one(args: argparse.Namespace, game: str, store: str, seed: int) -> cha
             redis=redis,
             prefix=prefix,
             until=args.until,
+            progress=args.progress,
         )
     finally:
         tg.stop()
@@ -89,6 +90,7 @@ async def main() -> None:
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--until", type=int, default=0, help="stop once this many results")
+    parser.add_argument("--progress", action="store_true", help="figures after each table")
     parser.add_argument("--kill", type=float, default=0.1)
     parser.add_argument("--timeout", type=float, default=0.08)
     parser.add_argument("--stall", type=float, default=0.005)

@@ -476,6 +476,7 @@ async def run(
     redis: Any = None,
     prefix: str = PREFIX,
     until: int = 0,
+    progress: bool = False,
 ) -> Figures:
     """``tables`` tables of ``game`` one after another on ``processes`` processes (fewer if
     ``until`` results were checked before)."""
@@ -502,6 +503,8 @@ async def run(
             )
         for _ in range(tables):
             total.add(await play_table(tg, GAMES[game], procs, reader, rng, faults, hands, logs))
+            if progress:
+                print(total.line(game, store, processes), flush=True)
             if until and total.hands >= until:
                 break
     finally:
