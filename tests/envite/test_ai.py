@@ -18,7 +18,7 @@ from engine.envite.state import EnviteState, replace
 from tests.envite.scripted import play
 
 SIZES = list(range(4, 13))
-GAMES = int(os.environ.get("AI_TEST_GAMES", "150"))
+GAMES = int(os.environ.get("AI_TEST_GAMES", "60"))
 """Chicos per size and mode (half from 7 players up); AI_TEST_GAMES=1000 for a long run."""
 
 
@@ -86,7 +86,7 @@ def test_ai_reads_no_hidden_card_and_is_reproducible(players: int) -> None:
     the same seed, the same decision; the same view and seed always give the same action."""
     rng = random.Random(players)
     checked = 0
-    for game in range(40):
+    for game in range(20):
         s = envite.new_game(players=players, options=_options(players, False), seed=game)
         while not s.is_over and s.round < 4:
             seat = s.to_act[0]
@@ -116,7 +116,7 @@ def test_ai_reads_no_hidden_card_and_is_reproducible(players: int) -> None:
                     assert again == a
                 checked += 1
             s = envite.apply(s, seat, rng.choice(envite.legal_actions(s, seat))).state
-    assert checked > 200
+    assert checked > 150, checked
 
 
 # ---------------------------------------------------------------------------- scenarios
