@@ -142,7 +142,7 @@ def test_table_message_shows_vira_trumps_teams_ladder_and_turn() -> None:
     text = table.adapter.table_text(table)
     assert "En la mesa (baza 1): <b>Ana</b> tres de oros" in text
     assert "<u>4?</u>" in text and "envidan Bea, Dani y Fer" in text
-    assert "<b>Bea</b> envida: van 4." in text
+    assert "<b>Bea</b>: envido (van 4)." in text
     assert "▶ Contesta el mandador: <b>Ana</b>" in text
     labels = [b.label for row in table.adapter.table_buttons(table) for b in row]
     assert labels == ["Quiero", "No quiero", "Siete"]
@@ -375,13 +375,21 @@ def test_a_round_result_lists_every_card_of_every_baza(lang: str) -> None:
     assert result.count("→ Bea") == 2
 
 
-def test_chico_fuera_is_said_as_players_say_it() -> None:
-    table = _scripted()
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_chico_fuera_is_said_as_players_say_it(lang: str) -> None:
+    """Each bet reads as Mus's table talk: who, what he said, and what is on the table."""
+    table = _scripted(lang)
     for seat, bet in [(0, "envido"), (1, "siete"), (0, "nueve"), (1, "chico fuera")]:
         posted.play(table, seat, bet, 0.0, 60)
     text = re.sub("</?b>", "", table.adapter.table_text(table))
-    assert "Bea: ¡chico fuera! Va el chico." in text and "van chico fuera" not in text
-    assert "Ana envida: van 9." in text
+    if lang == "es":
+        assert "Bea: ¡chico fuera! (va el chico)." in text and "van chico fuera" not in text
+        assert "Ana: envido (van 4)." in text and "Bea: siete (van 7)." in text
+        assert "Ana: nueve (van 9)." in text and "envida:" not in text
+    else:
+        assert "Bea: chico fuera! (the whole chico on the table)." in text
+        assert "Ana: bet (4 on the table)." in text and "Bea: seven (7 on the table)." in text
+        assert "Ana: nine (9 on the table)." in text and "bets:" not in text
 
 
 def test_the_log_keeps_every_baza_however_much_was_said() -> None:

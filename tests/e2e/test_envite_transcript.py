@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 from envite_driver import open_envite, play_round
 
+import engine.envite as envite
+from engine.core import Action
+
 pytestmark = pytest.mark.asyncio
 
 
@@ -27,3 +30,36 @@ async def test_transcript(tg: Any, apps: Any, redis_factory: Any, lang: str) -> 
         print("---", m.message_id)
         print(m.text)
         print("[buttons]", m.button_texts())
+
+
+def _bets_then_accepts(state: Any, seat: int, rng: random.Random) -> Action:
+    """Bets at the first chance, raises once (to siete), then accepts; plays cards otherwise."""
+    legal = {a.kind: a for a in envite.legal_actions(state, seat)}
+    if state.phase == "bet":
+        return legal.get("siete") if state.raised == 1 and "siete" in legal else legal["quiero"]
+    if "envido" in legal and not state.bet_closed:
+        return legal["envido"]
+    return rng.choice([a for a in envite.legal_actions(state, seat) if a.kind == "tiro"])
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+async def test_bets_read_as_table_talk(tg: Any, apps: Any, redis_factory: Any, lang: str) -> None:
+    """Every version of the group's table message says a bet as Mus does ("Bea: envido (van 4)."),
+    the raise and the answer the same way, through the fake Bot API."""
+    redis = redis_factory.client()
+    await apps.start(redis=redis)
+    table = await open_envite(tg, redis, players=4, lang=lang)
+    await tg.settle(quiet=0.3)
+    await play_round(table, random.Random(2), vias=("button",), policy=_bets_then_accepts)
+    await tg.settle(quiet=0.3)
+    seen = [v.text for m in table.group.bot_messages() for v in m.history]
+    print(f"\n===== {lang}: table talk")
+    for line in dict.fromkeys(ln for text in seen for ln in text.splitlines()):
+        if ": " in line and "(" in line:
+            print(line)
+    said = ("envido (van 4).", "siete (van 7).", "quiero (7).")
+    if lang == "en":
+        said = ("bet (4 on the table).", "seven (7 on the table).", "accepted (7).")
+    for words in said:
+        assert any(f": {words}" in text for text in seen), words
+    assert not any("envida:" in text or " bets:" in text for text in seen)

@@ -117,7 +117,8 @@ def event_line(lang: str, kind: str, data: Mapping[str, Any], names: Sequence[st
     if kind == "bet":
         if d.get("step") == "chico fuera":
             return t(lang, "envite.event.bet_chico_fuera", name=who())
-        return t(lang, "envite.event.bet", name=who(), step=step_text(lang, d.get("step")))
+        said = t(lang, f"envite.said.{d.get('action', 'envido')}")
+        return t(lang, "envite.event.bet", name=who(), said=said, step=d.get("step"))
     if kind == "bet_accepted":
         return t(lang, "envite.event.accepted", name=who(), step=step_text(lang, d.get("stake")))
     if kind == "bet_refused":
