@@ -63,7 +63,8 @@ def hand_view(table: Table, seat: int) -> Render:
 
 def post(table: Table, step: Step | None) -> None:
     """Queue what a step of the flow shows beyond the messages the publisher keeps (in the same
-    write as the step): each seña's private notices, the seats the computer now plays for (and
+    write as the step): the private nudges of the people to act (with a link to the table
+    message), each seña's private notices, the seats the computer now plays for (and
     the table left without a person playing), and, once a move is played, a finished hand's
     table message in its final form with the hand's result below it, and the game's result in
     the finished game's table message. Both are edits of messages the group already has (an
@@ -71,6 +72,10 @@ def post(table: Table, step: Step | None) -> None:
     is a new message (a notice)."""
     if step is None:
         return
+    if step.nudges:
+        link = table.table_link()
+        for user_id, left in step.nudges:
+            table.notify(render.nudge_text(table, left, link), to=user_id)
     for said in step.senas:
         for user_id, text in senas.notices(table, said):
             table.notify(text, to=user_id)

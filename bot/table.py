@@ -63,6 +63,9 @@ class Step:
     played: bool = False
     """The engine state moved on (a move, not a seña nor the deal): a finished hand or game
     has its result to show."""
+    nudges: list[tuple[int, int]] = field(default_factory=list)
+    """The people to act nudged in private (the timer fired with no move due): each one's user
+    id and the seconds left in the turn."""
     discard_started: bool = False
     """A discard phase began: every seat's private message needs its discard buttons."""
     """A discard phase ended: every seat's private message loses its "waiting" line."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-from bot.games import render
 from bot.games.timing import minutes_left, next_change
 from bot.table import Table
 
@@ -77,26 +76,24 @@ def set_deadline(table: Table) -> None:
     table.deadline = min(due) if due else None
 
 
-def between_moves(table: Table, now: float) -> None:
-    """The timer fired with no move due: nudge the people to act (once a turn) and move the
-    clock the table message shows on to its next minute."""
+def between_moves(table: Table, now: float) -> list[tuple[int, int]]:
+    """The timer fired with no move due: the people to act are nudged (once a turn; their user
+    ids and the seconds left, for :func:`bot.present.post` to queue) and the clock the table
+    message shows moves on to its next minute."""
+    nudges: list[tuple[int, int]] = []
     if table.nudge_at is not None and table.nudge_at <= now and not table.table_posted():
         table.nudge_at = now + NUDGE_RETRY  # the table message is being posted: link it
     if table.nudge_at is not None and table.nudge_at <= now:
         table.nudge_at = None
+        left = max(0, round((table.turn_deadline or now) - now))
         for seat in table.to_act():
             player = table.players[seat]
             if not player.computer:
-                table.notify(nudge_text(table, now), to=player.user_id)
+                nudges.append((player.user_id, left))
     if table.clock_at is not None and table.clock_at <= now:
         tick_clock(table, now)
     set_deadline(table)
-
-
-def nudge_text(table: Table, now: float) -> str:
-    """The private nudge: your turn, with a link to the table (or the group's name)."""
-    left = max(0, round((table.turn_deadline or now) - now))
-    return render.nudge_text(table, left, table.table_link())
+    return nudges
 
 
 def rng(table: Table, seat: int, purpose: str) -> random.Random:

@@ -152,20 +152,21 @@ def computers_signal(table: Table) -> list[list[Event]]:
 
 def fire_timer(
     table: Table, now: float, timeout: float, pause: tuple[float, float] = PAUSE
-) -> Step | None:
+) -> Step:
     """The timer is due: the computer players to act make their moves; when the people's
     time ran out too, the engine's default move is played for each of them, and a person
     whose own turns ran out :data:`TAKEOVER_AFTER` times in a row is played for by the
     computer from now on (until "Vuelvo"). When nobody plays himself any more the table
     waits (no timer) instead of playing on alone.
 
-    Returns ``None`` when nothing is due (the timer moved since it was scheduled).
+    With no move due the step is not ``played``: nothing was due (the timer moved since it was
+    scheduled), or the people to act were nudged (its ``nudges``) or the clock moved on.
     """
     if table.status != "playing" or table.deadline is None or table.deadline > now:
-        return None
+        return Step()
     if table.paused_by:
         table.deadline = None
-        return None
+        return Step()
     adapter = table.adapter
     state = table.engine_state()
     events: list[Event] = []
@@ -211,8 +212,7 @@ def fire_timer(
         if adapter.is_over(state):
             break
     if not events:
-        clock.between_moves(table, now)
-        return None
+        return Step(nudges=clock.between_moves(table, now))
     if notes:
         table.timeouts += 1
     step = advance(table, state, events, now, timeout, played, pause)

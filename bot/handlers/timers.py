@@ -37,7 +37,7 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
 
     def fn(
         table: Table | None,
-    ) -> tuple[Table | None, tuple[Table, Step | None, bool] | None]:
+    ) -> tuple[Table | None, tuple[Table, Step, bool] | None]:
         nonlocal gone
         gone = table is None
         if table is None or table.status != "playing":
@@ -56,7 +56,7 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
         return False
     table, step, discard_changed = fired
     await pub.publish(table.chat_id)
-    if step is None:
+    if not step.played:  # a nudge or the clock's minute
         return False
     if discard_changed:  # a computer's discard ended it: new cards on the ephemeral hands
         await mine.refresh_others(pub.bot, svc, table, presser=0)

@@ -30,7 +30,7 @@ class posted:
         return step
 
     @staticmethod
-    def fire_timer(table: Table, *args: Any, **kwargs: Any) -> Step | None:
+    def fire_timer(table: Table, *args: Any, **kwargs: Any) -> Step:
         step = moves.fire_timer(table, *args, **kwargs)
         present.post(table, step)
         return step

@@ -120,7 +120,7 @@ def _drive(table: Table, person: Any, limit: int = 5000) -> int:
         assert table.deadline is not None
         before = table.turn
         step = posted.fire_timer(table, table.deadline, 60, PAUSE)
-        if step is None:  # the timer was a nudge or the clock's minute, not a move
+        if not step.played:  # the timer was a nudge or the clock's minute, not a move
             assert table.turn == before
             continue
         assert table.turn > before
@@ -166,7 +166,7 @@ def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
         expected = {s: game.engine.view(state, s) for s in table.to_act()}
         discard = game.in_discard(state)
         assert table.deadline is not None
-        if posted.fire_timer(table, table.deadline, 60) is None:
+        if not posted.fire_timer(table, table.deadline, 60).played:
             assert not seen  # a nudge or the clock's minute: nobody moved
             continue
         assert seen and (discard or len(seen) == 1)
@@ -193,7 +193,7 @@ def test_computers_discard_together_and_wait_for_the_person() -> None:
     assert table.to_act() == (0, 1, 2, 3)
     assert table.deadline is not None and table.deadline < table.moved_at + 3.01
     step = posted.fire_timer(table, table.deadline, 60)
-    assert step is not None and not step.notes  # the person's time is not up
+    assert step.played and not step.notes  # the person's time is not up
     assert table.to_act() == (0,) and table.deadline == table.turn_deadline
     assert sum(e.kind == "discarded" for e in step.events) == 3
 
@@ -208,7 +208,7 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_computer_and_vuelvo_takes_it
     while not table.players[0].away:
         assert table.status == "playing" and table.deadline is not None
         step = posted.fire_timer(table, table.deadline, 60)
-        assert step is not None
+        assert step.played
         if any(n.data["seat"] == 0 for n in step.notes):
             misses += 1
     assert misses == TAKEOVER_AFTER and table.players[0].misses == TAKEOVER_AFTER
@@ -240,7 +240,7 @@ def test_when_nobody_answers_the_table_waits_and_vuelvo_resumes_it() -> None:
     assert table.status == "playing" and table.players[0].away
     assert table.shown.outbox[-1].text == t("es", "bots.paused")
     assert t("es", "bots.paused_short") in table.adapter.table_text(table)
-    assert posted.fire_timer(table, 10**9, 60) is None
+    assert not posted.fire_timer(table, 10**9, 60).played
     seating.come_back(table, HUMAN, 9000.0, 60)
     assert table.deadline is not None and table.deadline <= 9060.0
 

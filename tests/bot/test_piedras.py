@@ -505,14 +505,14 @@ def test_timer_plays_the_engine_default_and_says_so_without_the_card() -> None:
     table = table_of(hands=TRIO)
     assert table.deadline is not None
     step = posted.fire_timer(table, table.deadline + 1, 60)
-    assert step is not None and len(step.notes) == 3
+    assert step.played and len(step.notes) == 3
     state = table.engine_state()
     assert state.phase == "lance" and all(len(state.hands[s]) == 4 for s in range(3))
     text = PIEDRAS.table_text(table)
     assert not mentions(text, DECK, "es")
     assert table.deadline is not None
     step = posted.fire_timer(table, table.deadline + 1, 60)
-    assert step is not None
+    assert step.played
     # Ana's second turn in a row ran out (the discard, then the lance): the computer plays for her
     assert "⏱ <b>🤖 Ana</b> no contestó a tiempo: paso." in PIEDRAS.table_text(table)
 

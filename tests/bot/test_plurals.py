@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.flow import clock, discard
+from bot.flow import discard
 from bot.games import render
 from bot.games.envite import render as envite_render
 from bot.games.mus import render as mus_render
@@ -123,12 +123,12 @@ def test_turn_clock_and_nudge_say_the_time_in_the_same_words() -> None:
     assert render.deadline_text("es", table) == "⏱ queda 1 min"
     table.clock_min = 2
     assert render.deadline_text("es", table) == "⏱ quedan 2 min"
-    table.turn_deadline = 101.0
-    assert ": menos de 1 min." in clock.nudge_text(table, 100.0)
-    assert ": quedan 2 min." in clock.nudge_text(table, 1.0)
-    assert " s." not in clock.nudge_text(table, 1.0)
+    link = table.table_link()
+    assert ": menos de 1 min." in render.nudge_text(table, 1, link)
+    assert ": quedan 2 min." in render.nudge_text(table, 100, link)
+    assert " s." not in render.nudge_text(table, 100, link)
     table.lang = "en"
-    assert ": 2 min left." in clock.nudge_text(table, 1.0)
+    assert ": 2 min left." in render.nudge_text(table, 100, link)
     fresh = seated_table()
     posted.start(fresh, 3, 0.0, 120)  # the first turn: 120 s and the reading pause
     assert render.deadline_text("es", fresh) == "⏱ quedan 2 min"

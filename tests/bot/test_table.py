@@ -110,9 +110,9 @@ def test_discard_selection_and_confirm() -> None:
 def test_timer_plays_the_default_and_never_cancels() -> None:
     table = seated_table()
     posted.start(table, 9, 0.0, 60)
-    assert posted.fire_timer(table, 59.0, 60) is None  # not due yet
+    assert not posted.fire_timer(table, 59.0, 60).played  # not due yet
     step = posted.fire_timer(table, 60.0, 60)
-    assert step is not None
+    assert step.played
     assert [n.data for n in step.notes] == [{"seat": 0, "action": "corto"}]
     assert table.log[0].kind == "timeout" and table.timeouts == 1 and table.deadline == 120.0
     assert table.turn_seconds == 60
@@ -120,7 +120,7 @@ def test_timer_plays_the_default_and_never_cancels() -> None:
     assert table.timeouts == 0
     for _i in range(3 * TAKEOVER_AFTER):
         step = posted.fire_timer(table, table.deadline or 0, 60)
-        assert step is not None
+        assert step.played
     assert table.status == "playing" and table.timeouts > 0
 
 
@@ -157,7 +157,7 @@ def test_timers_alone_hand_every_seat_to_the_computer_then_wait() -> None:
         posted.fire_timer(table, table.deadline, 60)
     assert table.status == "playing" and table.deadline is None  # paused, not cancelled
     assert all(p.away and p.misses >= TAKEOVER_AFTER for p in table.players)
-    assert posted.fire_timer(table, 10**9, 60) is None
+    assert not posted.fire_timer(table, 10**9, 60).played
 
 
 def _to_bet(table: Table) -> None:
@@ -182,7 +182,7 @@ def test_m4_timer_refuses_for_each_opponent_and_the_refusal_stands_only_then() -
     _to_bet(table)
     first, second = table.to_act()
     step = posted.fire_timer(table, table.deadline or 0, 60)
-    assert step is not None
+    assert step.played
     assert [n.data for n in step.notes] == [
         {"seat": first, "action": "no quiero"},
         {"seat": second, "action": "no quiero"},

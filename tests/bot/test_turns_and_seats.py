@@ -62,16 +62,17 @@ def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_de
     assert table.turn_deadline == 1120.0  # tiempo, not the bot's 60 s
     assert table.deadline == 1020.0  # the nudge comes first
     mano = table.to_act()[0]
-    assert posted.fire_timer(table, 1020.0, 60) is None  # no move: a nudge
+    nudge = posted.fire_timer(table, 1020.0, 60)
+    assert not nudge.played and nudge.nudges == [(table.players[mano].user_id, 100)]  # no move
     assert _nudged(table) == [table.players[mano].user_id]
     assert "https://t.me/c/1234567890/42" in table.shown.outbox[-1].text
     assert table.nudge_at is None and table.deadline == 1060.0  # then the clock's minute
     assert table.clock_min == 2
-    assert posted.fire_timer(table, 1060.0, 60) is None
+    assert not posted.fire_timer(table, 1060.0, 60).played
     assert table.clock_min == 0 and len(_nudged(table)) == 1  # never twice in a turn
     assert render.deadline_text("es", table) == t("es", "phone.clock_last")
     step = posted.fire_timer(table, 1120.0, 60)
-    assert step is not None and step.notes  # the default move
+    assert step.played and step.notes  # the default move
     assert table.nudge_at == 1140.0  # the next turn has its own nudge
     for player in table.players:  # computer seats are never nudged
         player.bot_level = "normal" if player.user_id != table.players[0].user_id else None
@@ -95,7 +96,7 @@ def test_the_clock_shows_whole_minutes_and_changes_once_a_minute() -> None:
     clock = 1000.0
     while table.turn_deadline is not None and table.deadline is not None:
         clock = table.deadline
-        if posted.fire_timer(table, clock, 60) is not None:
+        if posted.fire_timer(table, clock, 60).played:
             break
         changes += 1
     assert changes == 2 and clock == 1180.0  # 3 → 2 → 0 ("menos de 1 min"), then the default
@@ -111,7 +112,7 @@ def test_pause_stops_every_timer_and_resume_gives_fresh_time() -> None:
     seating.pause(table, 12)
     assert table.paused_by == "Bea <b>" and table.deadline is None
     assert t("es", "phone.paused_line", name="Bea &lt;b&gt;") in table.adapter.table_text(table)
-    assert posted.fire_timer(table, 5000.0, 60) is None and table.turn == 1
+    assert not posted.fire_timer(table, 5000.0, 60).played and table.turn == 1
     seat = table.to_act()[0]
     with pytest.raises(IllegalAction) as refused:
         posted.play(table, seat, "mus", 1001.0, 60)
