@@ -99,14 +99,18 @@ def deadline_text(lang: str, table: TableView) -> str:
 
 
 def time_label(lang: str, seconds: float) -> str:
-    """The turn time in the lobby: ``2 min por turno`` (``45 s por turno``).
+    """The turn time in the lobby and the table's title, in minutes as the turn clock says it:
+    ``2 min por turno``; a time that is not whole minutes to the nearest quarter (``¾ min``
+    for 45 s, ``1½ min`` for 90 s: at most 7 s off), never seconds.
 
-    >>> time_label("es", 120), time_label("en", 45)
-    ('⏱ 2 min por turno', '⏱ 45 s a turn')
+    >>> time_label("es", 120), time_label("en", 45), time_label("es", 90), time_label("es", 30)
+    ('⏱ 2 min por turno', '⏱ ¾ min a turn', '⏱ 1½ min por turno', '⏱ ½ min por turno')
     """
-    if seconds >= 60 and seconds % 60 == 0:
-        return t(lang, "phone.opt.minutes", n=int(seconds // 60))
-    return t(lang, "phone.opt.seconds", n=round(seconds))
+    whole, quarters = divmod(max(1, round(seconds / 15)), 4)
+    n = (str(whole) if whole or not quarters else "") + (
+        t(lang, f"phone.opt.quarter.{quarters}") if quarters else ""
+    )
+    return t(lang, "phone.opt.minutes", n=n)
 
 
 def options_text(lang: str, table: TableView) -> str:

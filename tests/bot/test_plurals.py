@@ -3,19 +3,21 @@ pick one of two keys by hand, and where "1 piedras" / "quedan 1" could be writte
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.flow import discard
+from bot.flow import clock, discard
 from bot.games import render
 from bot.games.envite import render as envite_render
 from bot.games.mus import render as mus_render
 from bot.games.piedras import events as piedras_events
 from bot.games.registry import get_game
+from bot.games.timing import HIGHEST, LOWEST
 from bot.table import Table
-from locales import t
+from locales import t, tn
 
 sys.path.insert(0, str(Path(__file__).parent))
 from flowkit import NAMES, posted, seated_table
@@ -133,6 +135,39 @@ def test_turn_clock_and_nudge_say_the_time_in_the_same_words() -> None:
     posted.start(fresh, 3, 0.0, 120)  # the first turn: 120 s and the reading pause
     assert render.deadline_text("es", fresh) == "⏱ quedan 2 min"
     assert render.time_label("es", 120) == "⏱ 2 min por turno"
+
+
+_QUARTERS = {"": 0.0, "¼": 0.25, "½": 0.5, "¾": 0.75}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_allowed_turn_time_reads_in_minutes_in_the_header_and_the_clock(lang: str) -> None:
+    """tiempo=30..600: the title's "⏱ ¾ min por turno" and the turn clock ("menos de 1 min",
+    "quedan 2 min") and the nudge all count minutes, never seconds; the header is at most 7.5 s
+    off the real time, and says under a minute exactly when the clock starts under a minute."""
+    table = seated_table(lang=lang)
+    posted.start(table, 3, 0.0, 120)
+    minutes = t(lang, "phone.opt.minutes", n="{n}")
+    head, tail = minutes.split("{n}")
+    for seconds in range(LOWEST, HIGHEST + 1):
+        table.turn_time = seconds
+        clock.fresh_turn(table, 0.0, 120)
+        header = render.options_text(lang, table).rsplit(", ", 1)[-1]
+        assert header.startswith(head) and header.endswith(tail), (seconds, header)
+        n = header[len(head) : len(header) - len(tail)]
+        value = float(n.rstrip("¼½¾") or 0) + _QUARTERS[n.lstrip("0123456789")]
+        assert abs(value * 60 - seconds) <= 7.5, (seconds, header)
+        shown = render.deadline_text(lang, table)
+        nudge = render.nudge_text(table, seconds, table.table_link())
+        for text in (header, shown, nudge):
+            assert " min" in text and not re.search(r"\d+ ?(s|seg|sec)\b", text), (seconds, text)
+        if seconds <= 60:
+            assert shown == t(lang, "phone.clock_last") and value <= 1, (seconds, header)
+        else:
+            assert shown == tn(lang, "phone.clock", table.clock_min), (seconds, shown)
+            # the clock rounds up but forgives GRACE (10 s) over a minute: 128 s is "2¼ min"
+            # a turn and starts at "quedan 2 min"; never a quarter more than that
+            assert 1 <= value <= table.clock_min + 0.25, (seconds, header, shown)
 
 
 def test_piedras_lance_level() -> None:

@@ -40,7 +40,7 @@ def test_every_game_takes_the_turn_time_through_one_helper(game: str) -> None:
         with pytest.raises(OptionError):
             split_time([bad])
     table = Table(chat_id=-1, creator=1, game=game, turn_time=150)
-    assert t("es", "phone.opt.seconds", n=150) in render.lobby_text(table)
+    assert "⏱ 2½ min por turno" in render.lobby_text(table)
     table.turn_time = 120
     assert "⏱ 2 min a turn" in render.options_text("en", table)
 

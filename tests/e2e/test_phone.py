@@ -89,7 +89,7 @@ async def test_a_nudge_once_to_the_player_to_act_and_nobody_else_with_the_turn_t
     clock = ShiftedClock()
     await apps.start(nudge_after=0.4, timer_tick=0.05, clock=clock)
     table, users, group, lobby = await _four(tg, redis, "tiempo=30")
-    assert t(LANG, "phone.opt.seconds", n=30) in lobby.text  # the lobby shows the option
+    assert t(LANG, "phone.opt.minutes", n="½") in lobby.text  # the lobby shows the option
     doc = await table.doc()
     assert round(doc["turn_deadline"] - doc["moved_at"]) == 30  # tiempo=30, not the default
     assert t(LANG, "phone.clock_last") in table.table_message(doc).text
