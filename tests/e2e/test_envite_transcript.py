@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -63,3 +64,42 @@ async def test_bets_read_as_table_talk(tg: Any, apps: Any, redis_factory: Any, l
     for words in said:
         assert any(f": {words}" in text for text in seen), words
     assert not any("envida:" in text or " bets:" in text for text in seen)
+
+
+def _up_to_chico_fuera(state: Any, seat: int, rng: random.Random) -> Action:
+    """Bets and raises to chico fuera, then accepts; plays cards otherwise."""
+    legal = {a.kind: a for a in envite.legal_actions(state, seat)}
+    for kind in ("chico_fuera", "nueve", "siete"):
+        if state.phase == "bet" and kind in legal:
+            return legal[kind]
+    if state.phase == "bet":
+        return legal["quiero"]
+    if "envido" in legal and not state.bet_closed:
+        return legal["envido"]
+    return rng.choice([a for a in envite.legal_actions(state, seat) if a.kind == "tiro"])
+
+
+@pytest.mark.parametrize(("lang", "seconds"), [("es", 45), ("en", 90)])
+async def test_chico_fuera_and_the_turn_time_in_minutes(
+    tg: Any, apps: Any, redis_factory: Any, lang: str, seconds: int
+) -> None:
+    """Through the fake Bot API: chico fuera reads "Bea: ¡chico fuera! (va el chico)." and a turn
+    time that is not whole minutes reads in minutes in the lobby and every version of the table
+    message, as its clock does; no version counts seconds."""
+    redis = redis_factory.client()
+    await apps.start(redis=redis)
+    word = "tiempo" if lang == "es" else "time"
+    table = await open_envite(tg, redis, players=4, lang=lang, options=f"{word}={seconds}")
+    await tg.settle(quiet=0.3)
+    await play_round(table, random.Random(3), vias=("button",), policy=_up_to_chico_fuera)
+    await tg.settle(quiet=0.3)
+    seen = [v.text for m in table.group.bot_messages() for v in m.history]
+    header = "¾ min por turno" if lang == "es" else "1½ min a turn"
+    shout = "¡chico fuera! (va el chico)." if lang == "es" else "chico fuera! (the whole chico"
+    print(f"\n===== {lang}, {word}={seconds}")
+    for line in dict.fromkeys(ln for text in seen for ln in text.splitlines()):
+        if "⏱" in line or "chico fuera" in line:
+            print(line)
+    assert any(header in text for text in seen)
+    assert any(f": {shout}" in text for text in seen)
+    assert not any(re.search(r"\b\d+ ?(s|seg|sec)\b", text) for text in seen)
