@@ -13,6 +13,7 @@ from telegram import InlineKeyboardMarkup
 from bot import keyboards
 from bot.games import render, senas
 from bot.table import Step, Table
+from locales import t
 
 Render = tuple[str, InlineKeyboardMarkup | None]
 
@@ -95,3 +96,42 @@ def post(table: Table, step: Step | None) -> None:
         table.end_game(result)
     elif result and step.closed_hand_log is None:
         table.notify(result)
+
+
+# ---- the notices of the lobby and of the seats (queued by the handlers' writes) ---------------
+
+
+def joined(table: Table, user_id: int) -> None:
+    """A user just seated is told so in private (he opened that chat)."""
+    table.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
+
+
+def paused(table: Table) -> None:
+    """The table was paused (by :attr:`Table.paused_by`)."""
+    table.notify(t(table.lang, "phone.paused", name=render.esc(table.paused_by or "")))
+
+
+def resumed(table: Table, name: str) -> None:
+    table.notify(t(table.lang, "phone.resumed", name=render.esc(name)))
+
+
+def seat_left(table: Table, name: str, reserved: str | None = None) -> None:
+    """A person left his seat mid-game (``reserved``: for that ``@username``)."""
+    if reserved is None:
+        table.notify(t(table.lang, "phone.left", name=render.esc(name)))
+        return
+    text = t(table.lang, "phone.left_for", name=render.esc(name), user=render.esc(reserved))
+    table.notify(text)
+
+
+def seat_handed(table: Table, seat: int, old: str) -> None:
+    """``old`` handed his seat over: the group is told, and the newcomer in private."""
+    new = table.players[seat]
+    lang = table.lang
+    table.notify(t(lang, "phone.sat", new=render.esc(new.name), old=render.esc(old)))
+    text = t(lang, "phone.sat_dm", old=render.esc(old), title=render.esc(table.title))
+    table.notify(text, to=new.user_id)
+
+
+def cancelled(table: Table, name: str) -> None:
+    table.notify(t(table.lang, "msg.cancelled", name=render.esc(name)))

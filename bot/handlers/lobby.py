@@ -143,8 +143,7 @@ async def open_table(
         if seat_creator:
             table.join(user_id, name)
             if dm:
-                text = t(table.lang, "msg.join_dm", title=render.esc(table.title))
-                table.notify(text, to=user_id)
+                present.joined(table, user_id)
         return table, table
 
     users = (user_id,) if seat_creator else ()
@@ -258,8 +257,7 @@ async def seat_user(
         if team is not None and table.adapter.features.teams:
             table.choose_team(user_id, team, joining=True)
         if dm:
-            text = t(table.lang, "msg.join_dm", title=render.esc(table.title))
-            table.notify(text, to=user_id)
+            present.joined(table, user_id)
         return table, table
 
     # The user's table list is updated in the same write (no extra round trip).
@@ -326,7 +324,7 @@ async def _leave(update: Update, context: Context, chat_id: int) -> None:
             raise IllegalAction("no_table")
         if table.status == "playing":  # mid-game: the seat waits for someone ("Sentarme")
             seating.free_seat(table, user.id, at, svc.settings.pause)
-            table.notify(t(table.lang, "phone.left", name=render.esc(name)))
+            present.seat_left(table, name)
         else:
             table.leave(user.id)
         return table, table
@@ -401,13 +399,13 @@ async def _cancel(update: Update, context: Context, chat_id: int) -> None:
         return
     tid = table.tid
 
-    who = render.esc(display_name(update))
+    who = display_name(update)
 
     def fn(current: Table | None) -> tuple[Table | None, Table]:
         if current is None or current.tid != tid or not current.active:
             raise IllegalAction("no_table")
         current.cancel()
-        current.notify(t(current.lang, "msg.cancelled", name=who))
+        present.cancelled(current, who)
         return current, current
 
     try:

@@ -2,7 +2,7 @@
 (``/sustituir``, "Sentarme" on a seat left free) and "Otra partida" at the end.
 
 Every change is one compare-and-set write of the table, with its notices queued in the same
-write (:meth:`bot.table.Table.notify`); the publisher posts them.
+write (by :mod:`bot.present`); the publisher posts them.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from telegram import MessageEntity, Update, User
 
-from bot import keyboards
+from bot import keyboards, present
 from bot.flow import seating
-from bot.games.render import error_text, esc
+from bot.games.render import error_text
 from bot.handlers.common import (
     Context,
     alert,
@@ -63,7 +63,7 @@ async def pausa(update: Update, context: Context) -> None:
         if table is None or not table.active:
             raise IllegalAction("no_table")
         seating.pause(table, user.id)
-        table.notify(t(table.lang, "phone.paused", name=esc(table.paused_by or "")))
+        present.paused(table)
         return table, None
 
     await _write(update, context, chat.id, fn)
@@ -81,7 +81,7 @@ async def seguir(update: Update, context: Context) -> None:
         if table is None or not table.active:
             raise IllegalAction("no_table")
         seating.resume(table, user.id, at, svc.settings.turn_timeout, svc.settings.pause)
-        table.notify(t(table.lang, "phone.resumed", name=esc(name)))
+        present.resumed(table, name)
         return table, None
 
     await _write(update, context, chat.id, fn)
@@ -135,22 +135,14 @@ async def sustituir(update: Update, context: Context) -> None:
                 settings.turn_timeout,
                 settings.pause,
             )
-            _seated_notices(table, seat, name)
+            present.seat_handed(table, seat, name)
         else:
             seating.free_seat(table, user.id, at, settings.pause, reserved=username)
-            text = t(table.lang, "phone.left_for", name=esc(name), user=esc(username or ""))
-            table.notify(text)
+            present.seat_left(table, name, reserved=username or "")
         return table, None
 
     users = (newcomer.id,) if newcomer is not None else ()
     await _write(update, context, chat.id, fn, users=users)
-
-
-def _seated_notices(table: Table, seat: int, old: str) -> None:
-    new = table.players[seat]
-    table.notify(t(table.lang, "phone.sat", new=esc(new.name), old=esc(old)))
-    text = t(table.lang, "phone.sat_dm", old=esc(old), title=esc(table.title))
-    table.notify(text, to=new.user_id)
 
 
 async def sit_button(update: Update, context: Context) -> None:
@@ -178,7 +170,7 @@ async def sit_button(update: Update, context: Context) -> None:
             svc.settings.turn_timeout,
             svc.settings.pause,
         )
-        _seated_notices(table, seat, old.name)
+        present.seat_handed(table, seat, old.name)
         return table, None
 
     await _write(update, context, cb.chat_id, fn, users=(user.id,))
