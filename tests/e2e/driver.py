@@ -97,6 +97,18 @@ async def read_doc(redis: Any, chat_id: int) -> tuple[int, dict[str, Any]] | Non
     return int(version), json.loads(text)
 
 
+async def doc_of(redis: Any, group: Chat) -> dict[str, Any]:
+    """The stored table document of a group that has one."""
+    found = await read_doc(redis, group.id)
+    assert found is not None
+    return found[1]
+
+
+def last_with_button(chat: Chat, label: str) -> Message | None:
+    """The newest bot message of a chat with a button whose text holds ``label``."""
+    return next((m for m in reversed(chat.bot_messages()) if label in m.button_texts()), None)
+
+
 async def read_raw(redis: Any, chat_id: int) -> tuple[Any, Any]:
     """The stored table exactly as bytes (to assert that something changed nothing)."""
     return tuple(await redis.hmget(table_key(redis, chat_id), ["v", "d"]))

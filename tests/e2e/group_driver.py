@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from driver import LANG, MusTable, choose, read_doc
+from driver import LANG, MusTable, choose, doc_of, last_with_button
 from envite_driver import EnviteTable, lively
 from fake_telegram import Chat, FakeTelegram, Message, User
 
@@ -18,16 +18,6 @@ from bot.games.render import card_name
 from locales import t
 
 NAMES = ("Ana", "Bea", "Cris", "Dani")
-
-
-def _button(chat: Chat, label: str) -> Message | None:
-    return next((m for m in reversed(chat.bot_messages()) if label in m.button_texts()), None)
-
-
-async def _doc(redis: Any, group: Chat) -> dict[str, Any]:
-    found = await read_doc(redis, group.id)
-    assert found is not None
-    return found[1]
 
 
 async def seated_without_private_chats(
@@ -39,10 +29,10 @@ async def seated_without_private_chats(
     group = tg.group(f"{game} sin privado", members=users, creator=users[0])
     users[0].send(group, f"/nueva {game}")
     join = t(LANG, "button.join")
-    lobby: Message = await tg.wait_for(lambda: _button(group, join), what="the lobby")
+    lobby: Message = await tg.wait_for(lambda: last_with_button(group, join), what="the lobby")
 
     async def seated() -> int:
-        return len((await _doc(redis, group))["players"])
+        return len((await doc_of(redis, group))["players"])
 
     async def seated_are(n: int) -> bool:
         return await seated() == n
@@ -57,7 +47,7 @@ async def seated_without_private_chats(
     users[0].press(lobby, t(LANG, "button.start"))
 
     async def started() -> bool:
-        doc = await _doc(redis, group)
+        doc = await doc_of(redis, group)
         return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
 
     await tg.wait_for(started, what="the game started")

@@ -11,11 +11,9 @@ import random
 from typing import Any
 
 import pytest
-from driver import LANG, MusTable, card_mentions, choose
+from driver import LANG, MusTable, card_mentions, choose, doc_of, last_with_button
 from fake_telegram import Chat, FakeTelegram, Message, User
 from group_driver import (
-    _button,
-    _doc,
     open_own_hand,
     own_hand,
     play_envite_round_from_the_group,
@@ -126,7 +124,7 @@ async def test_refused_ephemeral_messages_fall_back_to_an_alert_and_the_private_
     await tg.settle()
     users[0].send(group, "/nueva mus")
     join = t(LANG, "button.join")
-    lobby: Message = await tg.wait_for(lambda: _button(group, join), what="the lobby")
+    lobby: Message = await tg.wait_for(lambda: last_with_button(group, join), what="the lobby")
     for user in users[1:]:
         user.press(lobby, join)
         await tg.settle(quiet=0.05)
@@ -150,7 +148,7 @@ async def test_refused_ephemeral_messages_fall_back_to_an_alert_and_the_private_
 
 
 async def _started(redis: Any, group: Chat) -> bool:
-    doc = await _doc(redis, group)
+    doc = await doc_of(redis, group)
     return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
 
 

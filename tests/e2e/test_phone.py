@@ -11,7 +11,16 @@ import random
 from typing import Any
 
 from conftest import ShiftedClock
-from driver import LANG, PREFIX, MusTable, card_mentions, ordago_policy, play_hand, read_doc
+from driver import (
+    LANG,
+    PREFIX,
+    MusTable,
+    card_mentions,
+    doc_of,
+    last_with_button,
+    ordago_policy,
+    play_hand,
+)
 from fake_telegram import Chat, FakeTelegram, Message, User
 
 import engine.mus as mus
@@ -21,16 +30,6 @@ from engine.core import Action
 from locales import t
 
 NAMES = ("Ana", "Bea", "Cris", "Dani")
-
-
-def _button(chat: Chat, label: str) -> Message | None:
-    return next((m for m in reversed(chat.bot_messages()) if label in m.button_texts()), None)
-
-
-async def _doc(redis: Any, group: Chat) -> dict[str, Any]:
-    found = await read_doc(redis, group.id)
-    assert found is not None
-    return found[1]
 
 
 async def _four(
@@ -46,14 +45,14 @@ async def _four(
     await tg.settle()
     users[0].send(group, f"/nueva mus {options}".strip())
     join = t(LANG, "button.join")
-    lobby: Message = await tg.wait_for(lambda: _button(group, join), what="the lobby")
+    lobby: Message = await tg.wait_for(lambda: last_with_button(group, join), what="the lobby")
     for user in users:
         user.press(lobby, join)
         await tg.settle(quiet=0.05)
     users[0].press(lobby, t(LANG, "button.start"))
 
     async def started() -> bool:
-        doc = await _doc(redis, group)
+        doc = await doc_of(redis, group)
         return doc.get("status") == "playing" and doc.get("shown", {}).get("table_msg") is not None
 
     await tg.wait_for(started, what="the game started")
@@ -295,7 +294,7 @@ async def test_a_substitution_mid_hand_by_reply_and_by_mention(
     bea = table.seat_user(doc, other)  # whoever sits there
     bea.send(group, "/sustituir @fede")
     sit = t(LANG, "phone.button.sit", name=bea.first_name)
-    sit_msg = await tg.wait_for(lambda: _button(group, sit), what="the Sentarme button")
+    sit_msg = await tg.wait_for(lambda: last_with_button(group, sit), what="the Sentarme button")
     gus, fede = tg.user("Gus", "gus"), tg.user("Fede", "fede")
     fede.start_private()
     await tg.settle()
@@ -339,7 +338,7 @@ async def test_otra_partida_starts_a_new_table_with_the_same_players_and_options
             break
     assert state.is_over
     again = t(LANG, "phone.button.again")
-    last = await tg.wait_for(lambda: _button(group, again), what="Otra partida")
+    last = await tg.wait_for(lambda: last_with_button(group, again), what="Otra partida")
     users[1].press(last, again)
 
     async def fresh() -> dict[str, Any] | None:
@@ -353,7 +352,9 @@ async def test_otra_partida_starts_a_new_table_with_the_same_players_and_options
     assert [p.get("team") for p in doc["players"]] == [p.get("team") for p in old["players"]]
     assert doc["options"] == old["options"] and doc["turn_time"] == 90
     await tg.wait_for(lambda: again not in last.button_texts(), what="the old button gone")
-    lobby = await tg.wait_for(lambda: _button(group, t(LANG, "button.start")), what="the new lobby")
+    lobby = await tg.wait_for(
+        lambda: last_with_button(group, t(LANG, "button.start")), what="the new lobby"
+    )
     users[2].press(lobby, t(LANG, "button.start"))
 
     async def playing() -> bool:
