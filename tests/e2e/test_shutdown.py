@@ -106,3 +106,11 @@ async def test_sigterm_finishes_the_updates_in_flight_and_their_publications(
     finally:
         for proc in (first, second):
             proc.stop()
+
+
+def test_the_subprocess_tests_share_one_worker(request: pytest.FixtureRequest) -> None:
+    """Under ``make test`` (``-n auto --dist loadgroup``) every test of the ``processes`` group
+    runs on one worker, one at a time: their processes and timings must not overlap."""
+    if not getattr(request.config.option, "loadgroup", False):  # set on each xdist worker
+        pytest.skip("only with --dist loadgroup")
+    assert request.node.nodeid.endswith("@processes"), request.node.nodeid
