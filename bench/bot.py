@@ -58,6 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(ROOT))
 
+import polling  # noqa: E402
 import redis.asyncio as aioredis  # noqa: E402
 from driver import LANG, PREFIX, MusTable, t  # noqa: E402
 from envite_driver import open_envite, play_round  # noqa: E402
@@ -136,12 +137,7 @@ class Bench:
             )
             client = self.client()
             app = build_application(settings, redis=client)
-            await app.initialize()
-            if app.post_init:
-                await app.post_init(app)
-            await app.start()
-            assert app.updater is not None
-            await app.updater.start_polling(poll_interval=0, timeout=1)
+            await polling.start(app)
             apps.append(app)
             clients.append(client)
         stores = [app.bot_data["tapete"].store for app in apps]
@@ -174,14 +170,7 @@ class Bench:
                 print(f"tables per master      {shares} (of {total})")
         finally:
             for app in apps:
-                assert app.updater is not None
-                await app.updater.stop()
-                await app.stop()
-                if app.post_stop:
-                    await app.post_stop(app)
-                await app.shutdown()
-                if app.post_shutdown:
-                    await app.post_shutdown(app)
+                await polling.stop(app)
             await self.cleanup()
             for client in clients:
                 await client.aclose()

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(ROOT))
 
+import polling  # noqa: E402
 import redis.asyncio as aioredis  # noqa: E402
 from driver import PREFIX, MusTable, card_mentions  # noqa: E402
 from envite_driver import EnviteTable  # noqa: E402
@@ -78,12 +79,7 @@ async def run(args: argparse.Namespace) -> int:
         redis_prefix=PREFIX,
     )
     app = build_application(settings, redis=client)
-    await app.initialize()
-    if app.post_init:
-        await app.post_init(app)
-    await app.start()
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1)
+    await polling.start(app)
     mus_figures: Counter[str] = Counter()
     envite_figures: Counter[str] = Counter()
     methods: Counter[str] = Counter()
@@ -127,13 +123,7 @@ async def run(args: argparse.Namespace) -> int:
             envite_figures["posts"] += len(group.user_messages()) - posts
             envite_figures["switches"] += switches(users)
     finally:
-        await app.updater.stop()
-        await app.stop()
-        if app.post_stop:
-            await app.post_stop(app)
-        await app.shutdown()
-        if app.post_shutdown:
-            await app.post_shutdown(app)
+        await polling.stop(app)
         ids = [str(c) for c in tg.chats]
         keys = [k async for k in reader.scan_iter(match=f"{PREFIX}:*", count=1000)]
         doomed = [k for k in keys if any(i in k.decode() for i in ids)]

@@ -21,6 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import polling
 from driver import PREFIX
 from fake_telegram import FakeTelegram
 
@@ -214,18 +215,10 @@ class AppRunner:
 
     @staticmethod
     async def _start(app: Any) -> None:
-        await app.initialize()
-        if app.post_init:
-            await app.post_init(app)
-        await app.start()
-        assert app.updater is not None
-
         def polling_failed(error: Any) -> None:  # what run_polling does with a failed poll
             app.create_task(app.process_error(error=error, update=None))
 
-        await app.updater.start_polling(
-            poll_interval=0, timeout=POLL_TIMEOUT, error_callback=polling_failed
-        )
+        await polling.start(app, poll_timeout=POLL_TIMEOUT, error_callback=polling_failed)
 
     async def stop(self, app: Any) -> None:
         if app not in self.running:
@@ -233,21 +226,9 @@ class AppRunner:
         self.running.remove(app)
         self.tg.unwatch(self.probes.pop(id(app)))
         try:
-            await asyncio.wait_for(self._stop(app), STOP_TIMEOUT)
+            await asyncio.wait_for(polling.stop(app), STOP_TIMEOUT)
         except TimeoutError:
             raise AssertionError(f"the Application did not stop within {STOP_TIMEOUT} s") from None
-
-    @staticmethod
-    async def _stop(app: Any) -> None:
-        if app.updater and app.updater.running:
-            await app.updater.stop()
-        if app.running:
-            await app.stop()
-        if app.post_stop:
-            await app.post_stop(app)
-        await app.shutdown()
-        if app.post_shutdown:
-            await app.post_shutdown(app)
 
     async def stop_all(self) -> None:
         for app in list(reversed(self.running)):

@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import polling
 import pytest
 from driver import LANG, PREFIX, card_mentions, open_table, play_hand, read_doc
 from fake_telegram import FakeTelegram
@@ -527,7 +528,7 @@ async def test_a_table_on_the_sqlite_store_survives_a_restart(
     reader = SQLiteStore(path)
     loaded = await reader.load(group.id)
     assert loaded is not None and json.loads(loaded.doc)["status"] == "playing"
-    await AppRunner._stop(app)
+    await polling.stop(app)
 
     app = await start()  # a restart: the table is still there, and the hand is played out
     try:
@@ -546,7 +547,7 @@ async def test_a_table_on_the_sqlite_store_survives_a_restart(
         state = await play_hand(table, random.Random(2))
         assert state.hand_number == 2 or state.is_over
     finally:
-        await AppRunner._stop(app)
+        await polling.stop(app)
         await reader.aclose()
 
 

@@ -77,7 +77,8 @@ async def test_a_one_minute_429_storm_at_start_up_is_waited_out(
     import asyncio
     import types
 
-    from conftest import AppRunner, make_settings
+    import polling
+    from conftest import make_settings
     from telegram.ext._utils import networkloop
 
     import bot.__main__ as entry
@@ -133,4 +134,4 @@ async def test_a_one_minute_429_storm_at_start_up_is_waited_out(
             what="the bot's hello",
         )
     finally:
-        await AppRunner._stop(app)
+        await polling.stop(app)
