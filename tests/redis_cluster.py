@@ -10,6 +10,7 @@ running (``.ci/run`` does, for every test process to share).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -17,6 +18,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -240,6 +242,17 @@ def start_cluster(server: str = "redis-server") -> Cluster:
         cluster.stop()
         raise
     return cluster
+
+
+@contextlib.contextmanager
+def running_cluster(server: str = "redis-server") -> Iterator[Cluster]:
+    """A cluster started for the ``with`` block, stopped and its folder removed after it."""
+    cluster = start_cluster(server)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(cluster.folder, ignore_errors=True)
 
 
 def valkey_server() -> str | None:

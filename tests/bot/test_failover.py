@@ -11,35 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 import sys
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from redis.asyncio.cluster import RedisCluster
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_handlers import GROUP, Harness
-from test_rollback import Bot, _messages, _step
+from test_handlers import GROUP, Harness, press_random_move
+from test_rollback import Bot, _messages, assert_live_as_stored
 
-from bot import keyboards, present
+from bot import keyboards
 from bot.handlers import play, timers
 from bot.store import RedisStore
 from locales import t
-from tests.redis_cluster import Cluster, need_server, start_cluster
-
-
-@pytest.fixture
-def own_cluster() -> Iterator[Cluster]:
-    """A cluster of this test's own (it kills one of its masters)."""
-    need_server()
-    cluster = start_cluster()
-    yield cluster
-    cluster.stop()
-    shutil.rmtree(cluster.folder, ignore_errors=True)
+from tests.redis_cluster import Cluster
 
 
 async def test_a_failover_that_lost_moves_is_shown_as_the_table_really_is(
@@ -54,14 +41,14 @@ async def test_a_failover_that_lost_moves_is_shown_as_the_table_really_is(
         rnd = random.Random(7)
         table = await h.open_and_start()
         for _ in range(3):
-            table = await _step(h, table, rnd)
+            table = await press_random_move(h, table, rnd)
         master = own_cluster.master_of(store.table_key(GROUP))
         replica = own_cluster.replica_of(master)
         await asyncio.to_thread(own_cluster.wait_synced, replica)
         restored_turn, ever = table.turn, _messages(table)
         own_cluster.cut_off(replica)  # what is written from now on reaches the master only
         for _ in range(8):
-            table = await _step(h, table, rnd)
+            table = await press_random_move(h, table, rnd)
             ever |= _messages(table)
         assert table.turn > restored_turn
 
@@ -79,20 +66,11 @@ async def test_a_failover_that_lost_moves_is_shown_as_the_table_really_is(
 
         now = await h.table()
         assert now.turn == restored_turn  # the promoted replica's table
-        live = bot.live()
-        for seat, msg in now.shown.hand_msgs.items():
-            user_id = now.players[int(seat)].user_id
-            assert live[(user_id, msg)]["text"] == present.hand_view(now, int(seat))[0]
-        text, markup = present.table_view(now)
-        assert now.shown.table_msg is not None
-        assert (
-            live[(GROUP, now.shown.table_msg)]["text"],
-            live[(GROUP, now.shown.table_msg)]["markup"],
-        ) == (text, markup)
+        assert_live_as_stored(bot, now)
         assert ever - _messages(now) <= bot.deleted
         # The game goes on from there.
         for _ in range(4):
-            now = await _step(h, now, rnd)
+            now = await press_random_move(h, now, rnd)
         assert now.turn > restored_turn
     finally:
         await store.redis.aclose()

@@ -33,6 +33,7 @@ from bot.services import Services
 from bot.settings import Settings
 from bot.store import RedisStore, SQLiteStore, Store, StoreBase
 from bot.store.sqlite_budget import spend_calls
+from bot.table import Table
 from bot.tables import read_table
 from engine.cards import DECK
 from locales import t
@@ -410,6 +411,24 @@ async def test_help_and_rules_speak_of_the_game_at_the_table_or_list_all() -> No
     assert h.bot.group_sends()[-1].startswith(t("es", "help.mus"))
 
 
+async def press_random_move(h: Harness, table: Table, rnd: random.Random) -> Table:
+    """One random legal move by button (a discard by its private toggles); the table after it."""
+    state = table.engine_state()
+    seat = rnd.choice(table.to_act())
+    uid = table.players[seat].user_id
+    action = rnd.choice(table.adapter.legal_actions(state, seat))
+    if action.cards:
+        for card in action.cards:
+            data = keyboards.pack("t", GROUP, table.tid, table.discard_round, card, 1)
+            await play.discard_button(*h.press(uid, data, uid))
+        data = keyboards.pack("c", GROUP, table.tid, table.discard_round)
+        await play.discard_button(*h.press(uid, data, uid))
+    else:
+        data = keyboards.pack("a", GROUP, table.tid, table.turn, str(action))
+        await play.table_button(*h.press(uid, data))
+    return await h.table()
+
+
 async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() -> None:
     """At most 3 new group messages per hand; only a showdown names cards in the group."""
     h = Harness()
@@ -417,21 +436,7 @@ async def test_a_whole_vaca_costs_few_group_messages_and_never_shows_a_card() ->
     rnd = random.Random(3)
     words = [render.card_name("es", str(c)) for c in DECK]
     while table.status == "playing":
-        state = table.engine_state()
-        seat = rnd.choice(table.to_act())
-        uid = table.players[seat].user_id
-        action = rnd.choice(table.adapter.legal_actions(state, seat))
-        if action.cards:
-            for card in action.cards:
-                data = keyboards.pack("t", GROUP, table.tid, table.discard_round, card, 1)
-                await play.discard_button(*h.press(uid, data, uid))
-            await play.discard_button(
-                *h.press(uid, keyboards.pack("c", GROUP, table.tid, table.discard_round), uid)
-            )
-        else:
-            data = keyboards.pack("a", GROUP, table.tid, table.turn, str(action))
-            await play.table_button(*h.press(uid, data))
-        table = await h.table()
+        table = await press_random_move(h, table, rnd)
     hands = table.hand
     sends = h.bot.group_sends()
     # A table message per hand (+ the lobby, and a /mesa-like repost at most per hand): a

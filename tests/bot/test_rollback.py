@@ -28,7 +28,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from stores import connect, sqlite_store
-from test_handlers import GROUP, Harness, StubBot, _process
+from test_handlers import GROUP, Harness, StubBot, _process, press_random_move
 
 from bot import keyboards, present, sending
 from bot.handlers import play, timers
@@ -107,23 +107,16 @@ async def _restore(store: Store, saved: Any) -> None:
         store._db.executemany("INSERT INTO shown VALUES (?, ?, ?)", shown)
 
 
-async def _step(h: Harness, table: Table, rnd: random.Random) -> Table:
-    """One random legal move by button (a discard by its private toggles)."""
-    state = table.engine_state()
-    seat = rnd.choice(table.to_act())
-    uid = table.players[seat].user_id
-    action = rnd.choice(table.adapter.legal_actions(state, seat))
-    if action.cards:
-        for card in action.cards:
-            data = keyboards.pack("t", GROUP, table.tid, table.discard_round, card, 1)
-            await play.discard_button(*h.press(uid, data, uid))
-        data = keyboards.pack("c", GROUP, table.tid, table.discard_round)
-        await play.discard_button(*h.press(uid, data, uid))
-    else:
-        await play.table_button(
-            *h.press(uid, keyboards.pack("a", GROUP, table.tid, table.turn, str(action)))
-        )
-    return await h.table()
+def assert_live_as_stored(bot: Bot, now: Table) -> None:
+    """Every private hand and the table message show the stored table ``now``."""
+    live = bot.live()
+    for seat, msg in now.shown.hand_msgs.items():
+        user_id = now.players[int(seat)].user_id
+        assert live[(user_id, msg)]["text"] == present.hand_view(now, int(seat))[0]
+    text, markup = present.table_view(now)
+    assert now.shown.table_msg is not None
+    shown = live[(GROUP, now.shown.table_msg)]
+    assert (shown["text"], shown["markup"]) == (text, markup)
 
 
 def _messages(table: Table) -> set[tuple[int, int]]:
@@ -144,14 +137,14 @@ async def _play_then_roll_back(
     rnd = random.Random(7)
     table = await h.open_and_start()
     for _ in range(3):  # (the first words of the hand)
-        table = await _step(h, table, rnd)
+        table = await press_random_move(h, table, rnd)
     saved, restored_turn = await _save(store), table.turn
     ever = _messages(table)
     start_hand, moves = table.hand, 0
     while table.status == "playing" and (
         moves < 12 if erased == "moves" else table.hand == start_hand
     ):
-        table = await _step(h, table, rnd)
+        table = await press_random_move(h, table, rnd)
         ever |= _messages(table)
         moves += 1
     assert table.turn > restored_turn
@@ -172,14 +165,8 @@ async def _assert_shown_as_it_is(
     bot = h.bot
     assert isinstance(bot, Bot)
     now = await h.table()
+    assert_live_as_stored(bot, now)
     live = bot.live()
-    for seat, msg in now.shown.hand_msgs.items():
-        user_id = now.players[int(seat)].user_id
-        assert live[(user_id, msg)]["text"] == present.hand_view(now, int(seat))[0]
-    text, markup = present.table_view(now)
-    assert now.shown.table_msg is not None
-    shown = live[(GROUP, now.shown.table_msg)]
-    assert (shown["text"], shown["markup"]) == (text, markup)
     # Every hand and table message of the erased moves is gone or shows the table as it is.
     stale = ever - _messages(now)
     assert stale <= bot.deleted
@@ -300,7 +287,7 @@ async def test_a_copy_the_table_came_from_deletes_nothing() -> None:
         assert older is not None
         hand = table.hand
         while table.status == "playing" and table.hand == hand:
-            table = await _step(h, table, rnd)
+            table = await press_random_move(h, table, rnd)
         store.put_behind(GROUP, [older])
         calls = len(h.bot.calls)
         await timers.sweep_once(h.pub)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,21 +19,11 @@ from fake_telegram import FakeTelegram
 
 from bot.handlers.common import SERVICES_KEY
 from bot.records.store import RedisRecords
-from tests.redis_cluster import Cluster, need_server, start_cluster
+from tests.redis_cluster import Cluster
 
 pytestmark = pytest.mark.e2e
 
 SECOND = "654321:SECOND-PROCESS"
-
-
-@pytest.fixture
-def own_cluster() -> Iterator[Cluster]:
-    """A cluster of this test's own (it kills one of its masters)."""
-    need_server()
-    cluster = start_cluster()
-    yield cluster
-    cluster.stop()
-    shutil.rmtree(cluster.folder, ignore_errors=True)
 
 
 @pytest.fixture
