@@ -3,9 +3,11 @@ bot keeps what every player sees and what is stored, byte for byte.
 
 Each game (Mus, envite of 4 and 6, piedras of 3 and 4, in Spanish and English, with people and
 computer seats) is played from a seed by random legal moves, some typed, some refused, some
-left to the timer; after every update the trace records the stored document
-(``model_dump_json``), the lobby or table message and every seat's private message as the
-publisher would post them (text and buttons), and the outbox. Run it on two checkouts::
+left to the timer; Mus and envite of 6 are played again with the turn nudge on (the people to
+act nudged in private, as the bot's settings do by default). After every update the trace
+records the stored document (``model_dump_json``), the lobby or table message and every seat's
+private message as the publisher would post them (text and buttons), and the outbox. Run it
+on two checkouts::
 
     PYTHONPATH=. python bench/bot_trace.py [--games 12] [--out trace.txt]
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import random
 import sys
@@ -38,6 +41,10 @@ SETUPS = (
     ("piedras", {}, 4, 1),
 )
 """Game, options, seats, computer seats among them."""
+NUDGED = (("mus", {}, 4, 1), ("envite", {"chicos": 1}, 6, 2))
+"""Setups played again with the turn nudge on (:data:`NUDGE_AFTER`) and each table message
+posted as the publisher would (a nudge links to it): the people to act are nudged in private."""
+NUDGE_AFTER = 20.0
 TIMEOUT = 60.0
 PAUSE = (1.5, 3.0)
 
@@ -86,11 +93,13 @@ def _person_move(table: Table, seat: int, rng: random.Random, now: float) -> Any
 
 
 def _game(
-    index: int, game: str, options: dict[str, Any], seats: int, computers: int
+    index: int, game: str, options: dict[str, Any], seats: int, computers: int, nudge: float = 0
 ) -> Iterator[Any]:
     lang = "es" if index % 2 == 0 else "en"
-    rng = random.Random(f"{game}:{seats}:{index}")
+    rng = random.Random(f"{game}:{seats}:{index}:{nudge}" if nudge else f"{game}:{seats}:{index}")
     table = Table(chat_id=-1000 - index, creator=1, tid=f"t{index}", game=game, lang=lang)
+    table.nudge_after = nudge
+    posted = itertools.count(100)
     table.options = dict(options)
     people = seats - computers
     for user in range(1, people + 1):
@@ -104,6 +113,8 @@ def _game(
     for _ in range(4000):
         if table.status != "playing":
             break
+        if nudge and table.shown.table_msg is None:
+            table.shown.table_msg_posted(table.hand, next(posted))  # as the publisher records it
         now += rng.choice([0.5, 2.0, 5.0])
         to_act = [s for s in table.to_act() if not table.players[s].computer]
         if to_act and rng.random() < 0.9:
@@ -117,8 +128,13 @@ def _game(
         if table.deadline is None:
             break
         now = max(now, table.deadline)
-        present.post(table, moves.fire_timer(table, now, TIMEOUT, PAUSE))
-        yield {"timer": now, **_shown(table)}
+        step = moves.fire_timer(table, now, TIMEOUT, PAUSE)
+        present.post(table, step)
+        yield {
+            "timer": now,
+            **({"nudged": len(step.nudges)} if step.nudges else {}),
+            **_shown(table),
+        }
         table.shown.outbox = []  # posted: the publisher empties it
 
 
@@ -130,18 +146,22 @@ def main() -> None:
     total = hashlib.sha256()
     out = args.out.open("w") if args.out else None
     updates = 0
-    for game, options, seats, computers in SETUPS:
+    nudges = 0
+    setups = [(*setup, 0.0) for setup in SETUPS] + [(*setup, NUDGE_AFTER) for setup in NUDGED]
+    for game, options, seats, computers, nudge in setups:
         digest = hashlib.sha256()
         for index in range(args.games):
-            for step in _game(index, game, options, seats, computers):
+            for step in _game(index, game, options, seats, computers, nudge):
                 line = json.dumps(step, sort_keys=True, ensure_ascii=False)
                 digest.update(line.encode())
                 updates += 1
+                nudges += step.get("nudged", 0)
                 if out is not None:
                     out.write(line + "\n")
         total.update(digest.digest())
-        print(f"{game:8} {seats} seats: {digest.hexdigest()[:16]}")
-    print(f"{updates} updates, trace {total.hexdigest()[:16]}")
+        nudged = f", nudged after {nudge:.0f} s" if nudge else ""
+        print(f"{game:8} {seats} seats{nudged}: {digest.hexdigest()[:16]}")
+    print(f"{updates} updates ({nudges} nudges), trace {total.hexdigest()[:16]}")
     if out is not None:
         out.close()
 
