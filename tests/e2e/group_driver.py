@@ -21,11 +21,22 @@ NAMES = ("Ana", "Bea", "Cris", "Dani")
 
 
 async def seated_without_private_chats(
-    tg: FakeTelegram, redis: Any, game: str = "mus", names: tuple[str, ...] = NAMES
+    tg: FakeTelegram,
+    redis: Any,
+    game: str = "mus",
+    names: tuple[str, ...] = NAMES,
+    *,
+    private: bool = False,
 ) -> tuple[list[User], Chat, Message]:
     """People who never opened a private chat with the bot open a table, sit down (the third
-    by command) and start it."""
+    by command) and start it; with ``private`` each opened one first (as before issue 24)."""
     users = [tg.user(name, name.lower()) for name in names]
+    if private:
+        for user in users:
+            user.start_private()
+        await tg.wait_for(
+            lambda: all(u.private.bot_messages() for u in users), what="the answers to /start"
+        )
     group = tg.group(f"{game} sin privado", members=users, creator=users[0])
     users[0].send(group, f"/nueva {game}")
     join = t(LANG, "button.join")
@@ -91,10 +102,16 @@ async def discard_from_the_group(
 
 
 async def play_mus_hand_from_the_group(
-    tg: FakeTelegram, table: MusTable, rng: random.Random, *, mus_rounds: int = 1
+    tg: FakeTelegram,
+    table: MusTable,
+    rng: random.Random,
+    *,
+    mus_rounds: int = 1,
+    private: bool = False,
 ) -> Any:
-    """One Mus hand: ``mus_rounds`` rounds of mus (the discards on the ephemeral hands), then
-    the mano cuts; the lances on the table message's buttons. Returns the last state."""
+    """One Mus hand: ``mus_rounds`` rounds of mus (the discards on the ephemeral hands, or with
+    ``private`` on the private hand messages), then the mano cuts; the lances on the table
+    message's buttons. Returns the last state."""
     state = await table.state()
     hand, step, rounds = state.hand_number, 0, 0
     while state.hand_number == hand and not state.is_over:
@@ -106,7 +123,11 @@ async def play_mus_hand_from_the_group(
         elif state.phase == "discard":
             cards = list(mus.view(state, seat).to_dict()["cards"])
             chosen = rng.sample(cards, rng.choice([1, 2]))
-            turn = await discard_from_the_group(tg, table, seat, chosen)
+            if private:
+                turn = int((await table.doc())["turn"])
+                await table.discard(seat, chosen)
+            else:
+                turn = await discard_from_the_group(tg, table, seat, chosen)
             if len(state.to_act) == 1:
                 await table.wait_turn_after(turn)
                 rounds += 1
