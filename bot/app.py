@@ -3,7 +3,8 @@
 ``build_application(settings, redis=...)`` returns an Application ready to run; ``python -m bot``
 runs it with polling or a webhook, tests start it against a fake Bot API server. It holds the
 commands (Spanish and English aliases), the buttons, the one error handler and the turn-timer
-sweep (started in ``post_init``, stopped in ``post_stop`` / ``post_shutdown``).
+sweep (started in ``post_init``, stopped in ``post_stop`` / ``post_shutdown``), and with
+``TAPETE_WEBAPP_URL`` the Mini App's page and API (:mod:`bot.miniapp.server`).
 
 Update de-duplication costs no round trip of its own: a handler's table write carries the
 update id into the compare-and-set script (``change_table(..., update=update)``), and answers
@@ -55,6 +56,8 @@ from bot.handlers import (
 )
 from bot.handlers.common import PUBLISHER_KEY, SERVICES_KEY, Context, note_private
 from bot.http import SplitRequest
+from bot.miniapp.feed import Feed
+from bot.miniapp.server import MiniApp
 from bot.ops import MeteredApplication, StatusServer
 from bot.publisher import Publisher
 from bot.services import Services
@@ -67,6 +70,8 @@ log = logging.getLogger("bot.app")
 SWEEPER_KEY = "tapete.sweeper"
 STATUS_KEY = "tapete.status"
 LISTENER_KEY = "tapete.listener"
+MINIAPP_KEY = "tapete.miniapp"
+MINIAPP_STARTED = "tapete.miniapp.started"
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 """Every command and button handler: ``async def handler(update, context) -> None``."""
@@ -124,7 +129,11 @@ def build_application(
     svc = Services(settings=settings, store=store)
     app.bot_data[SERVICES_KEY] = svc
     # The one publisher of the process: its handlers and its sweep publish through it.
-    app.bot_data[PUBLISHER_KEY] = Publisher(app.bot, svc, background=True)
+    pub = app.bot_data[PUBLISHER_KEY] = Publisher(app.bot, svc, background=True)
+    if settings.webapp_url:  # the table's Mini App: its page, API and pushes (bot.miniapp)
+        feed = Feed(store)
+        pub.watchers.append(feed.changed)
+        app.bot_data[MINIAPP_KEY] = MiniApp(svc, app.bot, pub, feed)
 
     messages = filters.UpdateType.MESSAGE
     app.add_handler(TypeHandler(Update, note_private), group=-2)
@@ -176,6 +185,11 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         status = StatusServer(svc, svc.settings.metrics_listen, svc.settings.metrics_port)
         await status.start()
         app.bot_data[STATUS_KEY] = status
+    miniapp: MiniApp | None = app.bot_data.get(MINIAPP_KEY)
+    if miniapp is not None and not app.bot_data.get(MINIAPP_STARTED):
+        miniapp.closing = False
+        await miniapp.start()
+        app.bot_data[MINIAPP_STARTED] = True
     running = app.bot_data.get(SWEEPER_KEY)
     if running is None or running[0].done():
         stop = asyncio.Event()
@@ -247,5 +261,8 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
     status = app.bot_data.pop(STATUS_KEY, None)
     if status is not None:
         await status.stop()
+    miniapp: MiniApp | None = app.bot_data.get(MINIAPP_KEY)
+    if miniapp is not None and app.bot_data.pop(MINIAPP_STARTED, False):
+        await miniapp.stop()
     svc: Services = app.bot_data[SERVICES_KEY]
     await svc.store.aclose()

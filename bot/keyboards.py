@@ -171,13 +171,15 @@ def senas_row(table: Table) -> list[InlineKeyboardButton]:
 
 
 def table_keyboard(table: Table) -> InlineKeyboardMarkup:
-    """The game's buttons for the table message, then "Mis cartas"."""
+    """The game's buttons for the table message, then "Mis cartas" (and "Abrir la mesa")."""
     rows = game_rows(table, table.adapter.table_buttons(table))
     if signs := senas_row(table):
         rows.append(signs)
     rows += discard_rows(table)
     mine = pack("h", table.chat_id, table.tid)
     rows.append([InlineKeyboardButton(t(table.lang, "button.cards"), callback_data=mine)])
+    if table.app_link:  # a URL button: web_app buttons open only in private chats
+        rows.append([InlineKeyboardButton(t(table.lang, "miniapp.open"), url=table.app_link)])
     if table.away_seats():
         back = pack("v", table.chat_id, table.tid)
         rows.append([InlineKeyboardButton(t(table.lang, "bots.back"), callback_data=back)])

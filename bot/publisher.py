@@ -69,7 +69,7 @@ import contextlib
 import logging
 import math
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from telegram import Bot
@@ -131,6 +131,9 @@ class Publisher:
         #: The task that releases held publications, and the publications it started.
         self.releaser: asyncio.Task[None] | None = None
         self.release_tasks: set[asyncio.Task[None]] = set()
+        #: Told the chat of every table this process publishes after a write (the Mini App's
+        #: open pages, :mod:`bot.miniapp.feed`).
+        self.watchers: list[Callable[[int], None]] = []
 
     def busy(self) -> bool:
         """Whether a publication is running or about to start, or a release."""
@@ -140,6 +143,8 @@ class Publisher:
         """Make Telegram show the newest document of the table of ``chat_id``: in the
         background when :attr:`background` (the handler goes on and returns; see
         :mod:`bot.background`), else before returning."""
+        for watcher in self.watchers:
+            watcher(chat_id)
         if self.background:
             self.publications.start(chat_id, lambda: self.flush(chat_id))
         else:

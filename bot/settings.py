@@ -11,6 +11,7 @@ False
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -179,6 +180,25 @@ class Settings(BaseSettings):
         validation_alias=_env("webhook_secret", "TAPETE_WEBHOOK_SECRET"),
         description="Secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token.",
     )
+    webapp_url: str | None = Field(
+        default=None,
+        validation_alias=_env("webapp_url", "TAPETE_WEBAPP_URL"),
+        description="Public URL of the table's Mini App page (HTTPS; http only on a loopback "
+        "address), where BotFather's Main Mini App points; unset: no page, no button.",
+    )
+    webapp_listen: str = Field(
+        default="0.0.0.0",
+        validation_alias=_env("webapp_listen", "TAPETE_WEBAPP_LISTEN"),
+        description="Address the Mini App's page and API bind to.",
+    )
+    webapp_port: int = Field(
+        default=8090,
+        ge=0,
+        lt=65536,
+        validation_alias=_env("webapp_port", "TAPETE_WEBAPP_PORT"),
+        description="Port the Mini App's page and API listen on (with TAPETE_WEBAPP_URL; 0: any "
+        "free one, for tests).",
+    )
     metrics_port: int | None = Field(
         default=None,
         gt=0,
@@ -208,6 +228,7 @@ class Settings(BaseSettings):
         "telegram_api_url",
         "webhook_url",
         "webhook_secret",
+        "webapp_url",
         mode="before",
     )
     @classmethod
@@ -246,6 +267,29 @@ class Settings(BaseSettings):
             raise ValueError("use 1-256 characters among A-Z a-z 0-9 _ -")
         return value
 
+    @field_validator("webapp_url")
+    @classmethod
+    def _check_webapp_url(cls, value: str | None) -> str | None:
+        # Telegram opens Mini Apps over HTTPS only; plain http is for a page on this machine
+        # (tests, local play), never sent over a network.
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme == "https" and parts.hostname:
+            return value
+        if parts.scheme == "http" and _loopback(parts.hostname or ""):
+            return value
+        raise ValueError("use an https:// URL (http:// only on a loopback address)")
+
+    @property
+    def webapp_path(self) -> str:
+        """The path of ``webapp_url`` without its trailing slash ("" at the root).
+
+        >>> Settings(telegram_bot_token="t", webapp_url="https://x.org/mesa/").webapp_path
+        '/mesa'
+        """
+        return urlsplit(self.webapp_url or "").path.rstrip("/")
+
     @property
     def pause(self) -> tuple[float, float]:
         """The range of a computer player's pause (seconds).
@@ -265,6 +309,20 @@ class Settings(BaseSettings):
         if self.webhook_url is None:
             return ""
         return urlsplit(self.webhook_url).path.lstrip("/")
+
+
+def _loopback(host: str) -> bool:
+    """``127.0.0.1``, ``::1``, ``localhost``...
+
+    >>> _loopback("127.0.0.9"), _loopback("localhost"), _loopback("10.0.0.1"), _loopback("x.org")
+    (True, True, False, False)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 #: Field name -> environment variable, for error messages and the README table.

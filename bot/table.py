@@ -132,6 +132,8 @@ class Table(BaseModel):
     """The name of who paused the table (``/pausa``): no timer fires until ``/seguir``."""
     bot_name: str = ""
     """The bot's username (for links to its private chat)."""
+    app_link: str = ""
+    """The table's Mini App link ("🃏 Abrir la mesa"; empty: the bot serves no page)."""
     log: list[LogEntry] = Field(default_factory=list)
     moved_at: float = 0.0
     """Unix time of the last engine transition (a command typed before it is out of date)."""
@@ -417,6 +419,7 @@ class Table(BaseModel):
             turn_seconds=self.turn_seconds,
             nudge_after=self.nudge_after,
             bot_name=self.bot_name,
+            app_link=self.app_link,
             players=[
                 Player(user_id=p.user_id, name=p.name, team=p.team, bot_level=p.bot_level)
                 for p in self.players

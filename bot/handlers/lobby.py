@@ -31,6 +31,7 @@ from bot.handlers.common import (
     reply,
     services,
 )
+from bot.miniapp.auth import startapp_link
 from bot.services import Services
 from bot.table import Step, Table
 from bot.tables import current_table, load_doc, peek, read_table
@@ -134,6 +135,7 @@ async def open_table(
         turn_seconds=round(turn_time or svc.settings.turn_timeout),
         nudge_after=svc.settings.nudge_after,
         bot_name=context.bot.username or "",
+        app_link=_app_link(svc, context.bot.username, chat.id),
     )
 
     def create(current: Table | None) -> tuple[Table | None, Table]:
@@ -154,6 +156,13 @@ async def open_table(
         return
     await answer(update)
     await publisher_of(context).publish(table.chat_id)
+
+
+def _app_link(svc: Services, bot_name: str | None, chat_id: int) -> str:
+    """The table's Mini App link when the bot serves the page (``TAPETE_WEBAPP_URL``)."""
+    if not svc.settings.webapp_url or not bot_name:
+        return ""
+    return startapp_link(svc.settings.telegram_bot_token, bot_name, chat_id)
 
 
 async def game_button(update: Update, context: Context) -> None:

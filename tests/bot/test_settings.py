@@ -54,6 +54,9 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "TAPETE_WEBHOOK_LISTEN": "127.0.0.1",
         "TAPETE_WEBHOOK_PORT": "8080",
         "TAPETE_WEBHOOK_SECRET": "abc-DEF_1",
+        "TAPETE_WEBAPP_URL": "https://x.org/mesa/",
+        "TAPETE_WEBAPP_LISTEN": "127.0.0.1",
+        "TAPETE_WEBAPP_PORT": "8091",
         "TAPETE_LOG_LEVEL": "debug",
         "TAPETE_COMPUTER_PAUSE": "0.5",
         "TAPETE_METRICS_PORT": "9090",
@@ -87,6 +90,9 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
         "webhook_listen": "127.0.0.1",
         "webhook_port": 8080,
         "webhook_secret": "abc-DEF_1",
+        "webapp_url": "https://x.org/mesa/",
+        "webapp_listen": "127.0.0.1",
+        "webapp_port": 8091,
         "metrics_port": 9090,
         "metrics_listen": "127.0.0.1",
         "log_format": "json",
@@ -94,6 +100,29 @@ def test_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
     }
     assert set(ENV_NAMES.values()) == set(env)
     assert s.webhook_path == "hook"
+    assert s.webapp_path == "/mesa"
+
+
+@pytest.mark.parametrize(
+    ("url", "ok"),
+    [
+        ("https://tapete.example.org/mesa/", True),
+        ("http://127.0.0.1:8090/", True),
+        ("http://localhost/mesa", True),
+        ("http://[::1]:8090/", True),
+        ("http://tapete.example.org/", False),  # plain http over a network
+        ("http://10.0.0.5/", False),
+        ("ftp://x.org/", False),
+        ("https:///mesa", False),
+    ],
+)
+def test_the_mini_app_url_is_https_or_loopback(url: str, ok: bool) -> None:
+    if ok:
+        assert Settings(telegram_bot_token="t", webapp_url=url).webapp_url == url
+    else:
+        with pytest.raises(ValidationError, match="https"):
+            Settings(telegram_bot_token="t", webapp_url=url)
+    assert Settings(telegram_bot_token="t", webapp_url=" ").webapp_url is None
 
 
 def test_dot_env_file(tmp_path: Path) -> None:
