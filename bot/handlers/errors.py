@@ -56,6 +56,7 @@ async def on_error(update: object, context: Context) -> None:
         return
     outage = _outage(error)
     if outage:
+        services(context).store.look_all_soon()  # it may be back with older tables
         if time.monotonic() - _last_outage_warning > OUTAGE_WARNING_EVERY:
             _last_outage_warning = time.monotonic()
             log.warning("Redis does not answer (%s): updates are answered 'retry'", error)

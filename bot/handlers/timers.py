@@ -116,19 +116,27 @@ async def sweep_once(pub: Publisher) -> int:
     """Fire the due timers (a batch of them, at once; other processes take the rest) and
     publish the tables whose publication is due; returns how many tables moved."""
     svc = pub.svc
-    sweep = await svc.store.claim_sweep(
-        svc.clock(),
-        limit=svc.settings.sweep_batch,
-        process=svc.process,
-        alive_for=max(5.0, 3 * svc.settings.timer_tick),
-    )
+    try:
+        sweep = await svc.store.claim_sweep(
+            svc.clock(),
+            limit=svc.settings.sweep_batch,
+            process=svc.process,
+            alive_for=max(5.0, 3 * svc.settings.timer_tick),
+        )
+    except Exception:
+        # The store may be back with older tables (a restart, a replica promoted): the first
+        # sweep that reaches it again looks at every table this process saw.
+        svc.store.look_all_soon()
+        raise
     svc.processes = sweep.processes
     # Tables found behind what this process showed (a rollback) are shown again as they are;
-    # now and then it looks for those that nothing touched since (a failed look delays none
-    # of the timers just claimed: the next one looks again).
+    # now and then it looks for those that nothing touched since, and at once at all it saw
+    # after an outage or a failover (a failed look delays none of the timers just claimed:
+    # the next one looks again).
     try:
         await svc.store.look_behind()
     except Exception as exc:
+        svc.store.look_all_soon()
         log.info("looking for tables behind failed: %s", type(exc).__name__)
     behind = [chat for chat in svc.store.behind() if chat not in sweep.publications]
     if not sweep.timers and not sweep.publications and not behind:

@@ -31,8 +31,10 @@ Tables
     Telegram shows may be that copy's, and the publisher shows the table again as it is. A
     table nothing touches after a rollback is found by :meth:`StoreBase.look_behind` (the
     sweep's, every ``Timings.look_behind`` seconds: the versions and digests of the tables the
-    store saw last, one round trip), before another process's writes on the restored table
-    reach the version of the lost ones (after that, a version number says nothing).
+    store saw last, one round trip; at once, and at every table it saw, after the store failed
+    or a cluster's master changed: :meth:`StoreBase.look_all_soon`), before another process's
+    writes on the restored table reach the version of the lost ones (after that, a version
+    number says nothing).
 
     Handlers never call ``save`` themselves; they call :meth:`Store.update_table`, which loads,
     runs a pure function on the current document and saves with CAS, retrying on conflict::

@@ -80,6 +80,9 @@ class StoreBase(Store):
         self._behind: dict[int, list[Loaded]] = {}
         #: When (:attr:`monotonic`) :meth:`look_behind` may ask (a new store has seen nothing).
         self._next_look = self.monotonic() + self.timings.look_behind
+        #: Whether the next :meth:`look_behind` looks at once at every table seen (an outage,
+        #: a failover: see :meth:`look_all_soon`).
+        self._look_all = False
 
     @property
     def publish_lease(self) -> float:
@@ -198,17 +201,25 @@ class StoreBase(Store):
         """Whether a rollback left, untouched since, the tables this store saw last (up to
         ``limit``, the most recent) behind its copies: their versions (and digests) are read in
         one round trip, at most once every ``timings.look_behind`` seconds (else nothing is
-        asked). Each found behind is marked (:meth:`take_behind`) and read again (one load
-        each). Returns those chats."""
+        asked). After an outage or a failover (:meth:`look_all_soon`, :meth:`_servers_changed`)
+        it looks at once, at every table it saw. Each found behind is marked
+        (:meth:`take_behind`) and read again (one load each). Returns those chats."""
         now = self.monotonic()
-        if now < self._next_look:
+        if self._servers_changed():
+            self._look_all = True
+        everything = self._look_all
+        if now < self._next_look and not everything:
             return []
         self._next_look = now + self.timings.look_behind
-        copies = [(chat, seen) for chat, seen in reversed(self._known.items()) if seen][:limit]
+        copies = [(chat, seen) for chat, seen in reversed(self._known.items()) if seen]
+        if not everything:
+            copies = copies[:limit]
         if not copies:
+            self._look_all = False
             return []
         self._count("look_behind")
         heads = await self._heads([chat for chat, _ in copies])
+        self._look_all = False  # (a look that failed is tried again at the next sweep)
         found = []
         for (chat, seen), head in zip(copies, heads, strict=True):
             if head is None:
@@ -221,6 +232,18 @@ class StoreBase(Store):
         for chat in found:
             await self.load(chat)
         return found
+
+    def look_all_soon(self) -> None:
+        """The next :meth:`look_behind` looks at once, at every table this store saw: the store
+        failed (a server restarted, a replica may have taken over), so it may be back with
+        older tables than those shown, and waiting for the next look (or for the table to be
+        among the last seen) would leave them shown as they no longer are."""
+        self._look_all = True
+
+    def _servers_changed(self) -> bool:
+        """Whether the servers that hold the tables changed since last asked (a cluster's
+        failover), without a round trip; never on one server."""
+        return False
 
     async def _heads(self, chats: list[int]) -> list[tuple[int, str | None] | None]:
         """Each table's version and its document's digest (``None``: not kept), ``None`` when

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, SlotNotCoveredError
 
 from bot.store.budget import BOT_RESERVE, GROUP_BURST, GROUP_RATE, GROUP_RESERVE, Where
 from bot.store.keys import Keys
@@ -43,6 +43,7 @@ __all__ = [
     "cluster_move",
     "cluster_where",
     "database",
+    "primaries",
 ]
 
 log = logging.getLogger("bot.store")
@@ -64,6 +65,21 @@ def database(redis: Client) -> int:
     if isinstance(redis, RedisCluster):
         return 0
     return int(redis.connection_pool.connection_kwargs.get("db", 0))
+
+
+def primaries(redis: RedisCluster, keys: Keys) -> tuple[str, ...]:
+    """The node that serves each bucket, as the client's map of the slots has it (no round
+    trip; empty while it knows none, or a slot has no master)."""
+    names = []
+    for bucket in keys.sweep_buckets():
+        try:
+            node = redis.get_node_from_key(keys.timers_in(bucket))
+        except SlotNotCoveredError:  # no map yet (it is made at the first command)
+            return ()
+        if node is None:
+            return ()
+        names.append(node.name)
+    return tuple(names)
 
 
 class _Store(Protocol):

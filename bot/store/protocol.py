@@ -89,6 +89,11 @@ class Store(Protocol):
         """Give back copies taken by :meth:`take_behind` (not dealt with after all)."""
         ...
 
+    def look_all_soon(self) -> None:
+        """The next :meth:`look_behind` looks at once at every table this store saw (the store
+        failed: it may come back with older data)."""
+        ...
+
     async def save(
         self,
         chat_id: int,

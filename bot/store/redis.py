@@ -38,6 +38,7 @@ from bot.store.cluster import (
     cluster_move,
     cluster_where,
     database,
+    primaries,
 )
 from bot.store.keys import Keys
 from bot.store.rules import (
@@ -104,6 +105,8 @@ class RedisStore(StoreBase):
         self.buckets = buckets if buckets is not None else BUCKETS if cluster_client(redis) else 0
         self.keys = Keys(prefix, self.buckets)
         self._wake = self.keys.wake(database(redis))
+        #: On a cluster, the master of each bucket when last asked (:meth:`_servers_changed`).
+        self._masters: tuple[str, ...] | None = None
         #: On a cluster, the bot's budget is spent beside the tables' scripts.
         self.bill = BotBill(redis, self.keys.bot_budget, self.clock)
         script = redis.register_script
@@ -143,6 +146,17 @@ class RedisStore(StoreBase):
     def cluster(self) -> bool:
         """Whether the keys are spread over a cluster's slots (:mod:`bot.store.keys`)."""
         return self.buckets > 0
+
+    def _servers_changed(self) -> bool:
+        """On a cluster: whether a bucket's master is another node than when last asked (a
+        replica took over), from the client's map of the slots (no round trip)."""
+        if not isinstance(self.redis, RedisCluster):
+            return False
+        masters = primaries(self.redis, self.keys)
+        if not masters:
+            return False  # the client knows no slots yet, or none are served: ask again later
+        before, self._masters = self._masters, masters
+        return before is not None and before != masters
 
     def table_key(self, chat_id: int) -> str:
         return self.keys.table(chat_id)

@@ -161,3 +161,30 @@ async def test_look_behind_finds_a_rolled_back_table_nobody_touched(backend: Bac
     assert await a.look_behind() == []  # the copy is the table now
     slow = backend.store()  # the default: a look every few seconds, the first not at once
     assert await slow.look_behind() == [] and not slow.ops["look_behind"]
+
+
+async def test_after_an_outage_the_next_look_is_at_once_and_at_every_table_seen(
+    backend: Backend,
+) -> None:
+    """Issue 26: the store failed (a restart, a replica promoted), so the next look does not
+    wait for its interval and is not limited to the tables seen last: one rolled back among
+    more than the limit is found, in one round trip; the look after it is as before."""
+    from bot.store import Timings
+
+    a = backend.store(Timings(look_behind=3600.0))  # the periodic look never comes
+    chats = [CHAT + 1 + i for i in range(5)]
+    await a.create(CHAT, json.dumps({"moves": []}))
+    await a.update_table(CHAT, move("a1"))
+    saved = await snapshot(backend, a)
+    await a.update_table(CHAT, move("a2"))
+    newest = await a.cached(CHAT)
+    for chat in chats:  # seen after it: the rolled back table is not among the last 5
+        await a.create(chat, json.dumps({"moves": []}))
+    await restore(backend, a, saved)
+    assert await a.look_behind(limit=5) == [] and not a.ops["look_behind"]
+    a.look_all_soon()
+    trips = a.round_trips
+    assert await a.look_behind(limit=5) == [CHAT]
+    assert a.round_trips == trips + 2  # the look at all six, and the table read again
+    assert a.take_behind(CHAT) == [newest]
+    assert await a.look_behind(limit=5) == [] and a.ops["look_behind"] == 1
