@@ -18,8 +18,9 @@ several moves in a second become one edit, moves at a human pace do not. ``--pol
 (Mus): the players choose their moves as the computer player does, so a hand has as many moves
 as people make (random players bet, raise and go to mus far more often).
 
-``--cluster``: ``REDIS_URL`` names a node of a Redis Cluster (``TAPETE_REDIS_CLUSTER``); the
-report adds how the tables spread over its masters.
+``--cluster``: ``REDIS_URL`` names a node of a Redis Cluster (``TAPETE_REDIS_CLUSTER``; start a
+local one with ``python3 tests/redis_cluster.py start DIR``, which prints its address); the
+report adds how the tables spread over its masters. With ``--open`` too.
 
 ``--open`` measures throughput instead (``bench/open_loop.py``): real ``python -m bot``
 processes, ``--tables`` Mus tables each pressing the moment its last press was answered, for
@@ -401,7 +402,8 @@ class Bench:
         print(f"tables played          {self.tables_done} ({self.hands} hands, {updates} updates)")
         print(
             f"wall time              {elapsed:.1f} s (concurrency {self.args.concurrency}, "
-            f"{self.args.processes} bot process(es) on one Redis)"
+            f"{self.args.processes} bot process(es) on "
+            f"{'a Redis Cluster' if self.args.cluster else 'one Redis'})"
         )
         print(f"updates handled        {updates / elapsed:.1f} /s")
         print(

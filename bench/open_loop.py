@@ -1,7 +1,8 @@
 """Throughput of real bot processes: many Mus tables pressing as fast as the bot answers.
 
 Used by ``bench/bot.py --open`` (see there). The bot runs as real ``python -m bot``
-processes (each under its own token of the fake Bot API, updates dealt round robin, one Redis),
+processes (each under its own token of the fake Bot API, updates dealt round robin, one Redis
+or, with ``--cluster``, a Redis Cluster of which ``REDIS_URL`` names a node),
 so their CPU is their own and is measured (``/proc``); the fake server and the players run in
 this process. Each table is four people who open a Mus table through the bot, then press the
 table's buttons: each press is sent the moment the previous one was answered (the answer comes
@@ -41,7 +42,8 @@ from typing import Any
 
 from fake_telegram import Chat, FakeTelegram, User
 
-from bot.flow import moves
+from bot.store.cluster import BUCKETS
+from bot.store.keys import Keys
 
 ROOT = Path(__file__).resolve().parents[1]
 PREFIX = "tapete"
@@ -159,7 +161,7 @@ class Player:
     async def doc(self) -> Any:
         from bot.table import Table
 
-        raw = await self.bench.redis.hget(f"{PREFIX}:t:{self.group.id}", "d")
+        raw = await self.bench.redis.hget(self.bench.keys.table(self.group.id), "d")
         return None if raw is None else Table.model_validate_json(raw)
 
     async def press(self, user: User, data: str, *, measured: bool) -> None:
@@ -314,6 +316,7 @@ class OpenLoop:
             first_update_id=rnd.randrange(10**9, 2 * 10**9),
         ).start()
         self.redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+        self.keys = Keys(PREFIX, BUCKETS if args.cluster else 0)
         self.deliver: str | None = None
         self.queries: list[tuple[str, int]] = []
         self.stopping = asyncio.Event()
@@ -324,13 +327,21 @@ class OpenLoop:
         #: seconds a player waits for the answer to a press (an outage: no answer comes)
         self.answer_timeout = 2.0 if args.outage else 60.0
         self.players: list[Player] = []
+        #: Commands each server (master) processed while measuring, by node.
+        self.commands_run: dict[str, int] = {}
+        #: On a cluster: the tables each master holds, by node.
+        self.spread_found: dict[str, int] = {}
 
     async def run(self) -> int:
         import redis.asyncio as aioredis
+        from redis.asyncio.cluster import RedisCluster
 
         args = self.args
         self.tg.loop = asyncio.get_running_loop()
-        self.redis = aioredis.Redis.from_url(self.redis_url)
+        if args.cluster:
+            self.redis = RedisCluster.from_url(self.redis_url)
+        else:
+            self.redis = aioredis.Redis.from_url(self.redis_url)
         for i in range(1, args.processes):
             self.tg.add_token(f"{654320 + i}:BENCH-PROCESS-{i}")
         self.deliver = "round_robin" if args.processes > 1 else None
@@ -344,6 +355,8 @@ class OpenLoop:
             for i, token in enumerate(self.tg.tokens)
         ]
         env = {"TAPETE_CONCURRENT_UPDATES": str(args.concurrent)} if args.concurrent else {}
+        if args.cluster:
+            env["TAPETE_REDIS_CLUSTER"] = "1"
         for i, proc in enumerate(procs):
             profile = logs / f"bot{i}.prof" if args.profile else None
             proc.start(env, profile)
@@ -367,14 +380,7 @@ class OpenLoop:
             if args.timers:
                 await self.timers(players)
                 return 0
-            tasks = [
-                asyncio.create_task(
-                    moves.play(
-                        p,
-                    )
-                )
-                for p in players
-            ]
+            tasks = [asyncio.create_task(p.play()) for p in players]
             await asyncio.sleep(args.warmup)
             if args.outage:
                 self.players = players
@@ -382,16 +388,21 @@ class OpenLoop:
                 return 0
             self.measuring = True
             mark = self.tg.mark()
+            commands0 = await self.commands()
             cpu0 = [p.cpu_seconds() for p in procs] + [time.process_time()]
             t0 = time.monotonic()
             await asyncio.sleep(args.seconds)
             self.measuring = False
             t1 = time.monotonic()
             cpu1 = [p.cpu_seconds() for p in procs] + [time.process_time()]
+            self.commands_run = {
+                node: n - commands0.get(node, 0) for node, n in (await self.commands()).items()
+            }
             self.stopping.set()
             await asyncio.wait(tasks, timeout=30)
             await self.tg.settle(quiet=0.5, timeout=30)
             kept = await self.memory_kept()
+            self.spread_found = await self.spread() if args.cluster else {}
             self.report(t0, t1, mark, cpu0, cpu1, kept, opened)
         finally:
             for task in tasks:
@@ -455,12 +466,12 @@ class OpenLoop:
         mark = tg.mark()
         due = time.time() + 1.0
         for player in players:
-            key = f"{PREFIX}:t:{player.group.id}"
+            key = self.keys.table(player.group.id)
             doc = json.loads(await redis.hget(key, "d"))
             doc["deadline"] = doc["turn_deadline"] = due
             text = json.dumps(doc)
             await redis.hset(key, mapping={"d": text, "h": doc_digest(text)})
-            await redis.zadd(f"{PREFIX}:timers", {str(player.group.id): due})
+            await redis.zadd(self.keys.timers_of(player.group.id), {str(player.group.id): due})
         late: dict[int, float] = {}
         while len(late) < len(players) and time.time() < due + 120:
             for player in players:
@@ -495,6 +506,24 @@ class OpenLoop:
             + ")"
         )
 
+    async def commands(self) -> dict[str, int]:
+        """Commands each Redis server (each master of a cluster) processed so far, by node
+        (``INFO stats``; every bot process and this bench's reads count)."""
+        if self.args.cluster:
+            from redis.asyncio.cluster import RedisCluster
+
+            found = await self.redis.info("stats", target_nodes=RedisCluster.PRIMARIES)
+            return {node: int(info["total_commands_processed"]) for node, info in found.items()}
+        return {"redis": int((await self.redis.info("stats"))["total_commands_processed"])}
+
+    async def spread(self) -> dict[str, int]:
+        """How many of the tables each master of the cluster holds."""
+        found: Counter[str] = Counter()
+        for chat in self.tg.chats:
+            if chat < 0:
+                found[self.redis.get_node_from_key(self.keys.table(chat)).name] += 1
+        return dict(found)
+
     async def memory_kept(self) -> dict[str, tuple[int, int]]:
         """Redis memory of this run's keys by kind (``t`` tables, ``upd`` update ids...):
         kind -> (keys, bytes), from ``MEMORY USAGE``."""
@@ -503,7 +532,7 @@ class OpenLoop:
         out: dict[str, tuple[int, int]] = {}
         async for key in self.redis.scan_iter(match=f"{PREFIX}:*", count=1000):
             name = key.decode()
-            parts = name.split(":")
+            parts = [p for p in name.split(":") if not p.startswith("{")]  # a cluster's tag
             if len(parts) < 3:
                 continue
             mine = parts[-1] in ids or any(p in ids for p in parts[2:])
@@ -551,12 +580,31 @@ class OpenLoop:
                 shown.append(times[i] - queued[q])
         cpu = sum(cpu1[:-1]) - sum(cpu0[:-1])
         n = max(len(in_window), 1)
+        where = (
+            f"a Redis Cluster ({len(self.commands_run)} masters)" if args.cluster else "one Redis"
+        )
         print(
-            f"open loop              {args.tables} Mus tables, {args.processes} bot process(es), "
-            f"Bot API latency {args.latency:.0f} ms, {elapsed:.1f} s measured "
+            f"open loop              {args.tables} Mus tables, {args.processes} bot process(es) "
+            f"on {where}, Bot API latency {args.latency:.0f} ms, {elapsed:.1f} s measured "
             f"(tables opened in {opened:.1f} s)"
         )
         print(f"updates answered       {len(in_window) / elapsed:.1f} /s ({len(in_window)})")
+        commands = sum(self.commands_run.values())
+        print(
+            f"Redis commands         {commands / n:.2f} per update ({commands / elapsed:.0f}/s: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.commands_run.items()))
+            + ")"
+        )
+        if self.spread_found:
+            total = max(1, sum(self.spread_found.values()))
+            print(
+                "tables per master      "
+                + ", ".join(
+                    f"{node} {100 * k / total:.0f} %"
+                    for node, k in sorted(self.spread_found.items())
+                )
+                + f" (of {total})"
+            )
         waiting = sum(stored) / elapsed if stored else 0.0
         print(f"presses waiting        {waiting:.1f} on average (of {args.tables} tables)")
         print(
@@ -604,11 +652,15 @@ class OpenLoop:
         last = first + len(self.tg.queued_at)
         doomed += [f"{PREFIX}:upd:{u}" for u in range(first, last)]
         for i in range(0, len(doomed), 500):
-            await self.redis.delete(*doomed[i : i + 500])
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in doomed[i : i + 500]:  # one key a command: a cluster's keys spread
+                    pipe.delete(key)
+                await pipe.execute()
         chats = [str(c) for c in self.tg.chats]
         if chats:
-            await self.redis.zrem(f"{PREFIX}:timers", *chats)
-            await self.redis.zrem(f"{PREFIX}:pub", *chats)
+            for bucket in self.keys.sweep_buckets():
+                await self.redis.zrem(self.keys.timers_in(bucket), *chats)
+                await self.redis.zrem(self.keys.publish_in(bucket), *chats)
         await self.redis.aclose()
 
 
