@@ -12,6 +12,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot import keyboards
 from bot.games import render, senas
+from bot.games.seats import LogEntry
 from bot.table import Step, Table
 from locales import t
 
@@ -73,17 +74,18 @@ def post(table: Table, step: Step | None) -> None:
     is a new message (a notice)."""
     if step is None:
         return
+    shown = table.shown
     if step.nudges:
-        link = table.table_link()
+        link = table_link(table)
         for user_id, left in step.nudges:
-            table.notify(render.nudge_text(table, left, link), to=user_id)
+            shown.notify(render.nudge_text(table, left, link), to=user_id)
     for said in step.senas:
         for user_id, text in senas.notices(table, said):
-            table.notify(text, to=user_id)
+            shown.notify(text, to=user_id)
     for seat in step.taken_over:
-        table.notify(render.takeover_notice(table.lang, table.players[seat].name))
+        shown.notify(render.takeover_notice(table.lang, table.players[seat].name))
     if step.taken_over and not table.humans_present() and table.status == "playing":
-        table.notify(render.alone_notice(table.lang))
+        shown.notify(render.alone_notice(table.lang))
     if not step.played:
         return
     over = table.status == "over"
@@ -91,11 +93,60 @@ def post(table: Table, step: Step | None) -> None:
     result = table.adapter.result_text(table, step.events, hand_log)
     result = render.result_notice(table.lang, result, over=over)
     if step.closed_hand_log is not None:
-        table.close_hand(step.closed_hand_log, "" if over else result, step.closed_hand)
+        _close_hand(table, step.closed_hand_log, "" if over else result, step.closed_hand)
     if over:
-        table.end_game(result)
+        shown.final = result or None  # at the foot of its table message (posted with it)
     elif result and step.closed_hand_log is None:
-        table.notify(result)
+        shown.notify(result)
+
+
+def _close_hand(table: Table, hand_log: list[LogEntry], result: str, hand: int) -> None:
+    """The hand ``hand`` ended (its log: ``hand_log``): its table message is to show the
+    hand in its final form, without buttons, and its ``result`` below (an edit: tried again
+    after a timeout, it cannot show twice). A table message not recorded yet shows it when
+    its post comes back, else it is posted as a notice (:class:`~bot.shown.Shown`). The
+    next hand's table message and private hands are new."""
+    closed = table.adapter.closed_table_text(table, hand_log)
+    if table.shown.table_msg is None:
+        table.shown.hand_unposted(hand, closed, result)
+        table.shown.hand_closed(None)
+        return
+    table.shown.hand_closed(render.with_result(closed, result))
+
+
+def table_link(table: Table) -> str | None:
+    """A link to the table message (supergroups only: ``t.me/c/<id>/<message>``).
+
+    >>> from bot.shown import Shown
+    >>> table_link(Table(chat_id=-1001234, creator=1, shown=Shown(table_msg=7)))
+    'https://t.me/c/1234/7'
+    >>> table_link(Table(chat_id=-1234, creator=1, shown=Shown(table_msg=7))) is None
+    True
+    """
+    text = str(table.chat_id)
+    if table.shown.table_msg is None or not text.startswith("-100"):
+        return None
+    return f"https://t.me/c/{text[4:]}/{table.shown.table_msg}"
+
+
+def repost(table: Table) -> None:
+    """``/mesa``: post the table message again at the bottom; the old copy loses buttons."""
+    if table.shown.table_msg is not None:
+        table.shown.close(table.adapter.table_text(table))
+
+
+def unreachable(table: Table, user_ids: set[int]) -> None:
+    """Tell the group, once per table, that these seated players blocked the bot.
+
+    >>> t = Table(chat_id=-1, creator=1); _ = t.join(7, "Ana")
+    >>> unreachable(t, {7}); unreachable(t, {7, 8})
+    >>> len(t.shown.outbox), t.shown.unreachable
+    (1, [7])
+    """
+    for player in table.players:
+        if player.user_id in user_ids and player.user_id not in table.shown.unreachable:
+            table.shown.unreachable = [*table.shown.unreachable, player.user_id]
+            table.shown.notify(render.blocked_notice(table.lang, player.name))
 
 
 # ---- the notices of the lobby and of the seats (queued by the handlers' writes) ---------------
@@ -103,35 +154,35 @@ def post(table: Table, step: Step | None) -> None:
 
 def joined(table: Table, user_id: int) -> None:
     """A user just seated is told so in private (he opened that chat)."""
-    table.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
+    table.shown.notify(t(table.lang, "msg.join_dm", title=render.esc(table.title)), to=user_id)
 
 
 def paused(table: Table) -> None:
     """The table was paused (by :attr:`Table.paused_by`)."""
-    table.notify(t(table.lang, "phone.paused", name=render.esc(table.paused_by or "")))
+    table.shown.notify(t(table.lang, "phone.paused", name=render.esc(table.paused_by or "")))
 
 
 def resumed(table: Table, name: str) -> None:
-    table.notify(t(table.lang, "phone.resumed", name=render.esc(name)))
+    table.shown.notify(t(table.lang, "phone.resumed", name=render.esc(name)))
 
 
 def seat_left(table: Table, name: str, reserved: str | None = None) -> None:
     """A person left his seat mid-game (``reserved``: for that ``@username``)."""
     if reserved is None:
-        table.notify(t(table.lang, "phone.left", name=render.esc(name)))
+        table.shown.notify(t(table.lang, "phone.left", name=render.esc(name)))
         return
     text = t(table.lang, "phone.left_for", name=render.esc(name), user=render.esc(reserved))
-    table.notify(text)
+    table.shown.notify(text)
 
 
 def seat_handed(table: Table, seat: int, old: str) -> None:
     """``old`` handed his seat over: the group is told, and the newcomer in private."""
     new = table.players[seat]
     lang = table.lang
-    table.notify(t(lang, "phone.sat", new=render.esc(new.name), old=render.esc(old)))
+    table.shown.notify(t(lang, "phone.sat", new=render.esc(new.name), old=render.esc(old)))
     text = t(lang, "phone.sat_dm", old=render.esc(old), title=render.esc(table.title))
-    table.notify(text, to=new.user_id)
+    table.shown.notify(text, to=new.user_id)
 
 
 def cancelled(table: Table, name: str) -> None:
-    table.notify(t(table.lang, "msg.cancelled", name=render.esc(name)))
+    table.shown.notify(t(table.lang, "msg.cancelled", name=render.esc(name)))

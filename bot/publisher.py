@@ -74,7 +74,7 @@ from typing import Any, TypeVar
 
 from telegram import Bot
 
-from bot import notices, sending
+from bot import notices, present, sending
 from bot.background import Publications
 from bot.botapi import MAX_WAIT, RETRY_LATER, Deferred
 from bot.lease import LEASE_MARGIN, Lease, LeaseLost
@@ -574,7 +574,7 @@ async def _record(
         ):
             current.shown.table_msg_posted(*table_msg)
         if blocked:
-            current.say_unreachable(blocked)
+            present.unreachable(current, blocked)
         if unposted:
             current.shown.post_unposted()
         return current, None

@@ -3,10 +3,10 @@
 A :class:`Table` holds who sits where, the options, the engine state (as the engine's own JSON),
 the discard selections, the turn timer and a short log of the public events of the current hand;
 beside them, in the same document, what the chat is shown of it (:class:`~bot.shown.Shown`: the
-message ids, the outbox, who is unreachable), which the publisher keeps. Its methods read it and
-run the lobby; the game itself is played through :mod:`bot.flow`. Everything here is pure (no
-I/O): the handlers load a table, call one operation inside a compare-and-set update, save it and
-then talk to Telegram.
+message ids, the outbox, who is unreachable), which :mod:`bot.present` and the publisher keep.
+Its methods read it and run the lobby; the game itself is played through :mod:`bot.flow`.
+Everything here is pure (no I/O): the handlers load a table, call one operation inside a
+compare-and-set update, save it and then talk to Telegram.
 
 Refusals are :class:`~engine.core.IllegalAction` with a reason code, exactly like the engine's,
 so one code path turns any of them into a localized reply (``error.<reason>``).
@@ -319,24 +319,6 @@ class Table(BaseModel):
         self.status = "cancelled"
         self.deadline = None
 
-    def notify(self, text: str, to: int | None = None) -> None:
-        """Queue a new message for the group (or a user's private chat) in the outbox; a
-        computer seat (a non-positive id) has no chat, so nothing is queued for it."""
-        self.shown.notify(text, to)
-
-    def say_unreachable(self, user_ids: set[int]) -> None:
-        """Tell the group, once per table, that these seated players blocked the bot.
-
-        >>> t = Table(chat_id=-1, creator=1); _ = t.join(7, "Ana")
-        >>> t.say_unreachable({7}); t.say_unreachable({7, 8})
-        >>> len(t.shown.outbox), t.shown.unreachable
-        (1, [7])
-        """
-        for player in self.players:
-            if player.user_id in user_ids and player.user_id not in self.shown.unreachable:
-                self.shown.unreachable = [*self.shown.unreachable, player.user_id]
-                self.notify(render.blocked_notice(self.lang, player.name))
-
     def move_to(self, chat_id: int) -> None:
         """The group became a supergroup (a new chat id). The old chat's messages cannot be
         reached from the new one, so the lobby and the table message are posted there anew
@@ -349,29 +331,6 @@ class Table(BaseModel):
         self.chat_id = chat_id
         self.shown.forget_chat()
 
-    def repost_table(self) -> None:
-        """``/mesa``: post the table message again at the bottom; the old copy loses buttons."""
-        if self.shown.table_msg is not None:
-            self.shown.close(self.adapter.table_text(self))
-
-    def close_hand(self, hand_log: list[LogEntry], result: str = "", hand: int = 0) -> None:
-        """The hand ``hand`` ended (its log: ``hand_log``): its table message is to show the
-        hand in its final form, without buttons, and its ``result`` below (an edit: tried again
-        after a timeout, it cannot show twice). A table message not recorded yet shows it when
-        its post comes back, else it is posted as a notice (:class:`~bot.shown.Shown`). The
-        next hand's table message and private hands are new."""
-        closed = self.adapter.closed_table_text(self, hand_log)
-        if self.shown.table_msg is None:
-            self.shown.hand_unposted(hand, closed, result)
-            self.shown.hand_closed(None)
-            return
-        self.shown.hand_closed(render.with_result(closed, result))
-
-    def end_game(self, result: str) -> None:
-        """The game ended: its table message shows ``result`` at its foot (posted with it if it
-        was not posted yet)."""
-        self.shown.final = result or None
-
     def resend_hand(self, seat: int) -> None:
         """The seat's private hand is sent anew (a new player there, or at the bottom)."""
         self.shown.hand_msgs.pop(str(seat), None)
@@ -379,21 +338,6 @@ class Table(BaseModel):
     def table_posted(self) -> bool:
         """The table message of this hand is posted (what a nudge links to)."""
         return self.shown.table_msg is not None
-
-    # ---- playing -------------------------------------------------------------------------
-
-    def table_link(self) -> str | None:
-        """A link to the table message (supergroups only: ``t.me/c/<id>/<message>``).
-
-        >>> Table(chat_id=-1001234, creator=1, shown=Shown(table_msg=7)).table_link()
-        'https://t.me/c/1234/7'
-        >>> Table(chat_id=-1234, creator=1, shown=Shown(table_msg=7)).table_link() is None
-        True
-        """
-        text = str(self.chat_id)
-        if self.shown.table_msg is None or not text.startswith("-100"):
-            return None
-        return f"https://t.me/c/{text[4:]}/{self.shown.table_msg}"
 
     # ---- pause, seats handed over, another game --------------------------------------------
 

@@ -151,14 +151,18 @@ def test_the_flow_never_reads_or_writes_what_is_shown() -> None:
 
 
 def test_only_the_present_floor_queues_a_notice() -> None:
-    """The flow and the handlers queue no notice themselves (no ``notify``): what a write posts
-    beyond the kept messages is ``bot.present``'s (``post`` for a step of the flow, one named
-    function for each notice of the lobby and the seats), its texts in one place."""
-    for folder in ("flow", "handlers"):
-        for path in (ROOT / "bot" / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Attribute):
-                    assert node.attr != "notify", f"{path.relative_to(ROOT)} queues a notice"
+    """The flow, the handlers and the table document queue no notice themselves (no ``notify``):
+    what a write posts beyond the kept messages is ``bot.present``'s (``post`` for a step of the
+    flow, one named function for each notice of the lobby and the seats, who is unreachable,
+    ``/mesa``'s repost), its texts in one place."""
+    bot = ROOT / "bot"
+    paths = [*(bot / "flow").rglob("*.py"), *(bot / "handlers").rglob("*.py"), bot / "table.py"]
+    for path in paths:
+        # The document neither says who is unreachable nor closes a hand (both notify).
+        names = {"notify"} | ({"unreachable", "hand_closed"} if path.name == "table.py" else set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in names, f"{path.relative_to(ROOT)} queues a notice"
 
 
 def test_the_store_ships_its_scripts_and_schema() -> None:

@@ -341,7 +341,7 @@ async def mesa(update: Update, context: Context) -> None:
     def fn(table: Table | None) -> tuple[Table | None, None]:
         if table is None or table.status != "playing":
             raise IllegalAction("no_table")
-        table.repost_table()
+        present.repost(table)
         return table, None
 
     try:

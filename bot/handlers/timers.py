@@ -71,7 +71,7 @@ def _discarding(table: Table) -> bool:
 async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:
     """A player the timer played for may have blocked the bot (the group would only see
     timeouts): ask Telegram with a "typing..." (nothing lasting), and if it refuses, tell the
-    group once (:meth:`Table.say_unreachable`, in a compare-and-set write)."""
+    group once (:func:`bot.present.unreachable`, in a compare-and-set write)."""
     seats = {int(note.data.get("seat", -1)) for note in step.notes if note.kind == "timeout"}
     users = {
         table.players[seat].user_id
@@ -96,7 +96,7 @@ async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:
         if current is None or current.tid != tid:
             return None, None
         before = list(current.shown.unreachable)
-        current.say_unreachable(blocked)
+        present.unreachable(current, blocked)
         return (current if current.shown.unreachable != before else None), None
 
     await change_table(pub.svc, table.chat_id, fn)

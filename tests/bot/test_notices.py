@@ -29,7 +29,7 @@ async def _queue(h: Harness, text: str, claim: str | None = None) -> None:
 
     def fn(current: Table | None) -> tuple[Table | None, None]:
         assert current is not None
-        current.notify(text)
+        current.shown.notify(text)
         current.shown.outbox[-1].claim = claim
         return current, None
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import present
 from bot.flow import clock, discard
 from bot.games import render
 from bot.games.envite import render as envite_render
@@ -125,7 +126,7 @@ def test_turn_clock_and_nudge_say_the_time_in_the_same_words() -> None:
     assert render.deadline_text("es", table) == "⏱ queda 1 min"
     table.clock_min = 2
     assert render.deadline_text("es", table) == "⏱ quedan 2 min"
-    link = table.table_link()
+    link = present.table_link(table)
     assert ": menos de 1 min." in render.nudge_text(table, 1, link)
     assert ": quedan 2 min." in render.nudge_text(table, 100, link)
     assert " s." not in render.nudge_text(table, 100, link)
@@ -158,7 +159,7 @@ def test_every_allowed_turn_time_reads_in_minutes_in_the_header_and_the_clock(la
         value = float(n.rstrip("¼½¾") or 0) + _QUARTERS[n.lstrip("0123456789")]
         assert abs(value * 60 - seconds) <= 7.5, (seconds, header)
         shown = render.deadline_text(lang, table)
-        nudge = render.nudge_text(table, seconds, table.table_link())
+        nudge = render.nudge_text(table, seconds, present.table_link(table))
         for text in (header, shown, nudge):
             assert " min" in text and not re.search(r"\d+ ?(s|seg|sec)\b", text), (seconds, text)
         if seconds <= 60:

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from bot import present
 from bot.shown import FIELDS, Notice, Shown
 from bot.store import Write
 from bot.table import Table
@@ -42,7 +43,7 @@ def test_a_document_of_the_old_shape_loads_the_same_record() -> None:
     table = Table.model_validate_json(OLD_DOC)
     assert table.shown == SHOWN
     assert (table.turn, table.hand, table.seed, table.deadline) == (3, 1, 7, 1060.0)
-    assert table.table_link() == "https://t.me/c/1234/11"
+    assert present.table_link(table) == "https://t.me/c/1234/11"
 
 
 def test_the_record_is_stored_nested_in_the_same_document() -> None:
