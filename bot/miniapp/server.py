@@ -5,10 +5,11 @@ Routes, under the path of ``TAPETE_WEBAPP_URL``:
 - ``/`` the page, ``/static/<file>`` its script, style and card pictures;
 - ``GET /api/view``: the table as the asker may see it (his seat's view when he is seated, the
   public view for a member of the group who is not, else 403);
-- ``POST /api/action``: a move (``{"action", "turn", "tid"}``) or a seña (``{"sena", "hand",
-  "tid"}``), through the same path as the table message's buttons: one compare-and-set, the
-  turn token, the same refusals in the same words (409 with ``{"error"}``), and the group's
-  table message published after it;
+- ``POST /api/action``: a move (``{"action", "turn", "tid"}``), a discard (``{"discard":
+  [cards], "tid"}``, as ``/descarto``) or a seña (``{"sena", "hand", "tid"}``), through the
+  same path as the table message's buttons: one compare-and-set, the turn token, the same
+  refusals in the same words (409 with ``{"error"}``), and the group's table message published
+  after it;
 - ``GET /api/events``: Server-Sent Events, one ``data:`` line with the view each time the
   table changes (:mod:`bot.miniapp.feed`), the first at once, so a page that reconnects catches
   up from the stored table.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import time
@@ -142,7 +144,11 @@ class MiniApp:
             raise web.HTTPFound(
                 f"{self.base}/" + (f"?{request.query_string}" * bool(request.query_string))
             )
-        return _file("index.html", "text/html")
+        # The one text shown before any view: opened outside Telegram (no initData).
+        lang = language_of(request.headers.get("Accept-Language", "")[:2] or None)
+        signed_out = html.escape(t(lang, "miniapp.signed_out"))
+        page = _read("index.html").decode().replace("{{signed_out}}", signed_out)
+        return _respond(page.encode(), "text/html")
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -170,11 +176,11 @@ class MiniApp:
                 await send_sena(
                     svc, chat_id, tid, _int(body.get("hand")) or 0, user_id, str(body["sena"])
                 )
-            elif str(body.get("action", "")).startswith("descarto"):
+            elif "discard" in body:
                 # As /descarto: the discard round, not the turn, is what a discard answers.
                 if viewer.table is None or viewer.table.tid != tid:
                     raise IllegalAction("stale")
-                await play(svc, chat_id, user_id, str(body["action"]))
+                await play(svc, chat_id, user_id, _discard(viewer.table, body["discard"]))
             else:
                 turn = _int(body.get("turn"))
                 await play(svc, chat_id, user_id, str(body.get("action", "")), turn, tid)
@@ -256,6 +262,16 @@ class MiniApp:
             self._runner = None
 
 
+def _discard(table: Table, cards: object) -> str:
+    """The action text of a discard chosen on the page (``descarto 12o 3c``)."""
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise web.HTTPBadRequest()
+    try:
+        return str(table.adapter.discard_action(cards))
+    except ValueError:
+        raise web.HTTPBadRequest() from None
+
+
 def _int(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int | str):
         return None
@@ -280,10 +296,18 @@ def _json(data: dict[str, Any], status: int = 200) -> web.Response:
 _FILES: dict[str, bytes] = {}
 
 
-def _file(name: str, kind: str) -> web.Response:
+def _read(name: str) -> bytes:
     if name not in _FILES:
         _FILES[name] = resources.files("bot.miniapp").joinpath("static", name).read_bytes()
-    response = web.Response(body=_FILES[name], content_type=kind, charset="utf-8")
+    return _FILES[name]
+
+
+def _file(name: str, kind: str) -> web.Response:
+    return _respond(_read(name), kind)
+
+
+def _respond(body: bytes, kind: str) -> web.Response:
+    response = web.Response(body=body, content_type=kind, charset="utf-8")
     response.headers["Cache-Control"] = "no-cache"
     response.enable_compression()
     return response
