@@ -22,7 +22,7 @@ __all__ = ["PAGE_TEXTS", "card_label", "plain", "refusal", "view_of"]
 
 PAGE_TEXTS = (
     "title", "your_turn", "waiting", "public", "discard_hint", "bets", "senas", "lobby",
-    "over", "no_table", "offline", "seat",
+    "over", "no_table", "offline", "seat", "vira", "trick",
 )  # fmt: skip
 """The page's own words (``miniapp.<key>``), sent with every view in the table's language."""
 
@@ -74,11 +74,14 @@ def view_of(table: Table, seat: int | None, version: int) -> dict[str, Any]:
         ],
         "text": plain(game.table_text(table)) if table.state is not None else "",
         "cards": [],
+        "table_cards": [],
         "actions": [],
         "discard": None,
         "senas": [],
         "texts": {key: t(lang, f"miniapp.{key}") for key in PAGE_TEXTS},
     }
+    if table.state is not None:
+        view["table_cards"] = _table_cards(table)
     if seat is None or table.state is None:
         return view
     cards = game.seat_cards(table, seat)
@@ -126,6 +129,22 @@ def view_of(table: Table, seat: int | None, version: int) -> dict[str, Any]:
         for a in senas.offered(table, seat)
     ]
     return view
+
+
+def _table_cards(table: Table) -> list[dict[str, Any]]:
+    """The cards face up on the table, from the engine's public view (the envite's vira and
+    the baza being played), each with its name and who put it there."""
+    lang, names = table.lang, table.names()
+    public = table.adapter.view(table.engine_state(), None)
+    shown: list[dict[str, Any]] = []
+    vira = public.get("vira")
+    if isinstance(vira, str):
+        shown.append({"card": vira, "label": card_label(lang, vira), "by": t(lang, "miniapp.vira")})
+    for played in public.get("trick") or []:
+        if isinstance(played, list | tuple) and len(played) == 2 and isinstance(played[1], str):
+            by = names[played[0]] if isinstance(played[0], int) and played[0] < len(names) else ""
+            shown.append({"card": played[1], "label": card_label(lang, played[1]), "by": by})
+    return shown
 
 
 def _is_amount(label: str) -> bool:

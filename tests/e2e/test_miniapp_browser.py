@@ -116,3 +116,118 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
 async def _newer(redis: Any, chat_id: int, version: int) -> tuple[int, Any] | None:
     found = await read_doc(redis, chat_id)
     return found if found is not None and found[0] > version else None
+
+
+def _pick(moves: list[str], playable: int, said: dict[str, int]) -> str | int:
+    """A test player's tap in envite or piedras: answer a bet with quiero, bet once, else play
+    a card (its position among the playable ones) or pass."""
+    if "quiero" in moves:
+        return "quiero"
+    if not said["bet"] and "envido" in moves:
+        said["bet"] = 1
+        return "envido"
+    if playable:
+        return 0
+    for calm in ("paso", "no_tumbo"):
+        if calm in moves:
+            return calm
+    return moves[0]
+
+
+async def _play_a_hand_in_pages(
+    tg: FakeTelegram, app: Any, table: Any, lang: str, shot: str
+) -> dict[str, int]:
+    """Every seat's page and a watcher's open; the seats play the first hand (or round) to its
+    end by taps alone; every move shows in every page; the watcher never sees a held card."""
+    redis, group = table.redis, table.group
+    doc = await table.doc()
+    game = get_game(doc["game"])
+    shown = doc["shown"]["table_msg"]
+    payload = open_button(next(m for m in group.bot_messages() if m.message_id == shown), lang)
+    base = base_url(app)
+    seated = [next(u for u in table.users if u.id == p["user_id"]) for p in doc["players"]]
+    watcher_user = tg.user("Eva", "eva", language_code=lang)
+    group.add(watcher_user)
+
+    def hands(state: Any) -> list[list[str]]:
+        return [
+            [card_name(lang, c) for c in game.view(state, s)["cards"]] for s in range(len(seated))
+        ]
+
+    said = {"bet": 0, "discards": 0, "cards": 0}
+    async with chromium() as browser:
+        pages = [
+            await open_page(browser, launch_url(base, init_data(tg, u, payload), payload), lang)
+            for u in seated
+        ]
+        watcher = await open_page(
+            browser, launch_url(base, init_data(tg, watcher_user, payload), payload), lang
+        )
+        version = (await read_doc(redis, group.id) or (0, {}))[0]
+        for page in [*pages, watcher]:
+            await shown_version(page, version)
+        state = game.from_json((await table.doc())["state"])
+        for seat, page in enumerate(pages):
+            assert sorted(await _hand_labels(page)) == sorted(hands(state)[seat])
+        await screenshot(pages[0], shot)
+        hand = game.hand_number(state)
+        taps = 0
+        while game.hand_number(state) == hand and not game.is_over(state):
+            taps += 1
+            assert taps < 120, "the hand should be over"
+            text = await watcher.inner_text("body")
+            assert not [c for held in hands(state) for c in held if c in text]
+            assert await watcher.locator(".card").count() == 0
+            seat = game.to_act(state)[0]
+            page = pages[seat]
+            if game.in_discard(state):
+                await page.locator(".hand .card").first.click()
+                await page.locator(".actions .move").first.click()
+                said["discards"] += 1
+            else:
+                moves = await page.locator(".actions .move").evaluate_all(
+                    "bs => bs.map(b => b.dataset.action)"
+                )
+                playable = page.locator(".hand .card.playable")
+                pick = _pick(moves, await playable.count(), said)
+                if isinstance(pick, int):
+                    await playable.nth(pick).click()
+                    said["cards"] += 1
+                else:
+                    await page.locator(f'.actions .move[data-action="{pick}"]').click()
+            moved = await tg.wait_for(
+                lambda v=version: _newer(redis, group.id, v), what="the move stored"
+            )
+            version = moved[0]
+            for other in [*pages, watcher]:
+                await shown_version(other, version)
+            state = game.from_json(moved[1]["state"])
+    return said
+
+
+async def test_an_envite_round_played_in_four_english_pages(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Envite canario (rules envite.md): the cards thrown by tapping them, a bet and quiero."""
+    from envite_driver import open_envite
+
+    redis = redis_factory.client()
+    app = await apps.start(redis=redis, **webapp_settings())
+    table = await open_envite(tg, redis, players=4, lang="en")
+    said = await _play_a_hand_in_pages(tg, app, table, "en", "envite-en")
+    assert said["cards"] >= 4 and said["bet"]
+    await tg.settle()
+
+
+async def test_a_piedras_hand_played_in_three_pages(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """Mus a piedras (rules piedras.md): each discards by tapping a card, then the lances."""
+    from piedras_driver import open_piedras_table
+
+    redis = redis_factory.client()
+    app = await apps.start(redis=redis, **webapp_settings())
+    table = await open_piedras_table(tg, redis, players=3)
+    said = await _play_a_hand_in_pages(tg, app, table, "es", "piedras-es")
+    assert said["discards"] >= 3
+    await tg.settle()

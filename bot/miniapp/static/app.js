@@ -178,6 +178,18 @@
     });
     out.push(seats);
     if (view.text) out.push(make("pre", { class: "table-text" }, view.text));
+    if (view.table_cards && view.table_cards.length) {
+      const played = make("section", { class: "table-cards", "aria-label": T.trick });
+      for (const c of view.table_cards) {
+        const fig = make("figure", { class: "played" });
+        const pic = window.TapeteCards.card(c.card);
+        pic.setAttribute("aria-label", c.label);
+        fig.appendChild(pic);
+        fig.appendChild(make("figcaption", {}, c.by));
+        played.appendChild(fig);
+      }
+      out.push(played);
+    }
     if (view.status === "lobby") out.push(make("p", { class: "info" }, T.lobby));
     if (view.status === "over") out.push(make("p", { class: "info" }, T.over));
     if (view.seat === null) {
