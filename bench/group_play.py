@@ -10,6 +10,9 @@ cartas", its toggles, "descarto"), every bet on the table message's buttons. Eac
 ephemeral hand. Through the whole stack: the fake Bot API of the tests, the real
 ``Application``, Redis at ``REDIS_URL`` (fresh chat ids; the keys are deleted at the end).
 
+Each player reads his hand before he moves: he presses "Mis cartas" only when his ephemeral
+hand does not show his cards as they are now (and, in a discard, their toggles).
+
 Printed, per Mus hand and per envite card: chat switches (messages the bot wrote to, or a player
 wrote in, a private chat), the players' posts in the group, new group messages, Bot API calls
 (all but getUpdates, by method; from the first move, the start press left out), and whether
@@ -112,6 +115,8 @@ async def run(args: argparse.Namespace) -> int:
 
             users, group, _ = await seated_without_private_chats(tg, reader, game="envite")
             envite = EnviteTable(tg, group, users, reader)
+            await tg.settle(quiet=0.1)
+            mark = tg.mark()
             posted, posts = len(group.bot_messages()), len(group.user_messages())
             for _ in range(args.rounds):
                 state, played = await play_envite_round_from_the_group(tg, envite, rng)
@@ -125,6 +130,7 @@ async def run(args: argparse.Namespace) -> int:
                 if state.is_over:
                     break
             await tg.settle(quiet=0.1)
+            envite_figures["calls"] += len(calls_of(tg, mark))
             envite_figures["group messages"] += len(group.bot_messages()) - posted
             envite_figures["posts"] += len(group.user_messages()) - posts
             envite_figures["switches"] += switches(users)
@@ -156,6 +162,7 @@ async def run(args: argparse.Namespace) -> int:
     print(f"  players' posts         {envite_figures['posts'] / cards:.2f} per card (aim 0)")
     print(f"  new group messages     {envite_figures['group messages'] / rounds:.2f} per round")
     print(f"  cards shown in group   {envite_figures['cards seen']} of {envite_figures['cards']}")
+    print(f"  Bot API calls          {envite_figures['calls'] / cards:.2f} per card")
     return 0
 
 

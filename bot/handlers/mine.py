@@ -12,8 +12,14 @@ The private chat stays the durable copy (the publisher edits it silently); where
 ephemeral messages (an older server, a client that cannot show them, the window passed), every
 caller falls back to what it did before: an alert, a private message.
 
+After a move the others' ephemeral hands it changed are brought up to date too (a new hand's
+cards, a discard's toggles and new cards, envite's card buttons on the turn that comes): within
+the window of each one's last press, or at any time where the bot is an administrator of the
+group (asked of Telegram only when a window has passed, and trusted for :data:`ADMIN_FOR`).
+
 What is remembered of a player's ephemeral hand at a table (its id, the table and hand it showed,
-his last press) is kept in the store's preferences under ``eph:<chat>:<user>``, for any process.
+his last press) is kept in the store's preferences under ``eph:<chat>:<user>``, for any process;
+whether the bot is an administrator of a group, under ``adm:<chat>``.
 """
 
 from __future__ import annotations
@@ -23,14 +29,17 @@ import logging
 from dataclasses import dataclass
 
 from telegram import Bot, Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
 
 from bot import ephemeral
+from bot.botapi import Deferred, Gone, call_api
 from bot.ephemeral import Ephemeral, Refused
 from bot.games.render import error_text
 from bot.handlers.common import alert, answer, chat_lang
 from bot.present import digest, hand_view
 from bot.services import Services
-from bot.table import Table
+from bot.table import Step, Table
 from bot.tables import change_table, read_table
 from engine.core import IllegalAction
 
@@ -38,6 +47,12 @@ log = logging.getLogger("bot.flow")
 
 MARGIN = 1.0
 """Seconds kept from :data:`bot.ephemeral.WINDOW`: an edit this close to its end is not tried."""
+
+ADMIN_FOR = 300.0
+"""Seconds a look at the bot's own status in a group is trusted (it may be promoted or demoted
+meanwhile; an edit refused after the window looks again at the next one)."""
+
+ADMIN = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
 @dataclass(frozen=True)
@@ -188,11 +203,37 @@ async def show_hand(
     return True
 
 
+async def bot_is_admin(bot: Bot, svc: Services, chat_id: int) -> bool:
+    """Whether the bot is an administrator of the group (it may then edit an ephemeral message
+    at any time): the last look if it is recent, else Telegram is asked."""
+    scope = f"adm:{chat_id}"
+    found = await svc.store.get_prefs(scope)
+    try:
+        if svc.clock() - float(found["at"]) < ADMIN_FOR:
+            return found["v"] == "1"
+    except (KeyError, ValueError):
+        pass
+    try:
+        member = await call_api(lambda: bot.get_chat_member(chat_id, bot.id))
+    except (TelegramError, Gone, Deferred) as exc:
+        log.info("the bot's status in a group could not be read: %s", exc)
+        member = None
+    admin = member is not None and member.status in ADMIN
+    await _note_admin(svc, chat_id, admin)
+    return admin
+
+
+async def _note_admin(svc: Services, chat_id: int, admin: bool) -> None:
+    values = {"v": "1" if admin else "0", "at": repr(svc.clock())}
+    await svc.store.set_prefs(f"adm:{chat_id}", values)
+
+
 async def refresh(
     bot: Bot, svc: Services, table: Table, seat: int, note: str | None = None
 ) -> bool:
-    """Edit the seat's ephemeral hand to the table as it is now, when his last press at this
-    table is recent enough for Telegram to allow it; False when it was not done."""
+    """Edit the seat's ephemeral hand to the table as it is now, when Telegram allows it (his
+    last press at this table is recent enough, or the bot is an administrator of the group);
+    False when it was not done."""
     player = table.players[seat] if 0 <= seat < len(table.players) else None
     if player is None or player.computer or svc.ephemeral_ok is not True:
         return False
@@ -201,19 +242,22 @@ async def refresh(
     before = await kept(svc, table.chat_id, player.user_id)
     if before is None or before.tid != table.tid:
         return False
-    if svc.clock() - before.at > ephemeral.WINDOW - MARGIN:
-        return False
     text, markup = hand_view(table, seat)
     if note:
         text = f"{note}\n\n{text}"
     wanted = digest((text, markup))
     if wanted == before.digest:
         return True
+    late = svc.clock() - before.at > ephemeral.WINDOW - MARGIN
+    if late and not await bot_is_admin(bot, svc, table.chat_id):
+        return False
     try:
         shown = Ephemeral(table.chat_id, player.user_id, before.message_id)
         await ephemeral.edit(bot, shown, text, markup)
     except Refused as exc:
         log.info("an ephemeral hand could not be refreshed: %s", exc)
+        if late:  # no administrator any more: not asked again for a while
+            await _note_admin(svc, table.chat_id, False)
         return False
     values = {"d": wanted}  # his last press stays what it was
     await svc.store.set_prefs(_scope(table.chat_id, player.user_id), values)
@@ -221,9 +265,26 @@ async def refresh(
 
 
 async def refresh_others(bot: Bot, svc: Services, table: Table, presser: int) -> None:
-    """Every other player's ephemeral hand that Telegram still lets the bot edit (new cards
-    after the discard, the discard's toggles when it starts)."""
+    """Every other player's ephemeral hand that Telegram lets the bot edit (new cards after
+    the discard, the discard's toggles when it starts, a new hand)."""
     for seat, player in enumerate(table.players):
+        if player.user_id != presser and not player.computer:
+            await refresh(bot, svc, table, seat)
+
+
+async def after_move(
+    bot: Bot, svc: Services, table: Table, step: Step, presser: int, *, everyone: bool = False
+) -> None:
+    """The others' ephemeral hands a move changed: everyone's when a hand or a discard began
+    (or ``everyone``: a discard ended), else those now to act (envite's card buttons). Only
+    the players written down as having one are looked up, and an unchanged hand is no call."""
+    if not table.shown.ephemeral or table.status != "playing" or table.state is None:
+        return
+    if everyone or step.discard_started or step.closed_hand_log is not None:
+        await refresh_others(bot, svc, table, presser)
+        return
+    for seat in table.adapter.to_act(table.engine_state()):
+        player = table.players[seat]
         if player.user_id != presser and not player.computer:
             await refresh(bot, svc, table, seat)
 

@@ -113,7 +113,7 @@ async def action_command(update: Update, context: Context) -> None:
         return
     command, words = command_name(update), list(context.args or [])
     try:
-        table, _step, _seat = await play(
+        table, step, _seat = await play(
             svc,
             chat.id,
             user.id,
@@ -128,6 +128,7 @@ async def action_command(update: Update, context: Context) -> None:
         await reply(update, error_text(await chat_lang(svc, chat.id), exc), svc=svc)
         return
     await publisher_of(context).publish(table.chat_id)
+    await mine.after_move(context.bot, svc, table, step, user.id)
 
 
 async def table_button(update: Update, context: Context) -> None:
@@ -167,7 +168,7 @@ async def table_button(update: Update, context: Context) -> None:
         return
     await answer(update)
     await publisher_of(context).publish(table.chat_id)
-    await _own_hands(update, context, svc, table, seat, step.discard_started)
+    await _own_hands(update, context, svc, table, seat, step)
 
 
 async def _still_offered(
@@ -190,15 +191,14 @@ async def _still_offered(
 
 
 async def _own_hands(
-    update: Update, context: Context, svc: Services, table: Table, seat: int, all_: bool
+    update: Update, context: Context, svc: Services, table: Table, seat: int, step: Step
 ) -> None:
     """After a press in the group: the presser's ephemeral hand shows his hand as it is now
-    (if he has one at this table); ``all_``: the others' too, where Telegram still allows it
-    (a discard began or ended: toggles, new cards)."""
+    (if he has one at this table), and the others' that the move changed."""
     if mine.pressed_in(update, table.chat_id):
         await mine.show_hand(update, context.bot, svc, table, seat, open_=False)
-    if all_ and update.effective_user is not None:
-        await mine.refresh_others(context.bot, svc, table, update.effective_user.id)
+    if update.effective_user is not None:
+        await mine.after_move(context.bot, svc, table, step, update.effective_user.id)
 
 
 async def refuse_privately(

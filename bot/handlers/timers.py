@@ -58,8 +58,9 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
     await pub.publish(table.chat_id)
     if not step.played:  # a nudge or the clock's minute
         return False
-    if discard_changed:  # a computer's discard ended it: new cards on the ephemeral hands
-        await mine.refresh_others(pub.bot, svc, table, presser=0)
+    # A computer's move or a timeout: the ephemeral hands it changed (a computer's discard
+    # that ended the discard brings the new cards).
+    await mine.after_move(pub.bot, svc, table, step, presser=0, everyone=discard_changed)
     await check_reachable(pub, table, step)
     return True
 

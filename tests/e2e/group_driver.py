@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from driver import LANG, MusTable, choose, doc_of, last_with_button
+from driver import LANG, MusTable, card_mentions, choose, doc_of, last_with_button
 from envite_driver import EnviteTable, lively
 from fake_telegram import Chat, FakeTelegram, Message, User
 
@@ -85,13 +85,31 @@ async def open_own_hand(tg: FakeTelegram, table: Any, user: User) -> Message:
     return own_hand(table.group, user)
 
 
+async def read_own_hand(
+    tg: FakeTelegram, table: Any, user: User, cards: list[str], *, toggles: bool = False
+) -> Message:
+    """What a player does before he moves: he reads his hand in the group, and presses "🂠 Mis
+    cartas" only when his ephemeral hand does not show his cards as they are now (in a discard,
+    with its toggles)."""
+    await tg.settle(quiet=0.05)  # what the bot brings up to date after the last move is shown
+    shown = table.group.ephemeral_for(user)
+    if shown:
+        current: Message = shown[-1]
+        fits = sorted(card_mentions(current.text, cards)) == sorted(cards)
+        if fits and (not toggles or any(b.startswith("▫️") for b in current.button_texts())):
+            return current
+    return await open_own_hand(tg, table, user)
+
+
 async def discard_from_the_group(
     tg: FakeTelegram, table: MusTable, seat: int, cards: list[str]
 ) -> int:
-    """Toggle ``cards`` on the seat's ephemeral hand (opened first), then "descarto"; returns
-    the table's turn before it."""
+    """Toggle ``cards`` on the seat's ephemeral hand (read first: opened only when it does not
+    show them with their toggles), then "descarto"; returns the table's turn before it."""
+    state = await table.state()
     user = table.seat_user(await table.doc(), seat)
-    mine = await open_own_hand(tg, table, user)
+    held = [str(c) for c in mus.view(state, seat).to_dict()["cards"]]
+    mine = await read_own_hand(tg, table, user, held, toggles=True)
     for card in cards:
         name = card_name(LANG, card)
         await tg.wait_answer(user.press(mine, f"▫️ {name}"))
@@ -111,11 +129,16 @@ async def play_mus_hand_from_the_group(
 ) -> Any:
     """One Mus hand: ``mus_rounds`` rounds of mus (the discards on the ephemeral hands, or with
     ``private`` on the private hand messages), then the mano cuts; the lances on the table
-    message's buttons. Returns the last state."""
+    message's buttons. Each player reads his hand before he moves (:func:`read_own_hand`; with
+    ``private``, in the private chat). Returns the last state."""
     state = await table.state()
     hand, step, rounds = state.hand_number, 0, 0
     while state.hand_number == hand and not state.is_over:
         seat = state.to_act[0]
+        if state.phase != "discard" and not private:
+            user = table.seat_user(await table.doc(), seat)
+            held = [str(c) for c in mus.view(state, seat).to_dict()["cards"]]
+            await read_own_hand(tg, table, user, held)
         if state.phase == "mus":
             want = "mus" if rounds < mus_rounds else "corto"
             action = next(a for a in mus.legal_actions(state, seat) if a.kind == want)
@@ -154,6 +177,7 @@ async def play_card_from_the_group(
 
     label = card_button(LANG, card)
     group: Chat = table.group
+    await tg.settle(quiet=0.05)  # what the bot brings up to date after the last move is shown
     shown = group.ephemeral_for(user)
     if not shown or label not in shown[-1].button_texts():
         await open_own_hand(tg, table, user)
