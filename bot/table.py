@@ -41,6 +41,26 @@ PARSED_STATES = 256
 """Engine states kept parsed (:meth:`Table.engine_state`), by game and text: states are
 immutable, and rendering a table and four hands asks for the same one a dozen times."""
 _PARSED: dict[tuple[str, str], Any] = {}
+SCHEMA = 1
+"""The shape of the table document this code reads and writes (:attr:`Table.doc_version`). A
+change an older process would misread (a field it would drop when it saves the document, a
+field whose meaning changes) raises it, and the code that makes the change writes it: during a
+rolling deploy an older process then refuses a newer document instead of saving it back
+without what it does not know (docs/operations.md, "Mixed versions")."""
+
+
+class NewerDocument(IllegalAction):
+    """A table document written by a newer version of the bot than this process: it is neither
+    changed nor saved here (the user is asked to try again; a newer process will serve it).
+
+    >>> Table.model_validate_json('{"chat_id": -1, "creator": 1, "doc_version": 2}')
+    Traceback (most recent call last):
+    ...
+    bot.table.NewerDocument: newer_version(version=2)
+    """
+
+    def __init__(self, version: int) -> None:
+        super().__init__("newer_version", version=version)
 
 
 @dataclass
@@ -80,6 +100,9 @@ class Table(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
+    doc_version: int = Field(default=1, exclude_if=lambda version: version == 1)
+    """The document's shape (:data:`SCHEMA`); a document without it is of the first shape,
+    which is never written out."""
     chat_id: int
     creator: int
     tid: str = ""
@@ -161,7 +184,10 @@ class Table(BaseModel):
 
     @model_validator(mode="after")
     def _lift_shown(self) -> Table:
-        """The fields of a document of the old shape, in ``shown`` (the record's own win)."""
+        """The fields of a document of the old shape, in ``shown`` (the record's own win); a
+        document of a newer shape than this code's is refused (:class:`NewerDocument`)."""
+        if self.doc_version > SCHEMA:
+            raise NewerDocument(self.doc_version)
         if _OLD_FIELDS.isdisjoint(self.model_fields_set):
             return self  # every document written since
         old = {name: getattr(self, f"old_{name}") for name in FIELDS}
