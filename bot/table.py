@@ -149,8 +149,9 @@ class Table(BaseModel):
     """When the people still to act are nudged in private (once per turn)."""
     clock_at: float | None = None
     """When the minutes left shown in the table message change (the table is re-published)."""
-    clock_min: int = 0
-    """The whole minutes left the table message shows (0: less than a minute)."""
+    clock_quarters: int = 0
+    """The time left the table message shows, in quarters of a minute
+    (:func:`bot.games.timing.quarters`; 0: no clock)."""
     paused_by: str | None = None
     """The name of who paused the table (``/pausa``): no timer fires until ``/seguir``."""
     bot_name: str = ""

@@ -1,4 +1,4 @@
-"""The turn clock: deadlines, the computer players' pauses, the nudge and the minutes shown.
+"""The turn clock: deadlines, the computer players' pauses, the nudge and the time shown.
 
 One timer per table fires at the first of: a computer's move (the end of its pause), the nudge
 of the people to act, the next minute the table message shows, the people's deadline.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from bot.games.timing import minutes_left, next_change
+from bot.games.timing import next_change, quarters
 from bot.table import Table
 
 PAUSE = (1.5, 3.0)
@@ -39,12 +39,16 @@ def fresh_turn(table: Table, now: float | None, timeout: float, *, read: bool = 
 
 
 def tick_clock(table: Table, now: float) -> None:
-    """The minutes the table message shows now, and when they change next."""
+    """The time the table message shows now (:func:`bot.games.timing.quarters`: the turn
+    time at most, so a first turn's reading pause shows no more than the header says), and
+    when it changes next."""
     if table.turn_deadline is None:
-        table.clock_min, table.clock_at = 0, None
+        table.clock_quarters, table.clock_at = 0, None
         return
-    table.clock_min = minutes_left(round(table.turn_deadline - now, 3))
-    table.clock_at = next_change(table.turn_deadline, table.clock_min)
+    left = round(table.turn_deadline - now, 3)
+    shown = quarters(min(left, table.turn_seconds or left))
+    table.clock_quarters = shown
+    table.clock_at = next_change(table.turn_deadline, shown)
 
 
 def schedule(table: Table, now: float, pause: tuple[float, float]) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.games.base import TableView
-from bot.games.timing import minutes_left
+from bot.games.timing import quarters
 from engine.core import IllegalAction
 from locales import t, tn
 
@@ -93,24 +93,36 @@ def deadline_text(lang: str, table: TableView) -> str:
     acting = table.to_act()
     if acting and all(table.players[seat].computer for seat in acting):
         return ""  # a computer player is about to move: no clock to watch
-    if table.clock_min > 0:
-        return tn(lang, "phone.clock", table.clock_min)
-    return t(lang, "phone.clock_last")
+    if table.clock_quarters <= 0:
+        return ""
+    return _in_minutes(lang, table.clock_quarters, "phone.clock")
+
+
+def minutes_text(lang: str, count: int) -> str:
+    """``count`` quarters of a minute as a number of minutes: ``2``, ``1½``, ``¾``."""
+    whole, part = divmod(count, 4)
+    return (str(whole) if whole or not part else "") + (
+        t(lang, f"phone.opt.quarter.{part}") if part else ""
+    )
+
+
+def _in_minutes(lang: str, count: int, key: str) -> str:
+    """The text ``key`` (plural, whole minutes) or ``key.part`` (a quarter over) for
+    ``count`` quarters of a minute."""
+    if count % 4 == 0:
+        return tn(lang, key, count // 4)
+    return t(lang, f"{key}.part", n=minutes_text(lang, count))
 
 
 def time_label(lang: str, seconds: float) -> str:
-    """The turn time in the lobby and the table's title, in minutes as the turn clock says it:
-    ``2 min por turno``; a time that is not whole minutes to the nearest quarter (``¾ min``
-    for 45 s, ``1½ min`` for 90 s: at most 7 s off), never seconds.
+    """The turn time in the lobby and the table's title, in the clock's own words
+    (:func:`bot.games.timing.quarters`): ``2 min por turno``, ``¾ min`` for 45 s, ``1½ min``
+    for 90 s; never seconds.
 
     >>> time_label("es", 120), time_label("en", 45), time_label("es", 90), time_label("es", 30)
     ('⏱ 2 min por turno', '⏱ ¾ min a turn', '⏱ 1½ min por turno', '⏱ ½ min por turno')
     """
-    whole, quarters = divmod(max(1, round(seconds / 15)), 4)
-    n = (str(whole) if whole or not quarters else "") + (
-        t(lang, f"phone.opt.quarter.{quarters}") if quarters else ""
-    )
-    return t(lang, "phone.opt.minutes", n=n)
+    return t(lang, "phone.opt.minutes", n=minutes_text(lang, quarters(seconds)))
 
 
 def options_text(lang: str, table: TableView) -> str:
@@ -269,8 +281,7 @@ def nudge_text(table: TableView, left: int, link: str | None) -> str:
     words, with a link to the table message (or the group's name where there is no link)."""
     lang = table.lang
     title = esc(table.title or table.adapter.title(lang))
-    minutes = minutes_left(left)
-    when = tn(lang, "phone.time_left", minutes) if minutes else t(lang, "phone.time_left_last")
+    when = _in_minutes(lang, quarters(left), "phone.time_left")
     if link is not None:
         return t(lang, "phone.nudge", left=when, where=f'<a href="{link}">{title}</a>')
     return t(lang, "phone.nudge_group", left=when, where=title)

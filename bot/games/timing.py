@@ -54,34 +54,34 @@ def split_time(words: Sequence[str]) -> tuple[int | None, list[str]]:
 
 
 GRACE = 10.0
-"""Seconds over a whole minute that do not make one more on the clock: a turn of 2 min with the
-first turn's reading pause (8 s, ``bot.flow.clock.READ_PAUSE``) still reads "2 min"."""
+"""Seconds over a quarter of a minute that do not make one more: a turn of 2 min with the first
+turn's reading pause (8 s, ``bot.flow.clock.READ_PAUSE``) still reads "2 min"."""
 
 
-def minutes_left(left: float) -> int:
-    """The whole minutes a clock shows (rounded up, :data:`GRACE` seconds over a minute not
-    counted, never 1: from 2 min it goes to "less than a minute"); 0 for "less than a minute".
-    The lobby, the table and the nudge all say the time this way.
+def quarters(seconds: float) -> int:
+    """The one rule of every clock word (the header's turn time, the table's clock, the nudge):
+    the time in quarters of a minute, rounded up, :data:`GRACE` seconds not counted, at least
+    one. So 90 s read "1½ min" in the header and on the clock of a new hand's first turn (98 s).
 
-    >>> minutes_left(188), minutes_left(128), minutes_left(120), minutes_left(61)
-    (3, 2, 2, 2)
-    >>> minutes_left(60), minutes_left(3)
-    (0, 0)
+    >>> quarters(90), quarters(98), quarters(120), quarters(128), quarters(45), quarters(30)
+    (6, 6, 8, 8, 3, 2)
+    >>> quarters(70), quarters(71), quarters(5), quarters(600)
+    (4, 5, 1, 40)
     """
-    if left <= 60:
-        return 0
-    return max(2, -int(-(left - GRACE) // 60))
+    return max(1, -int(-(seconds - GRACE) // 15))
 
 
 def next_change(deadline: float, shown: int) -> float | None:
-    """When the clock showing ``shown`` minutes must show something else (``None``: never
-    before the deadline).
+    """When the clock showing ``shown`` quarters must show something else: the next whole
+    minute below (the clock changes once a minute, as few edits as that), ``None`` from the
+    last minute on.
 
-    >>> next_change(1000.0, 3), next_change(1000.0, 2), next_change(1000.0, 0)
-    (870.0, 940.0, None)
+    >>> next_change(1000.0, 12), next_change(1000.0, 8), next_change(1000.0, 6)
+    (870.0, 930.0, 930.0)
+    >>> next_change(1000.0, 4), next_change(1000.0, 3)
+    (None, None)
     """
-    if shown <= 0:
+    whole = (shown - 1) // 4
+    if whole < 1:
         return None
-    if shown == 2:
-        return deadline - 60
-    return deadline - 60 * (shown - 1) - GRACE
+    return deadline - 60 * whole - GRACE

@@ -170,10 +170,10 @@ def test_m4_both_opponents_answer_and_the_timer_is_in_seconds() -> None:
     mano = table.adapter.view(table.engine_state(), None)["mano"]
     in_order = sorted((first, second), key=lambda s: (s - mano) % 4)
     names = [render.seat_name(NAMES, s) for s in in_order]
-    assert f"▶ Responden {names[0]} o {names[1]} · ⏱ menos de 1 min" in text
+    assert f"▶ Responden {names[0]} o {names[1]} · ⏱ queda 1 min" in text
     table.lang = "en"
     english = mus_render.table_text(table)
-    assert f"▶ {names[0]} or {names[1]} to answer · ⏱ under 1 min left" in english
+    assert f"▶ {names[0]} or {names[1]} to answer · ⏱ 1 min left" in english
 
 
 def test_showdown_is_sorted_and_says_what_each_hand_is_worth() -> None:
@@ -322,7 +322,7 @@ def test_one_player_left_to_answer_a_bet() -> None:
     first, second = table.to_act()
     posted.play(table, first, "no quiero", 3.0, 60)
     name = render.seat_name(NAMES, second)
-    assert f"▶ Responde {name} · ⏱ menos de 1 min" in mus_render.table_text(table)
+    assert f"▶ Responde {name} · ⏱ queda 1 min" in mus_render.table_text(table)
 
 
 def test_the_private_menu_writes_a_replay_as_the_history_does() -> None:

@@ -66,11 +66,11 @@ def test_one_nudge_per_turn_to_the_people_to_act_only_then_the_clock_then_the_de
     assert not nudge.played and nudge.nudges == [(table.players[mano].user_id, 100)]  # no move
     assert _nudged(table) == [table.players[mano].user_id]
     assert "https://t.me/c/1234567890/42" in table.shown.outbox[-1].text
-    assert table.nudge_at is None and table.deadline == 1060.0  # then the clock's minute
-    assert table.clock_min == 2
-    assert not posted.fire_timer(table, 1060.0, 60).played
-    assert table.clock_min == 0 and len(_nudged(table)) == 1  # never twice in a turn
-    assert render.deadline_text("es", table) == t("es", "phone.clock_last")
+    assert table.nudge_at is None and table.deadline == 1050.0  # then the clock's minute
+    assert table.clock_quarters == 8  # 2 min
+    assert not posted.fire_timer(table, 1050.0, 60).played
+    assert table.clock_quarters == 4 and len(_nudged(table)) == 1  # never twice in a turn
+    assert render.deadline_text("es", table) == t("es", "phone.clock", n=1) == "⏱ queda 1 min"
     step = posted.fire_timer(table, 1120.0, 60)
     assert step.played and step.notes  # the default move
     assert table.nudge_at == 1140.0  # the next turn has its own nudge
@@ -90,7 +90,7 @@ def test_a_nudge_names_the_group_without_a_link_in_a_basic_group() -> None:
 
 def test_the_clock_shows_whole_minutes_and_changes_once_a_minute() -> None:
     table = _started(turn_time=180, nudge_after=0)
-    assert (table.clock_min, table.clock_at) == (3, 1050.0)
+    assert (table.clock_quarters, table.clock_at) == (12, 1050.0)  # 3 min
     assert render.deadline_text("es", table) == t("es", "phone.clock", n=3)
     changes = 0
     clock = 1000.0
@@ -99,7 +99,7 @@ def test_the_clock_shows_whole_minutes_and_changes_once_a_minute() -> None:
         if posted.fire_timer(table, clock, 60).played:
             break
         changes += 1
-    assert changes == 2 and clock == 1180.0  # 3 → 2 → 0 ("menos de 1 min"), then the default
+    assert changes == 2 and clock == 1180.0  # 3 → 2 → 1 min, then the default
     fresh = _started(turn_time=30, nudge_after=0)
     assert fresh.clock_at is None and fresh.deadline == 1030.0  # no nudge, no clock change
 

@@ -91,7 +91,7 @@ async def test_a_nudge_once_to_the_player_to_act_and_nobody_else_with_the_turn_t
     assert t(LANG, "phone.opt.minutes", n="½") in lobby.text  # the lobby shows the option
     doc = await table.doc()
     assert round(doc["turn_deadline"] - doc["moved_at"]) == 30  # tiempo=30, not the default
-    assert t(LANG, "phone.clock_last") in table.table_message(doc).text
+    assert t(LANG, "phone.clock.part", n="½") in table.table_message(doc).text  # as the lobby
     state = await table.state()
     mano = table.seat_user(doc, state.to_act[0])
     await tg.wait_for(lambda: _nudges(mano), what="the nudge")
