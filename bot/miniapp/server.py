@@ -206,7 +206,6 @@ class MiniApp:
             contextlib.suppress(ConnectionError, web.HTTPForbidden),
         ):
             while not self.closing:
-                changed.clear()
                 if viewer.version != last:
                     data = json.dumps(viewer.view(), ensure_ascii=False, separators=(",", ":"))
                     await response.write(f"data: {data}\n\n".encode())
@@ -216,6 +215,9 @@ class MiniApp:
                 except TimeoutError:
                     await response.write(b": ping\n\n")
                     continue
+                # Cleared before the table is read, never after: a change told while it is
+                # being read sets the event again, and the next turn of the loop reads it.
+                changed.clear()
                 if not self.closing:
                     viewer = await self._load(viewer.who, viewer.chat_id)
         return response
