@@ -94,7 +94,7 @@ async def open_page(browser: Any, url: str, lang: str = "es") -> Any:
     return page
 
 
-async def shown_version(page: Any, version: int, timeout: float = 5.0) -> None:
+async def shown_version(page: Any, version: int, timeout: float = 15.0) -> None:
     """Wait until ``page`` shows the table at ``version`` or later."""
     await page.wait_for_function(
         "v => Number(document.getElementById('app').dataset.version || 0) >= v",

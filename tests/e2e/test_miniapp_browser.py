@@ -96,7 +96,7 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
                     f'.actions .move[data-action="{_choose(actions, said)}"]'
                 ).click()
             moved = await tg.wait_for(
-                lambda v=version: _newer(redis, group.id, v), what="the move stored"
+                lambda v=version: _newer(redis, group.id, v), timeout=15, what="the move stored"
             )
             version = moved[0]
             for other in [*pages, watcher]:  # shown in every page, pushed
@@ -196,7 +196,7 @@ async def _play_a_hand_in_pages(
                 else:
                     await page.locator(f'.actions .move[data-action="{pick}"]').click()
             moved = await tg.wait_for(
-                lambda v=version: _newer(redis, group.id, v), what="the move stored"
+                lambda v=version: _newer(redis, group.id, v), timeout=15, what="the move stored"
             )
             version = moved[0]
             for other in [*pages, watcher]:
