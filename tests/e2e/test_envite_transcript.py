@@ -60,10 +60,12 @@ async def test_bets_read_as_table_talk(tg: Any, apps: Any, redis_factory: Any, l
             print(line)
     said = ("envido (van 4).", "siete (van 7).", "quiero (7).")
     if lang == "en":
-        said = ("bet (4 on the table).", "seven (7 on the table).", "accepted (7).")
+        said = ("bet (4 on the table).", "seven (7 on the table).", "accept (7).")
     for words in said:
         assert any(f": {words}" in text for text in seen), words
     assert not any("envida:" in text or " bets:" in text for text in seen)
+    # said as Mus's table talk says it ("Bea: accept", "Cris: fold"), not told about
+    assert not any(": accepted" in text or ": folds" in text for text in seen)
 
 
 def _up_to_chico_fuera(state: Any, seat: int, rng: random.Random) -> Action:
