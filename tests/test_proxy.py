@@ -182,3 +182,69 @@ def test_a_process_whose_health_says_503_gets_no_posts(
     before, others = first.posts, second.posts
     assert [_status(front) for _ in range(20)] == [200] * 20
     assert first.posts == before and second.posts - others == 20
+
+
+def test_the_mini_app_pages_pushes_pass_the_proxy_as_they_are_written() -> None:
+    """``/mesa/*`` goes to the processes' page port (not the webhook's), and an event stream's
+    first push reaches the page while the stream is still open, not when it ends."""
+    release = threading.Event()
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(f"data: {self.path}\n\n".encode())
+            self.wfile.flush()
+            release.wait(20)  # the stream stays open until the test has read the push
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    page_port = _free_port("127.0.0.1")
+    server = ThreadingHTTPServer(("127.0.0.1", page_port), Page)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    front = _free_port("127.0.0.1")
+    home = tempfile.mkdtemp(prefix="tapete-caddy-")
+    env = {
+        **os.environ,
+        "HOME": home,
+        "XDG_DATA_HOME": home,
+        "XDG_CONFIG_HOME": home,
+        "TAPETE_DOMAIN": f"http://127.0.0.1:{front}",
+        "TAPETE_PAGE_1": f"127.0.0.1:{page_port}",
+        "TAPETE_PAGE_2": f"127.0.0.1:{page_port}",
+        "TAPETE_BOT_1": "127.0.0.1:9",
+        "TAPETE_BOT_2": "127.0.0.1:9",
+        "TAPETE_HEALTH_PORT": "9",
+    }
+    caddy = subprocess.Popen(
+        [str(CADDY), "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+
+        def first_push() -> bytes | None:
+            conn = http.client.HTTPConnection("127.0.0.1", front, timeout=5)
+            try:
+                conn.request("GET", "/mesa/api/events")
+                response = conn.getresponse()
+                return response.readline() if response.status == 200 else None
+            except OSError:
+                return None
+            finally:
+                conn.close()
+
+        pushed: list[bytes | None] = []
+        _wait(lambda: pushed.append(first_push()) or pushed[-1], "the first push through Caddy")
+        assert pushed[-1] == b"data: /mesa/api/events\n"
+    finally:
+        release.set()
+        caddy.kill()
+        caddy.wait(10)
+        server.shutdown()
+        server.server_close()
+        shutil.rmtree(home, ignore_errors=True)

@@ -145,6 +145,10 @@ async def test_a_move_from_the_page_is_a_button_press_and_every_page_is_told(
                 pushed = await stream.until(tg, lambda v: v["turn"] > doc["turn"], "after it")
                 assert pushed["version"] == moved["version"]
             assert all(v["cards"] == [] for v in public.views)
+        # A page that reconnects catches up from the stored table: its first push is current.
+        async with EventStream(http, base, watching[1]) as again:
+            first = await again.until(tg, lambda v: True, "on reconnecting")
+            assert first["version"] >= moved["version"] and first["turn"] == moved["turn"]
         await tg.settle()
         await table.assert_messages_current()
         said = t(LANG, f"action.{action.split()[0]}")
