@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.flow import clock
 from bot.flow.clock import PAUSE, READ_PAUSES
+from bot.games.base import Features
 from bot.games.seats import LogEntry
 from bot.records import book
 from bot.table import Step, Table
@@ -35,7 +36,7 @@ def start(
         raise IllegalAction("not_enough_players", have=have, need=low)
     if table.adapter.features.teams:
         first, second = table.team_members()
-        table.adapter.check_teams((len(first), len(second)), table.options)
+        check_teams(table.adapter.features, (len(first), len(second)), table.options)
         if len(second) > len(first):
             first, second = second, first
         seated = [p for pair in itertools.zip_longest(first, second) for p in pair if p]
@@ -56,6 +57,28 @@ def start(
     if table.adapter.in_discard(state):
         table.discard_round += 1
     return step
+
+
+def check_teams(features: Features, sizes: tuple[int, int], options: dict[str, Any]) -> None:
+    """Refuse a start of a teams game with uneven teams, unless the game's short-team option
+    is on (:attr:`~bot.games.base.Features.short_team`) and one team is one player short.
+
+    >>> from bot.games.base import ShortTeam
+    >>> mocho = Features(teams=2, short_team=ShortTeam("mocho", "uneven_mocho"))
+    >>> check_teams(mocho, (3, 2), {"mocho": True})
+    >>> check_teams(mocho, (3, 1), {"mocho": True})
+    Traceback (most recent call last):
+    ...
+    engine.core.IllegalAction: uneven_mocho(a=3, b=1)
+    """
+    a, b = sizes
+    if a == b:
+        return
+    short = features.short_team
+    if short is None or not options.get(short.option):
+        raise IllegalAction("uneven_teams", a=a, b=b)
+    if abs(a - b) != 1 or min(a, b) < short.least:
+        raise IllegalAction(short.refusal, a=a, b=b)
 
 
 def play(

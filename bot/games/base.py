@@ -57,6 +57,16 @@ class InlineChoice:
 
 
 @dataclass(frozen=True, slots=True)
+class ShortTeam:
+    """A table option with which one team may start one player short (envite's mocho, E1):
+    each team at least ``least``; an uneven start otherwise is refused with ``refusal``."""
+
+    option: str
+    refusal: str
+    least: int = 2
+
+
+@dataclass(frozen=True, slots=True)
 class Features:
     """What a game can do, declared as data: the shared flow reads these, never the game's name.
 
@@ -66,6 +76,8 @@ class Features:
 
     teams: int = 0
     """2 when players sit in two teams (pairs), 0 when each plays on his own."""
+    short_team: ShortTeam | None = None
+    """Teams start even, or (with this option on) one team one player short."""
     team_captains: bool = False
     """The first player of each team is its captain (the envite's mandador)."""
     discard_limit: int = 0
@@ -304,10 +316,6 @@ class Game(Rules, Looks, Protocol):
         """The fewest and the most players the game may start with."""
         ...
 
-    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
-        """Refuse (``IllegalAction``) a start with these team sizes (teams games only)."""
-        ...
-
 
 class EngineGame:
     """The engine verbs of :class:`Game` for an engine package with DESIGN.md's stable API.
@@ -328,10 +336,6 @@ class EngineGame:
 
     def title(self, lang: str) -> str:
         return self.texts.say(lang, self.texts.title)
-
-    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
-        if self.features.teams and sizes[0] != sizes[1]:
-            raise IllegalAction("uneven_teams", a=sizes[0], b=sizes[1])
 
     def to_json(self, state: Any) -> str:
         return str(self.engine.to_json(state))

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import engine.envite as envite
+from bot.flow import moves
 from bot.games.base import OptionError
 from bot.games.envite.adapter import ENVITE
 from bot.games.envite.render import trumps_text
@@ -82,10 +83,10 @@ def test_check_teams(sizes: tuple[int, int], mocho: bool, ok: bool) -> None:
     """E1: even teams; the mocho fills one missing seat (teams of at least 2)."""
     options = ENVITE.parse_options(["mocho"] if mocho else [])
     if ok:
-        ENVITE.check_teams(sizes, options)
+        moves.check_teams(ENVITE.features, sizes, options)
     else:
         with pytest.raises(IllegalAction):
-            ENVITE.check_teams(sizes, options)
+            moves.check_teams(ENVITE.features, sizes, options)
 
 
 def test_uneven_teams_without_mocho_are_refused_at_start() -> None:

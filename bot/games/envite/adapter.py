@@ -23,6 +23,7 @@ from bot.games.base import (
     InlineChoice,
     MenuCommand,
     OptionError,
+    ShortTeam,
     TableView,
 )
 from bot.games.envite import records, render
@@ -54,6 +55,7 @@ class EnviteGame(EngineGame):
     features = Features(
         teams=2,
         team_captains=True,
+        short_team=ShortTeam(option="mocho", refusal="envite_uneven_mocho"),
         engine_checks_turn=True,
         senas=True,
         private_refusals=frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"}),
@@ -141,23 +143,6 @@ class EnviteGame(EngineGame):
 
     def seats(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return 4, 12
-
-    def check_teams(self, sizes: tuple[int, int], options: Mapping[str, Any]) -> None:
-        """Even teams; with the mocho one team may be one short (E1). Each team 2..6.
-
-        >>> ENVITE.check_teams((3, 2), {"mocho": True})
-        >>> ENVITE.check_teams((3, 1), {"mocho": True})
-        Traceback (most recent call last):
-        ...
-        engine.core.IllegalAction: envite_uneven_mocho(a=3, b=1)
-        """
-        a, b = sizes
-        if a == b:
-            return
-        if not options.get("mocho"):
-            raise IllegalAction("uneven_teams", a=a, b=b)
-        if abs(a - b) != 1 or min(a, b) < 2:
-            raise IllegalAction("envite_uneven_mocho", a=a, b=b)
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> Any:
         return envite.new_game(players=players, options=envite.Options(**options), seed=seed)
