@@ -105,7 +105,7 @@ def play(
     if table.players[seat].free:
         raise IllegalAction("not_seated")
     if seat not in adapter.to_act(state) and not adapter.features.engine_checks_turn:
-        raise adapter.turn_refusal(state, seat, action)
+        raise IllegalAction("not_your_turn")
     try:
         transition = adapter.apply(state, seat, action)
     except IllegalAction as exc:

@@ -83,8 +83,9 @@ class Features:
     discard_limit: int = 0
     """Most cards a player may select in a private discard (0: the game has none)."""
     engine_checks_turn: bool = False
-    """The engine itself judges who may act (out-of-turn calls, "the mandador answers"):
-    the table does not refuse a seat outside ``to_act`` before asking it."""
+    """The game's ``apply`` itself judges who may act, with its own reasons (envite's
+    out-of-turn calls and "the mandador answers"; piedras's "you are out this juego"): the
+    table does not refuse a seat outside ``to_act`` (``not_your_turn``) before asking it."""
     senas: bool = False
     """Partners may send señas (rules/senas.md): the engine has ``legal_senas``."""
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
@@ -183,11 +184,6 @@ class Rules(Protocol):
 
     def discard_action(self, cards: Sequence[str]) -> Action:
         """The action that discards ``cards`` (card texts)."""
-        ...
-
-    def turn_refusal(self, state: Any, seat: int, action: Action) -> IllegalAction:
-        """Why a seated player not in ``to_act`` may not play ``action`` now (``not_your_turn``,
-        or a game's more precise reason such as ``not_in_lance``)."""
         ...
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
@@ -369,9 +365,6 @@ class EngineGame:
     def default_action(self, state: Any, seat: int) -> Action:
         action: Action = self.engine.default_action(state, seat)
         return action
-
-    def turn_refusal(self, state: Any, seat: int, action: Action) -> IllegalAction:
-        return IllegalAction("not_your_turn")
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         data: dict[str, Any] = self.engine.view(state, seat).to_dict()

@@ -29,7 +29,9 @@ class PiedrasGame(EngineGame):
     engine: ClassVar[ModuleType] = piedras
     ai: ClassVar[ModuleType] = piedras_ai
     name = "piedras"
-    features = Features(discard_limit=1, button_hints=frozenset({"table.phase.discard"}))
+    features = Features(
+        discard_limit=1, engine_checks_turn=True, button_hints=frozenset({"table.phase.discard"})
+    )
     record_counters: tuple[tuple[str, ...], ...] = (("juegos_lost",),)
     texts = Texts(
         title="game.piedras",
@@ -73,7 +75,10 @@ class PiedrasGame(EngineGame):
             raise
 
     def apply(self, state: Any, seat: int, action: Action) -> Transition[Any]:
-        """The engine's transition; a discard of other than one card gets piedras's own words."""
+        """The engine's transition; a seat out of turn is told why (:meth:`_turn_refusal`), a
+        discard of other than one card gets piedras's own words."""
+        if seat not in self.to_act(state):
+            raise self._turn_refusal(state, seat, action)
         try:
             return super().apply(state, seat, action)
         except IllegalAction as exc:
@@ -81,7 +86,7 @@ class PiedrasGame(EngineGame):
                 raise IllegalAction("piedras.error.one_card") from None
             raise
 
-    def turn_refusal(self, state: Any, seat: int, action: Action) -> IllegalAction:
+    def _turn_refusal(self, state: Any, seat: int, action: Action) -> IllegalAction:
         """Why a seated player may not act now: free or out this juego, not in the lance (the
         engine's own reason), or simply not his turn."""
         view = self.view(state, None)
