@@ -26,6 +26,7 @@ from typing import TextIO
 
 from bot import present
 from bot.flow import moves
+from bot.games import render
 from bot.games.base import OptionError
 from bot.games.registry import DEFAULT_GAME, GAMES, find_game
 from bot.games.render import error_text
@@ -233,7 +234,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
 
 
 def _refusal(table: Table, refusal: IllegalAction) -> str:
-    return error_text(table.lang, table.adapter.refusal(table, refusal))
+    return error_text(table.lang, render.refusal(table, refusal))
 
 
 def _ask_game(stdin: TextIO, stdout: TextIO, lang: str) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.flow import clock
 from bot.flow.clock import PAUSE, READ_PAUSES
+from bot.games import render
 from bot.games.base import Features
 from bot.games.seats import LogEntry
 from bot.records import book
@@ -109,7 +110,7 @@ def play(
     try:
         transition = adapter.apply(state, seat, action)
     except IllegalAction as exc:
-        raise adapter.refusal(table, exc) from None
+        raise render.refusal(table, exc) from None
     table.timeouts = 0
     player = table.players[seat]
     player.misses, player.away = 0, False
@@ -126,7 +127,7 @@ def signal(table: Table, seat: int, action: Action, state: Any) -> Step:
     try:
         transition = table.adapter.apply(state, seat, action)
     except IllegalAction as exc:
-        raise table.adapter.refusal(table, exc) from None
+        raise render.refusal(table, exc) from None
     table.state = table.adapter.to_json(transition.state)
     book.note(table, [(seat, action)], [])  # in the hand's log: the record replays it
     return Step(events=list(transition.events), senas=[list(transition.events)])

@@ -13,11 +13,11 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from bot.games.seats import LogEntry, Player, Status
 from bot.games.texts import Texts
-from engine.core import Action, Event, IllegalAction, Transition
+from engine.core import Action, Event, Transition
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +67,17 @@ class ShortTeam:
 
 
 @dataclass(frozen=True, slots=True)
+class Named:
+    """A refusal whose text names what one of its parameters stands for: the refusal
+    ``reason`` is told with ``param`` and its ``name``, the player of that seat (``seat``) or
+    the suit in the table's language (``suit``)."""
+
+    reason: str
+    param: str
+    kind: Literal["seat", "suit"]
+
+
+@dataclass(frozen=True, slots=True)
 class Features:
     """What a game can do, declared as data: the shared flow reads these, never the game's name.
 
@@ -88,6 +99,8 @@ class Features:
     table does not refuse a seat outside ``to_act`` (``not_your_turn``) before asking it."""
     senas: bool = False
     """Partners may send señas (rules/senas.md): the engine has ``legal_senas``."""
+    named_refusals: tuple[Named, ...] = ()
+    """Refusals told with a name (envite's mandador who answers, the suit to follow)."""
     private_refusals: frozenset[str] = frozenset({"card_not_in_hand"})
     """Refusal reasons that tell something about the refused player's hand: answered privately."""
     hand_starts: frozenset[str] = frozenset({"hand_started"})
@@ -266,10 +279,6 @@ class Looks(Protocol):
         """The inline-mode results this seat may choose now (its own legal cards)."""
         ...
 
-    def refusal(self, table: TableView, error: IllegalAction) -> IllegalAction:
-        """A refusal of the engine with the parameters its text needs (names, words)."""
-        ...
-
 
 class Game(Rules, Looks, Protocol):
     """One game as the shared table flow sees it: who it is, what it can do, its options, its
@@ -377,9 +386,6 @@ class EngineGame:
 
     def hand_buttons(self, table: TableView, seat: int) -> Buttons:
         return []
-
-    def refusal(self, table: TableView, error: IllegalAction) -> IllegalAction:
-        return error
 
     def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
         return []

@@ -81,6 +81,24 @@ def seat_name(names: Sequence[str], seat: object) -> str:
     return "?"
 
 
+def refusal(table: TableView, error: IllegalAction) -> IllegalAction:
+    """A refusal with the name its text needs (the game's ``Features.named_refusals``): the
+    player of a seat, or a suit in the table's language."""
+    for named in table.adapter.features.named_refusals:
+        if error.reason != named.reason:
+            continue
+        value = error.params.get(named.param)
+        if named.kind == "seat":
+            names = table.names()
+            name = names[value] if isinstance(value, int) and value < len(names) else "?"
+        elif named.param in error.params:
+            name = t(table.lang, f"suit.{value}")
+        else:
+            continue
+        return IllegalAction(error.reason, **{named.param: value, "name": name})
+    return error
+
+
 def deadline_text(lang: str, table: TableView) -> str:
     """How long each player has to answer (a clock time would mean nothing to most players);
     "paused" while nobody plays in person."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.registry import GAMES
 from bot.games.render import error_text
 from engine.core import IllegalAction
 from locales import LANGUAGES, catalog
@@ -34,6 +35,9 @@ def raised_reasons(folder: str) -> dict[str, set[str]]:
 
 ENGINE = raised_reasons("engine")
 BOT = raised_reasons("bot")
+for _game in GAMES.values():  # refusals told with a name: the game declares their parameters
+    for _named in _game.features.named_refusals:
+        BOT.setdefault(_named.reason, set()).update({_named.param, "name"})
 
 
 def test_the_scan_finds_the_contract_reasons() -> None:

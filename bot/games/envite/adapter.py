@@ -22,6 +22,7 @@ from bot.games.base import (
     GameButton,
     InlineChoice,
     MenuCommand,
+    Named,
     OptionError,
     ShortTeam,
     TableView,
@@ -29,7 +30,7 @@ from bot.games.base import (
 from bot.games.envite import records, render
 from bot.games.seats import LogEntry
 from bot.games.texts import Texts
-from engine.core import Action, Event, IllegalAction, normalize
+from engine.core import Action, Event, normalize
 from engine.envite import ai as envite_ai
 from engine.envite.senas import ENVITE_SENAS
 from locales import t
@@ -58,6 +59,10 @@ class EnviteGame(EngineGame):
         short_team=ShortTeam(option="mocho", refusal="envite_uneven_mocho"),
         engine_checks_turn=True,
         senas=True,
+        named_refusals=(
+            Named("not_mandador", "mandador", "seat"),
+            Named("must_follow_suit", "suit", "suit"),
+        ),
         private_refusals=frozenset({"card_not_in_hand", "must_follow_suit", "must_play_trump"}),
         button_hints=frozenset({"envite.hand.your_turn"}),
         hand_starts=frozenset({"round_started"}),
@@ -153,21 +158,6 @@ class EnviteGame(EngineGame):
     def seat_cards(self, table: TableView, seat: int) -> list[str]:
         view = self.view(table.engine_state(), seat)
         return [str(c) for c in view.get("cards") or []]
-
-    # ---- hooks of the shared flow ------------------------------------------------------------
-
-    def refusal(self, table: TableView, error: IllegalAction) -> IllegalAction:
-        """Name the mandador who answers, and the suit in the table's language."""
-        params = error.params
-        if error.reason == "not_mandador":
-            mandador = params.get("mandador")
-            names = table.names()
-            name = names[mandador] if isinstance(mandador, int) and mandador < len(names) else "?"
-            return IllegalAction("not_mandador", mandador=mandador, name=name)
-        if error.reason == "must_follow_suit" and "suit" in params:
-            suit = params["suit"]
-            return IllegalAction("must_follow_suit", suit=suit, name=t(table.lang, f"suit.{suit}"))
-        return error
 
     def inline_cards(self, table: TableView, seat: int) -> list[InlineChoice]:
         return render.inline_cards(table, seat, self._card_actions(table, seat))
