@@ -1,10 +1,12 @@
-"""The notices that stay new messages (a takeover, a pause, a private word; a hand's result only
-when its hand had no table message): posted at most once, through a claim in the store.
+"""The notices that stay new messages (a takeover, a pause, a private word): posted at most once,
+through a claim in the store; and the holders of the results of hands that ended with no table
+message recorded (:func:`post_holders`: a result is always an edit).
 
 Telegram delivers a call at least once as far as the caller knows (a call that timed out may have
 taken effect) and has no idempotency key, so a new message tried again may show twice, while an
-edit tried again cannot. That is why a hand's result is the closing edit of its table message,
-and the game's the finished table message's (:mod:`bot.flow.moves`). What must stay a new
+edit tried again cannot. That is why a hand's result is the closing edit of its table message
+(or of a holder posted for it, when that message was never recorded), and the game's an edit of
+the finished table message (first posted without it). What must stay a new
 message is claimed first: a compare-and-set write puts a claim of this try's on the outbox entry
 before the call, the call is made only if the write landed with that claim, and the entry leaves
 the outbox after it. A publication whose lock lapsed while it sent (a process starved of CPU, a
@@ -67,6 +69,30 @@ async def post_claimed(
             await claim(svc, run, table, notice.seq, mine, give_back=True)
         raise
     return await record(svc, run, table, notice=notice.seq, done=done)
+
+
+async def post_holders(
+    bot: Bot, svc: Services, run: sending.Run, table: Table, done: sending.Done, record: Record
+) -> Loaded:
+    """Post a holder for each hand that ended with no table message recorded (its poster was
+    killed, or its post had not come back when the hand ended): a new message with the hand's
+    final text alone, recorded in one write (``record``); the next round shows the result in it
+    by its closing edit. The holder is what may show twice (a send tried again after a timeout
+    that took effect, a kill before the record): a copy without buttons and without the
+    result, which is only ever an edit of the holder recorded."""
+    posted: list[tuple[int, int | None]] = []
+    try:
+        for hand, (text, result) in sorted(table.shown.unposted.items(), key=lambda u: int(u[0])):
+            msg = await sending.post(bot, run, table.chat_id, (text, None)) if result else None
+            posted.append((int(hand), msg or None))  # None: nothing to show, or no chat to
+    except (Deferred, LeaseLost):
+        if posted:  # what was posted is recorded (else posted again: harmless, but noisy)
+            with contextlib.suppress(Exception):
+                await record(svc, run, table, holders=posted)
+        raise
+    loaded = await record(svc, run, table, holders=posted, done=done)
+    run.moved = True  # the next round shows the results in their holders, before what follows
+    return loaded
 
 
 async def claim(

@@ -31,14 +31,15 @@ def lobby_view(table: Table) -> Render:
     return render.lobby_text(table), markup
 
 
-def table_view(table: Table) -> Render:
-    """The table message (its buttons only while the game is played; "Otra partida" and the
-    game's result when it is over)."""
+def table_view(table: Table, *, final: bool = True) -> Render:
+    """The table message (its buttons only while the game is played; "Otra partida" and, unless
+    not ``final`` (the message's first post), the game's result when it is over)."""
     markup = keyboards.table_keyboard(table) if table.status == "playing" else None
     text = table.adapter.table_text(table)
     if table.status == "over":
         markup = keyboards.over_keyboard(table)
-        text = render.with_result(text, table.shown.final or "")
+        if final:
+            text = render.with_result(text, table.shown.final or "")
     return text, markup
 
 
@@ -95,7 +96,7 @@ def post(table: Table, step: Step | None) -> None:
     if step.closed_hand_log is not None:
         _close_hand(table, step.closed_hand_log, "" if over else result, step.closed_hand)
     if over:
-        shown.final = result or None  # at the foot of its table message (posted with it)
+        shown.final = result or None  # at the foot of its table message (an edit)
     elif result and step.closed_hand_log is None:
         shown.notify(result)
 
@@ -104,7 +105,7 @@ def _close_hand(table: Table, hand_log: list[LogEntry], result: str, hand: int) 
     """The hand ``hand`` ended (its log: ``hand_log``): its table message is to show the
     hand in its final form, without buttons, and its ``result`` below (an edit: tried again
     after a timeout, it cannot show twice). A table message not recorded yet shows it when
-    its post comes back, else it is posted as a notice (:class:`~bot.shown.Shown`). The
+    its post comes back, else in a holder posted for it (:class:`~bot.shown.Shown`). The
     next hand's table message and private hands are new."""
     closed = table.adapter.closed_table_text(table, hand_log)
     if table.shown.table_msg is None:

@@ -456,8 +456,8 @@ async def _publish(
     # private ones (señas) after his new hand, so he reads them beside the cards they are about.
     # A record landing on another write ends the round (``run.moved``): the next one starts
     # again from the newest document, so its notices and missing messages come in order.
-    if table.shown.unposted:  # hands that ended before their table message came back
-        loaded = await _record(svc, run, table, unposted=True, done=done)
+    if table.shown.unposted:  # hands that ended with no table message recorded: a holder each
+        loaded = await notices.post_holders(bot, svc, run, table, done, _record)
         if run.moved:
             return loaded
         table = load_doc(loaded) or table
@@ -509,7 +509,9 @@ async def _post_missing(
     if table.shown.lobby_msg is None and table.status == "lobby":
         lobby = await sending.post(bot, run, table.chat_id, lobby_view(table))
     if table.shown.table_msg is None and sending.has_table(table):
-        table_msg = await sending.post(bot, run, table.chat_id, table_view(table))
+        # (without the game's result: the edit below adds it; a post tried again after a
+        # timeout may show twice, an edit cannot)
+        table_msg = await sending.post(bot, run, table.chat_id, table_view(table, final=False))
     if sent or lobby is not None or table_msg is not None:
         loaded = await _record(
             svc,
@@ -541,7 +543,7 @@ async def _record(
     lobby: int | None = None,
     table_msg: tuple[int, int] | None = None,
     blocked: set[int] | None = None,
-    unposted: bool = False,
+    holders: list[tuple[int, int | None]] | None = None,
     done: sending.Done | None = None,
 ) -> Loaded:
     """Write down in the document what was just shown (so no process shows it again), and
@@ -575,8 +577,11 @@ async def _record(
             current.shown.table_msg_posted(*table_msg)
         if blocked:
             present.unreachable(current, blocked)
-        if unposted:
-            current.shown.post_unposted()
+        for ended, holder in holders or []:
+            if holder is None:
+                current.shown.drop_unposted(ended)
+            else:
+                current.shown.holder_posted(ended, holder)
         return current, None
 
     await change_table(svc, table.chat_id, fn)

@@ -50,6 +50,9 @@ tries again."""
 MAX_OUTBOX = 20
 """Notices kept waiting at most (Telegram refusing for a long time drops the oldest)."""
 
+MAX_UNPOSTED = 3
+"""Ended hands kept waiting for a holder at most (see :attr:`Shown.unposted`)."""
+
 
 class Shown(BaseModel):
     """What is shown of one table: message ids, closing texts, the outbox, who is unreachable."""
@@ -67,9 +70,10 @@ class Shown(BaseModel):
     """New messages still to post, oldest first (see :class:`Notice`)."""
     notice_seq: int = 0
     unposted: dict[str, tuple[str, str]] = Field(default_factory=dict)
-    """Hand (as text) → (final text, result) of the latest hand that ended before its table
-    message was recorded: that message shows them if its post comes back (an edit), else the
-    publisher posts them as a notice."""
+    """Hand (as text) → (final text, result) of the hands that ended before their table
+    message was recorded: that message shows them if its post comes back (an edit); else the
+    publisher posts a holder (the final text alone: a new message tried again shows no result
+    twice) and, once it is recorded, shows the result in it by an edit (:meth:`holder_posted`)."""
     final: str | None = None
     """The game's result, shown at the foot of the finished game's table message."""
     ephemeral: list[int] = Field(default_factory=list)
@@ -112,22 +116,31 @@ class Shown(BaseModel):
             self.closing = {**self.closing, str(msg): with_result(*rest.pop(str(hand)))}
             self.unposted = rest
 
-    def post_unposted(self) -> None:
-        """The ended hands whose table message never came back: their end goes out as
-        notices."""
-        for hand in sorted(self.unposted, key=int):
-            text, result = self.unposted[hand]
-            if result:
-                self.notify(with_result(text, result))
-        self.unposted = {}
+    def holder_posted(self, hand: int, msg: int) -> None:
+        """The message ``msg`` was posted to show the end of ``hand``, an ended hand whose table
+        message was never recorded (a holder: its final text, no result; see
+        :attr:`unposted`): that message is to show the hand's end and result, by an edit. A
+        holder of a hand already shown elsewhere changes nothing (it came second)."""
+        if str(hand) not in self.unposted:
+            return
+        rest = dict(self.unposted)
+        self.closing = {**self.closing, str(msg): with_result(*rest.pop(str(hand)))}
+        self.unposted = rest
+
+    def drop_unposted(self, hand: int) -> None:
+        """The end of ``hand`` cannot be shown (the chat cannot be written, or it has no
+        result to show): forgotten."""
+        self.unposted = {h: u for h, u in self.unposted.items() if h != str(hand)}
 
     def hand_unposted(self, hand: int, text: str, result: str) -> None:
         """The hand ``hand`` ended before its table message was recorded (see :attr:`unposted`;
-        an earlier one still waiting, its table message lost, has its result posted alone)."""
-        for _text, earlier in self.unposted.values():
-            if earlier:
-                self.notify(earlier)
-        self.unposted = {str(hand): (text, result)}
+        earlier ones still waiting stay, up to :data:`MAX_UNPOSTED`: older ones, only while
+        nothing is published for long, go out as notices, keeping the document small)."""
+        kept = sorted({**self.unposted, str(hand): (text, result)}.items(), key=lambda u: int(u[0]))
+        for _hand, (old_text, old_result) in kept[:-MAX_UNPOSTED]:
+            if old_result:
+                self.notify(with_result(old_text, old_result))
+        self.unposted = dict(kept[-MAX_UNPOSTED:])
 
     def forget_chat(self) -> None:
         """The group's messages can no longer be reached (a new chat id): post them anew."""
