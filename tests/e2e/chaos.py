@@ -11,13 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
 import re
-import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,6 +23,7 @@ from typing import Any
 import driver
 import envite_driver
 import piedras_driver
+from botproc import BotProcess
 from driver import PREFIX, t
 from fake_telegram import Chat, FakeTelegram, User
 
@@ -35,7 +32,6 @@ import engine.mus as mus
 import engine.piedras as piedras
 from engine.core import Action
 
-ROOT = Path(__file__).resolve().parents[2]
 RESULT = re.compile(r"🏁 (?:Fin de la mano|Ronda) (\d+)\b")
 """A result's title in Spanish (Mus and piedras: "Fin de la mano 3", envite: "Ronda 3")."""
 GAME_OVER = t("es", "msg.game_over")
@@ -73,72 +69,6 @@ class PrefixedReader:
 
     async def hmget(self, key: str, fields: list[str]) -> list[Any]:
         return list(await self.redis.hmget(key.replace(PREFIX, self.prefix, 1), fields))
-
-
-class Proc:
-    """One ``python -m bot`` under its own token, on Redis (``REDIS_URL``) or ``sqlite``."""
-
-    def __init__(
-        self, tg: FakeTelegram, token: str, log: Path, sqlite: Path | None, prefix: str = PREFIX
-    ) -> None:
-        self.tg, self.token, self.log, self.sqlite = tg, token, log, sqlite
-        self.prefix = prefix
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {
-            **os.environ,
-            "TELEGRAM_BOT_TOKEN": self.token,
-            "TELEGRAM_API_URL": self.tg.base_url,
-            "TAPETE_TURN_TIMEOUT": "600",
-            "TAPETE_TIMER_TICK": "0.2",
-            "TAPETE_ANSWER_QUIET": "0",
-            "TAPETE_API_TIMEOUT": str(API_TIMEOUT),
-            "TAPETE_REDIS_PREFIX": self.prefix,
-            "PYTHONPATH": str(ROOT),
-        }
-        if self.sqlite is not None:
-            env.pop("REDIS_URL", None)
-            env["TAPETE_SQLITE_PATH"] = str(self.sqlite)
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=out, stderr=out
-            )
-
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def kill(self) -> None:
-        if self.proc is not None and self.alive():
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-    async def restart(self) -> None:
-        polls = self.tg.polls_started(self.token)
-        self.kill()
-        self.start()
-        await self.tg.wait_for(
-            lambda: self.tg.polls_started(self.token) > polls, timeout=90, what="a restart"
-        )
-
-    async def stall(self, seconds: float) -> None:
-        """Starve the process: stopped (SIGSTOP) for ``seconds``, then going on."""
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGSTOP)
-        try:
-            await asyncio.sleep(seconds)
-        finally:
-            os.kill(self.proc.pid, signal.SIGCONT)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.alive():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.proc.pid, signal.SIGCONT)
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @dataclass
@@ -348,7 +278,7 @@ def count_results(chat: Chat) -> Counter[int]:
 async def play_table(
     tg: FakeTelegram,
     game: Game,
-    procs: list[Proc],
+    procs: list[BotProcess],
     reader: Any,
     rng: random.Random,
     faults: Faults,
@@ -485,8 +415,9 @@ async def run(
     tokens = list(tg.tokens)
     while len(tokens) < processes:
         tokens.append(tg.add_token(f"{700000 + len(tokens)}:CHAOS-{len(tokens)}"))
+    env = {"TAPETE_API_TIMEOUT": str(API_TIMEOUT)}
     procs = [
-        Proc(tg, token, logs / f"bot{i}.log", sqlite, prefix)
+        BotProcess(tg, token, logs / f"bot{i}.log", sqlite, prefix, env)
         for i, token in enumerate(tokens[:processes])
     ]
     reader = SqliteReader(sqlite) if sqlite is not None else PrefixedReader(redis, prefix)

@@ -16,16 +16,14 @@ import asyncio
 import os
 import random
 import re
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from driver import LANG, PREFIX, choose, command_for, open_table, t
+from botproc import BotProcess, polling
+from driver import LANG, choose, command_for, open_table, t
 from fake_telegram import FakeTelegram
 
 import engine.mus as mus
@@ -36,55 +34,7 @@ pytestmark = [
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="processes need a shared Redis"),
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
 SECOND = "654321:SECOND-PROCESS"
-
-
-class BotProcess:
-    """``python -m bot`` against the fake Bot API, under one token."""
-
-    def __init__(self, tg: FakeTelegram, token: str, log: Path) -> None:
-        self.tg, self.token, self.log = tg, token, log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {
-            **os.environ,
-            "TELEGRAM_BOT_TOKEN": self.token,
-            "TELEGRAM_API_URL": self.tg.base_url,
-            "TAPETE_TURN_TIMEOUT": "600",
-            "TAPETE_TIMER_TICK": "0.2",
-            "TAPETE_ANSWER_QUIET": "0",
-            "TAPETE_REDIS_PREFIX": PREFIX,
-            "PYTHONPATH": str(ROOT),
-        }
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=out, stderr=out
-            )
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-async def _polling(tg: FakeTelegram, token: str, since: int) -> None:
-    """Wait for a getUpdates request with ``token`` beyond the first ``since`` (its arrival:
-    a long poll with nothing to deliver returns only after its timeout)."""
-    await tg.wait_for(
-        lambda: tg.polls_started(token) > since,
-        timeout=30,
-        what=f"a process polling with {token[:6]}",
-    )
 
 
 async def test_processes_killed_at_random_points_lose_and_double_nothing(
@@ -101,7 +51,7 @@ async def test_processes_killed_at_random_points_lose_and_double_nothing(
         for proc in procs:
             polls = tg.polls_started(proc.token)
             proc.start()
-            await _polling(tg, proc.token, polls)
+            await polling(tg, proc.token, polls)
         table, _users, group = await open_table(tg, redis)
         state = await table.state()
         first_hand = state.hand_number
@@ -126,7 +76,7 @@ async def test_processes_killed_at_random_points_lose_and_double_nothing(
                 kills += 1
                 polls = tg.polls_started(victim.token)
                 victim.start()
-                await _polling(tg, victim.token, polls)
+                await polling(tg, victim.token, polls)
             await table.wait_turn_after(doc.get("turn", 0), timeout=30)
             state = await table.state()
         # Everything converges, and every finished hand's result is there exactly once.

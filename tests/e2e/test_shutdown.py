@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from botproc import BotProcess, polling
 from driver import PREFIX, open_table
 from fake_telegram import FakeTelegram
-from test_kills import SECOND, BotProcess, _polling
+from test_kills import SECOND
 
 import engine.mus as mus
 
@@ -52,7 +53,7 @@ async def test_sigterm_finishes_the_updates_in_flight_and_their_publications(
         for proc in (first, second):
             polls = tg.polls_started(proc.token)
             proc.start()
-            await _polling(tg, proc.token, polls)
+            await polling(tg, proc.token, polls)
         tables = [await open_table(tg, redis) for _ in range(TABLES)]
         await tg.settle()
         for method in ("sendmessage", "editmessagetext", "answercallbackquery"):

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from botproc import BotProcess, polling
 from driver import open_table
 from fake_telegram import FakeTelegram
-from test_kills import BotProcess, _polling
 
 pytestmark = [
     pytest.mark.xdist_group("processes"),
@@ -33,7 +33,7 @@ async def test_sigterm_with_the_bot_api_unreachable_stops_within_10_s(
     polls = tg.polls_started(proc.token)
     proc.start()
     try:
-        await _polling(tg, proc.token, polls)
+        await polling(tg, proc.token, polls)
         table, _users, group = await open_table(tg, redis_factory.client())
         await tg.settle()
         state = await table.state()

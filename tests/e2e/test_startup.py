@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from botproc import BotProcess, polling
 from fake_telegram import FakeTelegram
-from test_kills import BotProcess, _polling
 
 from locales import t
 
@@ -49,7 +49,7 @@ async def test_a_start_while_telegram_refuses_waits_and_then_plays(
         await _refused_twice(tg, proc.token, "deleteWebhook")
         assert proc.proc.poll() is None, proc.log.read_text()
         del tg.fail["deletewebhook"]
-        await _polling(tg, proc.token, polls)
+        await polling(tg, proc.token, polls)
         ana = tg.user("Ana", "ana")
         ana.start_private()
         await tg.wait_for(
