@@ -5,13 +5,18 @@ Every other seat's hand is one of the hand classes (:func:`engine.mus.evaluation
 330 with 8 reyes). :func:`read` gives each class a weight per seat: zero when it contradicts a
 declaration (pares/juego sí/no) or a seña the seat is known to have sent (its partner's,
 ``view.senas_received``; an opponent's caught one, ``view.senas_caught``), otherwise the
-likelihood of everything the seat said this hand given that hand: the mus or cut of the last
-mus round, and each bet by kind and level (a pass, an opening envido, a raise, an órdago, a
-quiero or a refusal each say something different about the hand's place in the lance).
+likelihood of what the seat said this hand given that hand: the mus or cut of the last mus
+round, each pass, and each quiero or refusal (a quiero to an órdago says more).
+
+A bet is the pair's, not the bettor's alone (he bets on what his partner showed him too): an
+opening envido, a bet of 5 or more, a raise and an órdago each say something different about
+the better of the pair's two hands in the lance (:func:`pair_evidence`), so they weigh each
+sampled deal rather than one seat's classes.
 
 :func:`sample` then draws deals exactly: each seat's class from its weight times the number of
 ways the unseen cards make it, and an importance weight for the cards the seats share (zero,
-and the draw dropped, when the three classes need more cards of a rank than are unseen).
+and the draw dropped, when the three classes need more cards of a rank than are unseen) times
+the likelihood of every bet given the deal.
 
 >>> import random
 >>> from engine.mus import new_game, view, apply
@@ -194,16 +199,40 @@ def _likely(q: float, centre: float, floor: float, slope: float = 0.05) -> float
 
 
 # The likelihood of each action given the hand's quantile in the lance: where the step sits
-# and how much is left to bluffs. A bet that costs more says more; a raise says more than an
-# opening bet; an órdago is made both by the nuts and by bluffers, so it says less than its
-# size suggests (an opponent who órdagos every lance must not be read as always holding them).
+# and how much is left to bluffs. A pass, a quiero or a refusal, and the mus or cut, say
+# something of the hand of the seat that spoke.
 OPEN_ENVIDO = (0.75, 0.05)
-OPEN_BIG = (0.80, 0.05)
-RAISE = (0.85, 0.05)
-ORDAGO = (0.90, 0.08)
 QUIERO = (0.55, 0.08)
 QUIERO_ORDAGO = (0.80, 0.10)
 CORTO = (0.55, 0.15)
+
+# A bet, a raise or an órdago is the pair's: a player bets on his partner's hand as much as on
+# his own (the señas, the partner's words), so it says something of the better of the pair's
+# two hands in the lance, (centre, floor, slope) by lance. Fitted to ``normal`` self-play
+# (``bench/mus_reading.py``): an opening envido is made by the pair's best hand at a share of
+# about 0.8 in grande and chica, lower in pares and juego, where any hand that plays the lance
+# bets more often; a bet of 5 or more and a raise say more. The floors are the bluffs left to
+# people; an órdago is made both by the nuts and by bluffers, so it says less than its size
+# suggests (an opponent who órdagos every lance must not be read as always holding them).
+PAIR_ENVIDO = (
+    (0.80, 0.08, 0.05),
+    (0.82, 0.08, 0.05),
+    (0.60, 0.15, 0.05),
+    (0.60, 0.30, 0.05),
+    (0.72, 0.08, 0.10),
+)
+PAIR_BIG = (
+    (0.80, 0.05, 0.03),
+    (0.82, 0.05, 0.03),
+    (0.85, 0.15, 0.05),
+    (0.80, 0.12, 0.03),
+    (0.80, 0.05, 0.05),
+)
+PAIR_RAISE = (0.92, 0.01, 0.03)
+PAIR_ORDAGO = (0.90, 0.08, 0.05)
+PROPOSAL_FLOOR = 0.3
+"""How far the deals drawn lean to a bet's reading (see :func:`read`): a step with this floor
+on each hand of the bettor's pair."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,9 +245,12 @@ class Reading:
     pool: tuple[int, ...]
     """Unseen cards per rank place."""
     tables: Tables
-    draw: dict[int, tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...]]]
+    draw: dict[int, tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]]]
     """Per other seat: class positions with a weight, their cumulative proposal weights, and
-    each one's number of ways from the whole pool."""
+    each one's number of ways from the whole pool times how far the proposal leans to it."""
+    pairs: tuple[tuple[int, int, float, float, float], ...] = ()
+    """The bets: (bettor, lance index, centre, floor, slope) of a step on the better of the
+    bettor's pair's two hands in the lance, weighed into each sampled deal."""
 
 
 def likelihoods(view: MusView, t: Tables) -> dict[int, list[float]]:
@@ -254,9 +286,23 @@ def likelihoods(view: MusView, t: Tables) -> dict[int, list[float]]:
 
 
 def _evidence(view: MusView) -> list[tuple[int, int, float, float, bool]]:
-    """What each spoken action says: (seat, lance index or -1 for the whole hand, step centre,
-    floor, whether the "strong" side of the step was taken)."""
+    """What each pass, answer, mus or cut says of the seat's own hand: (seat, lance index or
+    -1 for the whole hand, step centre, floor, whether the "strong" side of the step was
+    taken)."""
+    return _spoken(view)[0]
+
+
+def pair_evidence(view: MusView) -> list[tuple[int, int, float, float, float]]:
+    """What each bet, raise or órdago says of the better hand of the bettor's pair in the
+    lance: (bettor, lance index, step centre, floor, slope)."""
+    return _spoken(view)[1]
+
+
+def _spoken(
+    view: MusView,
+) -> tuple[list[tuple[int, int, float, float, bool]], list[tuple[int, int, float, float, float]]]:
     out: list[tuple[int, int, float, float, bool]] = []
+    pairs: list[tuple[int, int, float, float, float]] = []
     history = view.history
     last_discard = max((k for k, h in enumerate(history) if h[2] == "descarto"), default=-1)
     stage_now: str | None = None
@@ -272,19 +318,19 @@ def _evidence(view: MusView) -> list[tuple[int, int, float, float, bool]]:
         if action == "paso":
             out.append((seat, li, *OPEN_ENVIDO, False))
         elif action == "ordago":
-            out.append((seat, li, *ORDAGO, True))
+            pairs.append((seat, li, *PAIR_ORDAGO))
             bet_on = ordago_on = True
         elif action.startswith("envido"):
             if bet_on:
-                out.append((seat, li, *RAISE, True))
+                pairs.append((seat, li, *PAIR_RAISE))
             else:
                 big = (amount or 2) >= 5
-                out.append((seat, li, *(OPEN_BIG if big else OPEN_ENVIDO), True))
+                pairs.append((seat, li, *(PAIR_BIG if big else PAIR_ENVIDO)[li]))
             bet_on = True
         elif action in ("quiero", "no quiero"):
             centre, floor = QUIERO_ORDAGO if ordago_on else QUIERO
             out.append((seat, li, centre, floor, action == "quiero"))
-    return out
+    return out, pairs
 
 
 def read(view: MusView) -> Reading:
@@ -299,20 +345,30 @@ def read(view: MusView) -> Reading:
         if c.index not in mine:
             pool[t.place[c.index]] += 1
     code = sum(t.weights[i] for i in mine)
+    # Our own bets say nothing of the partner's hand that we did not know when we made them.
+    pairs = tuple(e for e in pair_evidence(view) if e[0] != view.seat)
     draw = {}
     for s, w in likelihoods(view, t).items():
+        # A bet is weighed into each deal, but the deals are drawn with both of the bettor's
+        # pair's hands already leaning to what it says (divided out again in the weight), so
+        # the few deals that fit a raise are not left to chance.
+        boost = [1.0] * len(w)
+        for bettor, li, centre, _, slope in pairs:
+            if s in (bettor, bettor ^ 2):
+                for i in range(len(w)):
+                    boost[i] *= _likely(t.quantile[i][li], centre, PROPOSAL_FLOOR, slope)
         positions, cum, ways = [], [], []
         total = 0.0
         for i, x in enumerate(w):
             if x:
                 n = _ways(t.parts[i], pool)
                 if n:
-                    total += x * n
+                    total += x * boost[i] * n
                     positions.append(i)
                     cum.append(total)
-                    ways.append(n)
+                    ways.append(n * boost[i])
         draw[s] = (tuple(positions), tuple(cum), tuple(ways))
-    return Reading(view.seat, view.mano, t.values[t.index[code]], tuple(pool), t, draw)
+    return Reading(view.seat, view.mano, t.values[t.index[code]], tuple(pool), t, draw, pairs)
 
 
 def sample(
@@ -321,7 +377,8 @@ def sample(
     """Up to ``n`` deals as (importance weight, the four seats' hand values), never one that
     contradicts the reading; ``n * tries`` draws at most."""
     t = reading.tables
-    parts, values = t.parts, t.values
+    parts, values, quantile = t.parts, t.values, t.quantile
+    mine = t.index[reading.mine.code]
     order = sorted(reading.draw)
     draws = [reading.draw[s] for s in order]
     out: list[tuple[float, tuple[HandValue, ...]]] = []
@@ -332,6 +389,7 @@ def sample(
         counts = list(reading.pool)
         weight = 1.0
         hands = [reading.mine] * 4
+        classes = [mine] * 4
         for s, (positions, cum, ways) in zip(order, draws, strict=True):
             if not positions:
                 return []
@@ -347,7 +405,11 @@ def sample(
             for place, k in p:
                 counts[place] -= k
             hands[s] = values[i]
+            classes[s] = i
         if weight > 0.0:
+            for bettor, li, centre, floor, slope in reading.pairs:
+                x = max(quantile[classes[bettor]][li], quantile[classes[bettor ^ 2]][li])
+                weight *= _likely(x, centre, floor, slope)
             out.append((weight, tuple(hands)))
     return out
 

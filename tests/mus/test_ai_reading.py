@@ -186,12 +186,22 @@ def test_exploit_bots_lose(name: str) -> None:
     assert wins >= 6, (name, wins)
 
 
+VACAS = 16
+"""Seeded self-play vacas of the calibration check (about 1,300 answers, 100 raises)."""
+
+
 @functools.cache
 def _estimates() -> dict[str, list[tuple[float, bool]]]:
     """Seeded self-play: at each bet answered, the player's estimate and whether his pair won
-    the lance, by kind of bet (an órdago or any other), and the answers that raised."""
-    seen: dict[str, list[tuple[float, bool]]] = {"answer": [], "ordago": [], "raise": []}
-    for seed in range(10):
+    the lance, by kind of bet (an órdago or any other), and among the answers to a bet those
+    that accepted it and those that raised."""
+    seen: dict[str, list[tuple[float, bool]]] = {
+        "answer": [],
+        "ordago": [],
+        "quiero": [],
+        "raise": [],
+    }
+    for seed in range(VACAS):
         rng = random.Random(seed)
         s = new_game(seed=seed)
         while not s.is_over:
@@ -206,21 +216,20 @@ def _estimates() -> dict[str, list[tuple[float, bool]]]:
                 seen["ordago" if v.ordago else "answer"].append((p, won))
                 if not v.ordago and move.kind in ("envido", "ordago"):
                     seen["raise"].append((p, won))
+                if not v.ordago and move.kind == "quiero":
+                    seen["quiero"].append((p, won))
             s = apply(s, seat, move).state
     return seen
 
 
-# Both kinds read one self-play, played once per worker.
+# Every kind reads one self-play, played once per worker.
 @pytest.mark.xdist_group("mus_calibration")
 @pytest.mark.parametrize(
     "kind",
     [
         "answer",
         "ordago",
-        # Known miss (issue 23): a raise is made at an estimate above what it wins (0.81 vs
-        # 0.68, error 0.148 over 60 vacas of bench/mus_calibration.py); strict, so that the
-        # mark must go once raises are calibrated.
-        pytest.param("raise", marks=pytest.mark.xfail(strict=True, reason="raises overestimated")),
+        "raise",
     ],
 )
 def test_calibration_of_the_win_estimates(kind: str) -> None:
@@ -234,3 +243,17 @@ def test_calibration_of_the_win_estimates(kind: str) -> None:
         bins.setdefault(min(4, int(p * 5)), []).append((p, won))
     gap = sum(abs(sum(p for p, _ in b) - sum(w for _, w in b)) for b in bins.values()) / len(seen)
     assert gap <= 0.1, (gap, {k: len(b) for k, b in bins.items()})
+
+
+@pytest.mark.xdist_group("mus_calibration")
+def test_calibration_of_the_quieros() -> None:
+    """The bets accepted: the mean estimate within 0.06 of how often they were won. The binned
+    error of the 123 quieros of these 16 vacas is 0.13, of bins of 3 to 46 (0.082 over the 441
+    of 60 vacas, bench/mus_calibration.py), too few to check to 0.1; the mean is what reading
+    the bets moved (0.427 estimated against 0.340 won over 60 vacas before they were read on
+    the pair, 0.357 against 0.351 after)."""
+    seen = _estimates()["quiero"]
+    assert len(seen) >= 40
+    estimate = sum(p for p, _ in seen) / len(seen)
+    won = sum(w for _, w in seen) / len(seen)
+    assert abs(estimate - won) <= 0.06, (estimate, won, len(seen))
