@@ -35,6 +35,7 @@ from telegram.error import TelegramError
 from bot import ephemeral
 from bot.botapi import Deferred, Gone, call_api
 from bot.ephemeral import Ephemeral, Refused
+from bot.games import senas as signs
 from bot.games.render import error_text
 from bot.handlers.common import alert, answer, chat_lang
 from bot.present import digest, hand_view
@@ -272,20 +273,40 @@ async def refresh_others(bot: Bot, svc: Services, table: Table, presser: int) ->
             await refresh(bot, svc, table, seat)
 
 
+async def tell_senas(bot: Bot, svc: Services, table: Table, step: Step) -> set[int]:
+    """Each seña notice of the step ("Ana te hace la seña: dos reyes", "👀 Pillas a Ana...")
+    written above its receiver's ephemeral hand too, where Telegram lets the bot edit it: a
+    partner who plays from the group reads it there (his private chat, where he opened one,
+    keeps the copy). Returns the seats told so."""
+    said: dict[int, list[str]] = {}
+    for made in step.senas:
+        for user_id, text in signs.notices(table, made):
+            said.setdefault(user_id, []).append(text)
+    told: set[int] = set()
+    for user_id, texts in said.items():
+        seat = table.seat_of(user_id)
+        if seat is not None and await refresh(bot, svc, table, seat, "\n".join(texts)):
+            told.add(seat)
+    return told
+
+
 async def after_move(
     bot: Bot, svc: Services, table: Table, step: Step, presser: int, *, everyone: bool = False
 ) -> None:
-    """The others' ephemeral hands a move changed: everyone's when a hand or a discard began
-    (or ``everyone``: a discard ended), else those now to act (envite's card buttons). Only
-    the players written down as having one are looked up, and an unchanged hand is no call."""
+    """The others' ephemeral hands a move changed: the señas it made told to their receivers
+    (:func:`tell_senas`); everyone's when a hand or a discard began (or ``everyone``: a discard
+    ended), else those now to act (envite's card buttons). Only the players written down as
+    having one are looked up, and an unchanged hand is no call."""
     if not table.shown.ephemeral or table.status != "playing" or table.state is None:
         return
+    told = await tell_senas(bot, svc, table, step)
     if everyone or step.discard_started or step.closed_hand_log is not None:
-        await refresh_others(bot, svc, table, presser)
-        return
-    for seat in table.adapter.to_act(table.engine_state()):
+        seats: list[int] = list(range(len(table.players)))
+    else:
+        seats = list(table.adapter.to_act(table.engine_state()))
+    for seat in seats:
         player = table.players[seat]
-        if player.user_id != presser and not player.computer:
+        if seat not in told and player.user_id != presser and not player.computer:
             await refresh(bot, svc, table, seat)
 
 

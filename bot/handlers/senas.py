@@ -24,7 +24,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.common import now as clock
 from bot.services import Services
-from bot.table import Table
+from bot.table import Step, Table
 from engine.core import IllegalAction
 from engine.senas_play import sena
 
@@ -38,12 +38,14 @@ async def send(
     name: str,
     *,
     update: Update | None = None,
+    steps: list[Step] | None = None,
 ) -> Table:
-    """Send seña ``name`` for the user's seat at the table, offered in ``hand``; raises
-    ``IllegalAction`` (nothing written) when the hand is over, it was sent already..."""
+    """Send seña ``name`` for the user's seat at the table, offered in ``hand`` (its step
+    appended to ``steps``); raises ``IllegalAction`` (nothing written) when the hand is over,
+    it was sent already..."""
     at = clock(svc)
 
-    def fn(table: Table | None) -> tuple[Table | None, Table]:
+    def fn(table: Table | None) -> tuple[Table | None, tuple[Table, Step]]:
         if table is None or table.tid != tid or table.status != "playing":
             raise IllegalAction("sena_closed")
         seat = table.seat_of(user_id)
@@ -51,10 +53,14 @@ async def send(
             raise IllegalAction("not_seated")
         if table.hand != hand:
             raise IllegalAction("sena_closed")
-        present.post(table, moves.play(table, seat, sena(name), at, svc.settings.turn_timeout))
-        return table, table
+        step = moves.play(table, seat, sena(name), at, svc.settings.turn_timeout)
+        present.post(table, step)
+        return table, (table, step)
 
-    return await change_table(svc, chat_id, fn, update=update, publish=True)
+    table, step = await change_table(svc, chat_id, fn, update=update, publish=True)
+    if steps is not None:
+        steps.append(step)
+    return table
 
 
 async def sena_button(update: Update, context: Context) -> None:
@@ -68,8 +74,11 @@ async def sena_button(update: Update, context: Context) -> None:
         await alert(update, error_text(svc.settings.language, IllegalAction("stale")))
         return
     name = cb.args[0]
+    steps: list[Step] = []
     try:
-        table = await send(svc, cb.chat_id, cb.tid, cb.token, user.id, name, update=update)
+        table = await send(
+            svc, cb.chat_id, cb.tid, cb.token, user.id, name, update=update, steps=steps
+        )
     except IllegalAction as exc:
         await mine.refuse(update, context.bot, svc, cb.chat_id, exc)
         await publisher_of(context).publish(cb.chat_id)  # his hand message loses stale buttons
@@ -85,3 +94,5 @@ async def sena_button(update: Update, context: Context) -> None:
         sent = ""
     await (answer(update) if not sent else alert(update, sent))
     await publisher_of(context).publish(cb.chat_id)
+    for step in steps:  # his partner's ephemeral hand says it too (a partner in the group)
+        await mine.after_move(context.bot, svc, table, step, user.id)
