@@ -36,6 +36,7 @@ from typing import Any
 from aiohttp import web
 from telegram import Bot
 
+from bot.games.senas import sent_text
 from bot.handlers.common import is_member
 from bot.handlers.play import play
 from bot.handlers.senas import send as send_sena
@@ -57,6 +58,8 @@ HEADER = "X-Telegram-Init-Data"
 """The request header carrying ``Telegram.WebApp.initData`` as the page got it."""
 MEMBER_TTL = 300.0
 """Seconds a "member of the group" answer is remembered (a "not a member" one: a tenth)."""
+MEMBERS_KEPT = 10_000
+"""Answers remembered before the stale ones are dropped."""
 HEARTBEAT = 20.0
 """Seconds between two comment lines on a quiet event stream (proxies close idle ones)."""
 STATIC = ("app.js", "app.css", "cards.js")
@@ -116,6 +119,8 @@ class MiniApp:
         if known is not None and known[0] > now:
             return known[1]
         member = await is_member(self.bot, chat_id, user_id)
+        if len(self._members) > MEMBERS_KEPT:  # the answers gone stale go first
+            self._members = {k: v for k, v in self._members.items() if v[0] > now}
         self._members[(chat_id, user_id)] = (now + MEMBER_TTL / (1 if member else 10), member)
         return member
 
@@ -171,11 +176,13 @@ class MiniApp:
             raise web.HTTPBadRequest()
         svc, chat_id, user_id = self.svc, viewer.chat_id, viewer.who.user_id
         tid = str(body.get("tid", ""))
+        said = None
         try:
             if "sena" in body:
-                await send_sena(
-                    svc, chat_id, tid, _int(body.get("hand")) or 0, user_id, str(body["sena"])
-                )
+                name = str(body["sena"])
+                hand = _int(body.get("hand")) or 0
+                table = await send_sena(svc, chat_id, tid, hand, user_id, name)
+                said = sent_text(table, name)  # as the seña button's alert says
             elif "discard" in body:
                 # As /descarto: the discard round, not the turn, is what a discard answers.
                 if viewer.table is None or viewer.table.tid != tid:
@@ -188,7 +195,8 @@ class MiniApp:
             await self.publisher.publish(chat_id)  # a stale press repairs what the chat shows
             return _json({"error": refusal(viewer.lang, exc)}, status=409)
         await self.publisher.publish(chat_id)
-        return _json((await self._load(viewer.who, chat_id)).view())
+        view = (await self._load(viewer.who, chat_id)).view()
+        return _json({**view, "said": said} if said else view)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         viewer = await self.viewer(request)

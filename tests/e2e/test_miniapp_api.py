@@ -149,6 +149,17 @@ async def test_a_move_from_the_page_is_a_button_press_and_every_page_is_told(
         async with EventStream(http, base, watching[1]) as again:
             first = await again.until(tg, lambda v: True, "on reconnecting")
             assert first["version"] >= moved["version"] and first["turn"] == moved["turn"]
+        # A seña to his partner goes as its button in his private hand goes: during the mus it
+        # is refused, by the page and by the button in the same words.
+        _, view = await page.view()
+        offered = view["senas"][0]
+        status, refused = await page.act(
+            {"sena": offered["name"], "hand": view["hand"], "tid": view["tid"]}
+        )
+        hand = table.hand_message(player)
+        query = player.press(hand, offered["label"])
+        alert = await tg.wait_answer(query)
+        assert status == 409 and refused["error"] == alert["text"]
         await tg.settle()
         await table.assert_messages_current()
         said = t(LANG, f"action.{action.split()[0]}")

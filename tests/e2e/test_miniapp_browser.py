@@ -74,7 +74,7 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
         assert await watcher.locator(".card").count() == 0
         await screenshot(pages[0], "mus-es")
 
-        said = {"mus": 0, "bet": 0}
+        said = {"mus": 0, "bet": 0, "sena": 0}
         taps = 0
         while MUS.hand_number(state) == 1 and not state.is_over:
             taps += 1
@@ -85,6 +85,16 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
             assert await watcher.locator(".card").count() == 0
             seat = MUS.to_act(state)[0]
             page = pages[seat]
+            if not said["sena"] and said["mus"] > 4 and not MUS.in_discard(state):
+                signs = page.locator(".senas .sena")
+                if await signs.count():  # a seña to his partner, once the lances begin
+                    await signs.first.click()
+                    await page.wait_for_selector(".note")
+                    note = await page.inner_text(".note")
+                    assert note.startswith(t(LANG, "senas.sent", sena="").strip()[:4]), note
+                    said["sena"] = 1
+                    version = (await read_doc(redis, group.id) or (version, {}))[0]
+                    continue
             if MUS.in_discard(state):
                 await page.locator(".hand .card").first.click()
                 assert await page.locator(".hand .card[aria-pressed=true]").count() == 1
@@ -103,6 +113,9 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
                 await shown_version(other, version)
             state = await table.state()
         assert said["mus"] > 4 and said["bet"], "a mus round, then a bet"
+        assert said["sena"], "a seña from the page"
+        felt = [await p.evaluate("window.__haptics") for p in pages]
+        assert all(["notification", "success"] in f for f in felt), "told by touch: your turn"
         await tg.settle()
         result = t(LANG, "event.hand_over", hand=1, a="", b="").split(".")[0]
         assert any(result in m.text for m in group.bot_messages())

@@ -122,6 +122,7 @@
       const answer = await r.json().catch(() => ({}));
       if (r.ok) {
         show(answer);
+        if (answer.said) note = answer.said;
         if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
       } else {
         note = answer.error || String(r.status);
