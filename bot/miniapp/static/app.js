@@ -96,7 +96,8 @@
       chosen = new Set((next.discard && next.discard.chosen) || []);
       chosenFor = key;
     }
-    if (view && next.version !== view.version) note = "";
+    // A refusal or a seña's confirmation stays until the next move (not the next write).
+    if (view && (next.turn !== view.turn || next.hand !== view.hand)) note = "";
     view = next;
     const turn = isMyTurn();
     if (turn && !myTurn && tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("success");
