@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
 import redis.asyncio as aioredis  # noqa: E402
-from chaos import PrefixedReader, Proc  # noqa: E402
+from botproc import BotProcess  # noqa: E402
+from chaos import PrefixedReader  # noqa: E402
 from driver import open_table, read_doc  # noqa: E402
 from fake_telegram import FakeTelegram, User  # noqa: E402
 
@@ -114,13 +115,13 @@ async def run(args: argparse.Namespace) -> int:
     logs = Path(tempfile.mkdtemp(prefix="tapete-miniapp-"))
     try:
         for token, port in zip((tg.tokens[0], SECOND), ports, strict=True):
-            os.environ.update(
-                TAPETE_WEBAPP_URL="http://127.0.0.1/mesa/",
-                TAPETE_WEBAPP_LISTEN="127.0.0.1",
-                TAPETE_WEBAPP_PORT=str(port),
-                REDIS_URL=url,
-            )
-            proc = Proc(tg, token, logs / f"{port}.log", None, prefix)
+            page = {
+                "TAPETE_WEBAPP_URL": "http://127.0.0.1/mesa/",
+                "TAPETE_WEBAPP_LISTEN": "127.0.0.1",
+                "TAPETE_WEBAPP_PORT": str(port),
+                "REDIS_URL": url,
+            }
+            proc = BotProcess(tg, token, logs / f"{port}.log", None, prefix, env=page)
             proc.start()
             procs.append(proc)
         for token in (tg.tokens[0], SECOND):
