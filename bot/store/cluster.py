@@ -110,6 +110,8 @@ class BotBill:
     def __init__(self, redis: Client, key: str, clock: Callable[[], float]) -> None:
         self.key = key
         self.clock = clock
+        #: Spends sent (beside the round trips: nothing waits for them).
+        self.sent = 0
         self.owed = 0
         self._spend = redis.register_script(lua("spend"))
         self._task: asyncio.Task[None] | None = None
@@ -124,6 +126,7 @@ class BotBill:
     async def _pay(self) -> None:
         while self.owed:
             owed, self.owed = self.owed, 0
+            self.sent += 1
             try:
                 await self._spend(keys=[self.key], args=[repr(self.clock()), owed])
             except RedisError as exc:  # the budget is a guide: a lost spend is only a lost count

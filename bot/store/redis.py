@@ -230,6 +230,7 @@ class RedisStore(StoreBase):
 
     async def _add_users(self, chat_id: int, users: tuple[int, ...], ttl: int | None) -> None:
         """On a cluster: the users' table sets (each in a slot of its own), after the write."""
+        self._count("add_users")
         async with self.redis.pipeline(transaction=False) as pipe:
             for user in users:
                 pipe.sadd(self._user_key(user), str(chat_id))
