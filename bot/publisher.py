@@ -69,6 +69,7 @@ import contextlib
 import logging
 import math
 import secrets
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -126,6 +127,8 @@ class Publisher:
         self.contended: dict[int, float] = {}
         #: Until when other processes are known to publish this bot's tables too.
         self.shared_until = 0.0
+        #: Wake-ups this process sent itself, by chat (a lock it found its own: no contention).
+        self.own_wakes: Counter[int] = Counter()
         #: Whether a finished publication may hold its lock (not while the process stops).
         self.holding = True
         #: The task that releases held publications, and the publications it started.
@@ -171,8 +174,11 @@ class Publisher:
             except Exception as exc:
                 log.warning("publishing %s postponed: %s", chat_id, type(exc).__name__)
                 return
-            if found is None:  # another process publishes it: no holding the lock for a while
-                self._contended(chat_id)
+            if found is None:  # another process publishes it: no holding for a while, unless
+                if svc.store.lease_left(chat_id) <= 0:  # the lock is this one's (a write took
+                    self._contended(chat_id)  # it meanwhile, and its flush publishes)
+                elif len(self.own_wakes) < 4096:  # and the wake-up just sent is its own
+                    self.own_wakes[chat_id] += 1
                 return
             taken = token, found
         self.publishing.add(chat_id)
@@ -280,6 +286,9 @@ class Publisher:
         at once)."""
         if self.svc.store.lease_left(chat_id) <= 0 and chat_id not in self.publishing:
             return  # not this process's (the lock is another one's)
+        if self.own_wakes[chat_id] > 0:  # sent by this process's own flush (see there)
+            self.own_wakes -= Counter({chat_id: 1})  # (gone at 0)
+            return
         self._contended(chat_id)
         self._in_background(self.release_held(chats={chat_id}))
 

@@ -850,6 +850,33 @@ async def test_a_move_in_another_process_is_published_at_once_while_this_one_hol
 
 
 @pytest.mark.parametrize("kind", ["fakeredis"])  # SQLite has no wake-ups: holds end by time
+async def test_a_lock_a_process_finds_its_own_is_no_contention(kind: str) -> None:
+    """A flush of this process finds the table's lock taken, by this process (a write took it
+    meanwhile, and that write's flush publishes): no other process publishes the table, so it
+    is not marked contended (which releases each of its publications at once for
+    ``CONTENDED`` seconds, a round trip more a move), and the wake-up that failed take sent
+    is not taken for another's. Another process's wake-up still is."""
+    import asyncio
+
+    async with _two_processes(kind) as (h, other, _ctx):
+        await h.open_and_start()
+        await h.store.release_held()
+        assert await h.store.pub_acquire(GROUP, "a-write") is not None  # as a write takes it
+        await h.pub.flush(GROUP)  # finds the lock taken: its own
+        for _ in range(200):  # the wake-up it sent comes back to its own listener
+            if not h.pub.own_wakes:
+                break
+            await asyncio.sleep(0.01)
+        assert not h.pub.own_wakes and GROUP not in h.pub.contended
+        assert await other.svc.store.pub_acquire(GROUP, "b") is None  # B: A is told
+        for _ in range(200):
+            if GROUP in h.pub.contended:
+                break
+            await asyncio.sleep(0.01)
+        assert GROUP in h.pub.contended
+
+
+@pytest.mark.parametrize("kind", ["fakeredis"])  # SQLite has no wake-ups: holds end by time
 async def test_a_move_made_while_another_process_publishes_is_not_left_to_its_hold(
     kind: str,
 ) -> None:
