@@ -73,23 +73,27 @@ def _shown(table: Table) -> dict[str, Any]:
     return seen
 
 
-def _person_move(table: Table, seat: int, rng: random.Random, now: float) -> Any:
-    """One move of a person: a discard by its buttons, a typed or a pressed action, at times a
-    refused one (the trace records the refusal)."""
+def _person_move(table: Table, seat: int, rng: random.Random, now: float) -> Table:
+    """One move of a person: a discard by its buttons, a typed or a pressed action (through the
+    flow's immutable verb, as the handlers), at times a refused one (the trace records the
+    refusal); the table after it."""
     game = table.adapter
     state = table.engine_state()
     if game.in_discard(state):
         cards = game.seat_cards(table, seat)
         for card in rng.sample(cards, rng.randint(1, min(len(cards), 2))):
             discard.toggle(table, seat, card, True, table.discard_round)
-        step = discard.confirm(table, seat, table.discard_round, now, TIMEOUT, PAUSE)
-        return present.post(table, step)
+        present.post(table, discard.confirm(table, seat, table.discard_round, now, TIMEOUT, PAUSE))
+        return table
     legal = game.legal_actions(state, seat)
     if rng.random() < 0.05:
-        return present.post(table, moves.play(table, seat, "quiero 7", now, TIMEOUT, PAUSE))
-    action = rng.choice([a for a in legal if a.kind != "ordago"] or legal)
-    typed = str(action) if rng.random() < 0.5 else action
-    return present.post(table, moves.play(table, seat, typed, now, TIMEOUT, PAUSE))
+        after, step = moves.act(table, seat, "quiero 7", now, TIMEOUT, PAUSE)
+    else:
+        action = rng.choice([a for a in legal if a.kind != "ordago"] or legal)
+        typed = str(action) if rng.random() < 0.5 else action
+        after, step = moves.act(table, seat, typed, now, TIMEOUT, PAUSE)
+    present.post(after, step)
+    return after
 
 
 def _game(
@@ -120,7 +124,7 @@ def _game(
         if to_act and rng.random() < 0.9:
             seat = rng.choice(to_act)
             try:
-                _person_move(table, seat, rng, now)
+                table = _person_move(table, seat, rng, now)
                 yield {"seat": seat, **_shown(table)}
             except IllegalAction as exc:
                 yield {"seat": seat, "refused": [exc.reason, sorted(map(str, exc.params))]}

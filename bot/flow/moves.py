@@ -1,8 +1,10 @@
 """Dealing, a seat's action and the timer's moves: the engine transitions of a table.
 
-Each returns a :class:`~bot.table.Step`: what the transition produced (its events, the señas made,
-the seats taken over, the hand that closed). What the chat is to be shown of it beyond its
-messages (notices, results) is :func:`bot.present.post`'s to say.
+:func:`act` is the verb of a seat's action, immutable: the table after it and its
+:class:`~bot.table.Step`, what the transition produced (its events, the señas made, the seats
+taken over, the hand that closed); the others change the table they are given and return its
+Step. What the chat is to be shown of it beyond its messages (notices, results) is
+:func:`bot.present.post`'s to say.
 """
 
 from __future__ import annotations
@@ -82,6 +84,30 @@ def check_teams(features: Features, sizes: tuple[int, int], options: dict[str, A
         raise IllegalAction(short.refusal, a=a, b=b)
 
 
+def act(
+    table: Table,
+    seat: int,
+    action: Action | str,
+    now: float,
+    timeout: float,
+    pause: tuple[float, float] = PAUSE,
+) -> tuple[Table, Step]:
+    """The flow's verb, immutable as the engines' ``apply``: one seat's action on ``table``
+    (:func:`play`), returning the table after it and what the step produced; ``table`` itself
+    is left as it was, refused or not (``IllegalAction`` carries the refusal).
+
+    >>> from bot.table import Table
+    >>> lobby = Table(chat_id=-1, creator=1)
+    >>> act(lobby, 0, "paso", 0.0, 60.0)
+    Traceback (most recent call last):
+    ...
+    engine.core.IllegalAction: not_started
+    """
+    # A fresh table from its stored form, not a deep copy: half the time for a whole document.
+    after = Table.model_validate_json(table.model_dump_json())
+    return after, play(after, seat, action, now, timeout, pause)
+
+
 def play(
     table: Table,
     seat: int,
@@ -90,9 +116,8 @@ def play(
     timeout: float,
     pause: tuple[float, float] = PAUSE,
 ) -> Step:
-    """One seat's action through the engine (``IllegalAction`` leaves the table unchanged).
-
-    A person the computer played for who acts himself is back at his seat."""
+    """One seat's action through the engine, on ``table`` itself (:func:`act` leaves it as it
+    was); a person the computer played for who acts himself is back at his seat."""
     if table.status != "playing":
         raise IllegalAction("game_over" if table.status == "over" else "not_started")
     adapter = table.adapter

@@ -93,7 +93,9 @@ async def play(
             raise IllegalAction("typed_too_late")
         text = action if isinstance(action, str) else action(table)
         try:
-            step = moves.play(table, seat, text, at, svc.settings.turn_timeout, svc.settings.pause)
+            table, step = moves.act(
+                table, seat, text, at, svc.settings.turn_timeout, svc.settings.pause
+            )
             present.post(table, step)
         except IllegalAction as exc:
             if exc.reason in table.adapter.features.private_refusals:

@@ -53,7 +53,7 @@ async def send(
             raise IllegalAction("not_seated")
         if table.hand != hand:
             raise IllegalAction("sena_closed")
-        step = moves.play(table, seat, sena(name), at, svc.settings.turn_timeout)
+        table, step = moves.act(table, seat, sena(name), at, svc.settings.turn_timeout)
         present.post(table, step)
         return table, (table, step)
 
