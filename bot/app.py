@@ -94,6 +94,7 @@ COMMANDS: list[tuple[str, str, Handler]] = [
     ("ayuda", "help", info.ayuda),
     ("reglas", "rules", info.reglas),
     ("idioma", "language", info.idioma),
+    ("vista", "view", info.vista),
     ("estadisticas", "stats", records.estadisticas),
     ("ranking", "ranking", records.ranking),
     ("historial", "history", records.historial),

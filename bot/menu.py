@@ -40,6 +40,7 @@ _GROUP_INFO = (
     MenuCommand("ayuda", "help", "menu.ayuda"),
     MenuCommand("reglas", "rules", "menu.reglas"),
     MenuCommand("idioma", "language", "menu.idioma"),
+    MenuCommand("vista", "view", "menu.vista"),
     MenuCommand("estadisticas", "stats", "menu.estadisticas"),
     MenuCommand("ranking", "ranking", "menu.ranking"),
     MenuCommand("historial", "history", "menu.historial"),

@@ -118,6 +118,8 @@ class Table(BaseModel):
     players: list[Player] = Field(default_factory=list)
     state: str | None = None
     """The engine state, as the engine's own JSON (``to_json``)."""
+    compact_cards: bool = False
+    """The chat's compact card view (``/vista compacta``): a player's own cards as ``R🪙 3🏆``."""
     turn: int = 0
     """Bumped on every engine transition; buttons carry it so stale presses are refused."""
     hand: int = 0

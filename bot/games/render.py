@@ -62,6 +62,24 @@ def cards_text(lang: str, cards: Iterable[str]) -> str:
     return ", ".join(card_name(lang, str(c)) for c in cards)
 
 
+def short_card(lang: str, card: str) -> str:
+    """``12o`` → ``R🪙`` (``K🪙``): the compact card view.
+
+    >>> short_card("es", "12o"), short_card("en", "11c"), short_card("es", "1e")
+    ('R🪙', 'N🏆', 'A🗡️')
+    """
+    rank, suit = card[:-1], card[-1]
+    return t(lang, f"rank.short.{rank}") + t(lang, f"suit.short.{suit}")
+
+
+def hand_cards(table: TableView, cards: Iterable[object]) -> str:
+    """A player's own cards in his hand and alerts: by name (``rey de oros, tres de copas``),
+    or ``R🪙 3🏆`` where the chat chose the compact view (``/vista compacta``)."""
+    if table.compact_cards:
+        return " ".join(short_card(table.lang, str(c)) for c in cards)
+    return cards_text(table.lang, [str(c) for c in cards])
+
+
 def join_words(lang: str, words: Sequence[str], *, either: bool = False) -> str:
     """``Ana, Bea y Cris`` (or ``Bea o Dani`` with ``either``).
 

@@ -107,3 +107,33 @@ async def idioma(update: Update, context: Context) -> None:
     await reply(update, t(new, "msg.language_set"))
     # The table and the hands speak the new language now.
     await publisher_of(context).publish(chat.id)
+
+
+VIEWS = {"compacta": True, "compact": True, "normal": False}
+"""The words of ``/vista`` (``/view``): the compact card view on or off."""
+
+
+async def vista(update: Update, context: Context) -> None:
+    """``/vista compacta|normal`` (``/view compact|normal``): how this chat shows each player
+    his own cards (``R🪙 3🏆`` or ``rey de oros, tres de copas``), its table at once."""
+    svc = services(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await chat_lang(svc, chat.id)
+    words = [w.lower() for w in context.args or []]
+    if chat.type == chat.PRIVATE or len(words) != 1 or words[0] not in VIEWS:
+        await reply(update, t(lang, "error.bad_view"), svc=svc)
+        return
+    compact = VIEWS[words[0]]
+    await svc.store.set_prefs(f"chat:{chat.id}", {"cards": "compact" if compact else "normal"})
+
+    def fn(table: Table | None) -> tuple[Table | None, None]:
+        if table is None or not table.active or table.compact_cards == compact:
+            return None, None
+        table.compact_cards = compact
+        return table, None
+
+    await change_table(svc, chat.id, fn, update=update, publish=True)
+    await reply(update, t(lang, "msg.view_compact" if compact else "msg.view_normal"))
+    await publisher_of(context).publish(chat.id)  # the hands read the new way now

@@ -130,6 +130,7 @@ async def open_table(
         game=game,
         options=options,
         lang=lang,
+        compact_cards=(await svc.store.get_prefs(f"chat:{chat.id}")).get("cards") == "compact",
         level=level or "normal",
         turn_time=turn_time or 0.0,
         turn_seconds=round(turn_time or svc.settings.turn_timeout),

@@ -328,3 +328,22 @@ def test_one_player_left_to_answer_a_bet() -> None:
 def test_the_private_menu_writes_a_replay_as_the_history_does() -> None:
     """``/mano ID N`` in the "/" menu, as /historial and /mano's own help write it."""
     assert "/mano ID N" in t("es", "menu.mano") and "/hand ID N" in t("en", "menu.mano")
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("es", "R🪙"), ("en", "K🪙")])
+def test_the_compact_card_view_shows_a_players_own_cards_short(lang: str, shown: str) -> None:
+    """``/vista compacta``: the hand message and the "Mis cartas" alert read ``R🪙 3🏆``,
+    every card once, in the hand's order; the normal view names them (issue 24)."""
+    from bot.games.render import card_name, short_card
+
+    table = seated_table(lang=lang)
+    posted.start(table, 9, 0.0, 60)
+    cards = [str(c) for c in table.adapter.seat_cards(table, 0)]
+    named = mus_render.hand_text(table, 0)
+    assert all(card_name(lang, c) in named for c in cards)
+    table.compact_cards = True
+    compact = mus_render.hand_text(table, 0)
+    line = " ".join(short_card(lang, c) for c in cards)
+    assert line in compact and line in mus_render.cards_alert(table, 0)
+    assert not any(card_name(lang, c) in compact for c in cards)
+    assert short_card(lang, "12o") == shown

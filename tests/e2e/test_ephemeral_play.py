@@ -122,3 +122,38 @@ async def test_a_piedras_hand_with_every_discard_on_the_ephemeral_hands(
     for user in users:  # nobody opened a private chat, nothing was needed there
         assert not user.private.bot_messages() and not user.started
     assert len(group.user_messages()) == posts  # nobody posted in the group to play
+
+
+async def test_the_compact_card_view_is_the_chats_and_switches_the_table_at_once(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    """``/vista compacta`` (``/view compact``) in the group: each player's own hand reads
+    ``R🪙 3🏆`` on his ephemeral hand at once (the table switches with the chat); ``/vista normal``
+    names the cards again; a word it does not know is refused with both ways shown."""
+    from bot.games.render import short_card
+
+    redis = redis_factory.client()
+    await apps.start()
+    users, group, _lobby = await seated_without_private_chats(tg, redis)
+    table = MusTable(tg, group, users, redis)
+    doc = await table.doc()
+    ana = table.seat_user(doc, 0)
+    mine = await open_own_hand(tg, table, ana)
+    cards = [str(c) for c in (await table.state()).hands[0]]
+    assert card_name(LANG, cards[0]) in mine.text
+    shorts = [short_card(LANG, c) for c in cards]
+    ana.send(group, "/vista rara")
+    await tg.wait_for(lambda: group.bot_messages()[-1].raw == t(LANG, "error.bad_view"))
+    users[1].send(group, "/view compact")  # the English name, in a Spanish group
+    await tg.wait_for(lambda: group.bot_messages()[-1].raw == t(LANG, "msg.view_compact"))
+    assert (await table.doc()).get("compact_cards") is True
+    mine = await open_own_hand(tg, table, ana)
+    line = mine.text.splitlines()[1]  # "Tus cartas: 3🏆 7🪙 6🗡️ 4🪵"
+    assert sorted(line.split(": ", 1)[1].split(" ")) == sorted(shorts), line
+    assert card_name(LANG, cards[0]) not in mine.text
+    ana.send(group, "/vista normal")
+    await tg.wait_for(lambda: group.bot_messages()[-1].raw == t(LANG, "msg.view_normal"))
+    await tg.settle()
+    assert not (await table.doc()).get("compact_cards")
+    mine = await open_own_hand(tg, table, ana)
+    assert card_name(LANG, cards[0]) in mine.text and shorts[0] not in mine.text

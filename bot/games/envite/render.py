@@ -15,7 +15,14 @@ from typing import Any
 
 import engine.envite as envite
 from bot.games.base import InlineChoice, TableView
-from bot.games.render import card_name, cards_text, deadline_text, esc, join_words, options_text
+from bot.games.render import (
+    card_name,
+    deadline_text,
+    esc,
+    hand_cards,
+    join_words,
+    options_text,
+)
 from bot.games.seats import LogEntry
 from engine.cards import Card
 from engine.core import Action, Event
@@ -439,11 +446,11 @@ def hand_text(table: TableView, seat: int) -> str:
             title=esc(table.title),
             round=view.get("round"),
         ),
-        t(lang, "hand.cards", cards=cards_text(lang, view.get("cards") or []) or "—"),
+        t(lang, "hand.cards", cards=hand_cards(table, view.get("cards") or []) or "—"),
     ]
     mocho_cards = view.get("mocho_cards")
     if mocho_cards is not None:
-        lines.append(t(lang, "envite.hand.mocho", cards=cards_text(lang, mocho_cards) or "—"))
+        lines.append(t(lang, "envite.hand.mocho", cards=hand_cards(table, mocho_cards) or "—"))
     lines.append(
         t(lang, "envite.hand.vira", vira=card_name(lang, vira), suit=t(lang, f"suit.{vira[-1]}"))
     )
@@ -457,9 +464,9 @@ def cards_alert(table: TableView, seat: int) -> str:
     """The "Mis cartas" alert (plain text, at most 200 characters)."""
     lang = table.lang
     view = table.adapter.view(table.engine_state(), seat)
-    text = t(lang, "alert.cards", cards=cards_text(lang, view.get("cards") or []) or "—")
+    text = t(lang, "alert.cards", cards=hand_cards(table, view.get("cards") or []) or "—")
     if view.get("mocho_cards") is not None:
-        text += "\n" + t(lang, "envite.alert.mocho", cards=cards_text(lang, view["mocho_cards"]))
+        text += "\n" + t(lang, "envite.alert.mocho", cards=hand_cards(table, view["mocho_cards"]))
     return text[:200]
 
 

@@ -23,10 +23,10 @@ from bot.games.mus import buttons, reasons, worth
 from bot.games.mus.reasons import pair_name
 from bot.games.render import (
     MAX_LOG_LINES,
-    cards_text,
     deadline_text,
     discard_lines,
     esc,
+    hand_cards,
     hand_title,
     join_words,
     options_text,
@@ -563,7 +563,7 @@ def hand_text(table: TableView, seat: int) -> str:
     cards = table.adapter.seat_cards(table, seat)
     lines = [
         hand_title(table, view.get("hand", table.hand)),
-        t(lang, "hand.cards", cards=cards_text(lang, cards)),
+        t(lang, "hand.cards", cards=hand_cards(table, cards)),
     ]
     worth_text = worth_line(lang, worth.hand_worth(cards, table.options))
     if worth_text:
@@ -576,7 +576,7 @@ def cards_alert(table: TableView, seat: int) -> str:
     """The "Mis cartas" private alert (plain text, at most 200 characters)."""
     cards = table.adapter.seat_cards(table, seat)
     lang = table.lang
-    text = t(lang, "alert.cards", cards=cards_text(lang, cards))
+    text = t(lang, "alert.cards", cards=hand_cards(table, cards))
     worth_text = worth_line(lang, worth.hand_worth(cards, table.options))
     if worth_text:
         text += "\n" + worth_text

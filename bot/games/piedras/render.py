@@ -17,9 +17,9 @@ from bot.games.piedras.events import event_lines, lance_name
 from bot.games.piedras.options import card_rules
 from bot.games.render import (
     MAX_LOG_LINES,
-    cards_text,
     deadline_text,
     discard_lines,
+    hand_cards,
     hand_title,
     join_words,
     options_text,
@@ -336,7 +336,7 @@ def hand_text(table: TableView, seat: int) -> str:
     cards = table.adapter.seat_cards(table, seat)
     lines = [hand_title(table, view.get("hand", table.hand))]
     if cards:
-        lines.append(t(lang, "hand.cards", cards=cards_text(lang, cards)))
+        lines.append(t(lang, "hand.cards", cards=hand_cards(table, cards)))
         worth_text = worth_line(lang, worth.hand_worth(cards, card_rules(table.options)))
         if worth_text:
             lines.append(worth_text)
@@ -360,7 +360,7 @@ def cards_alert(table: TableView, seat: int) -> str:
     lang = table.lang
     cards = table.adapter.seat_cards(table, seat)
     view = table.adapter.view(table.engine_state(), seat)
-    lines = [t(lang, "alert.cards", cards=cards_text(lang, cards))] if cards else []
+    lines = [t(lang, "alert.cards", cards=hand_cards(table, cards))] if cards else []
     worth_text = worth_line(lang, worth.hand_worth(cards, card_rules(table.options)))
     if worth_text:
         lines.append(worth_text)
