@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.flow import moves
 from bot.flow.clock import PAUSE
+from bot.games.base import Features
 from bot.table import Step, Table
-from engine.core import IllegalAction
+from engine.cards import parse_cards
+from engine.core import Action, IllegalAction
 
 
 def toggle(table: Table, seat: int, card: str, selected: bool, round_: int) -> list[str]:
@@ -37,7 +41,16 @@ def confirm(
     chosen = table.discards.get(str(seat), [])
     if not chosen:
         raise IllegalAction("bad_discard", count=0)
-    return moves.play(table, seat, table.adapter.discard_action(chosen), now, timeout, pause)
+    return moves.play(table, seat, action(table.adapter.features, chosen), now, timeout, pause)
+
+
+def action(features: Features, cards: Sequence[str]) -> Action:
+    """The engine action that discards ``cards`` (card texts) in a game with these features.
+
+    >>> str(action(Features(discard_limit=4), ["12o", "3c"]))
+    'descarto 12o 3c'
+    """
+    return Action(features.discard_kind, cards=parse_cards(list(cards)))
 
 
 def check(table: Table, seat: int, round_: int) -> None:

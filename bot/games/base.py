@@ -93,6 +93,9 @@ class Features:
     """The first player of each team is its captain (the envite's mandador)."""
     discard_limit: int = 0
     """Most cards a player may select in a private discard (0: the game has none)."""
+    discard_kind: str = "descarto"
+    """The kind of the engine action that discards the selected cards (with them as its
+    ``cards``)."""
     engine_checks_turn: bool = False
     """The game's ``apply`` itself judges who may act, with its own reasons (envite's
     out-of-turn calls and "the mandador answers"; piedras's "you are out this juego"): the
@@ -195,10 +198,6 @@ class Rules(Protocol):
 
     def in_discard(self, state: Any) -> bool:
         """Seats in ``to_act`` choose cards privately (discards) rather than with group buttons."""
-        ...
-
-    def discard_action(self, cards: Sequence[str]) -> Action:
-        """The action that discards ``cards`` (card texts)."""
         ...
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
@@ -380,11 +379,6 @@ class EngineGame:
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         data: dict[str, Any] = self.engine.view(state, seat).to_dict()
         return data
-
-    def discard_action(self, cards: Sequence[str]) -> Action:
-        from engine.cards import parse_cards
-
-        return Action("descarto", cards=parse_cards(list(cards)))
 
     def hand_buttons(self, table: TableView, seat: int) -> Buttons:
         return []

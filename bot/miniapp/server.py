@@ -36,6 +36,7 @@ from typing import Any
 from aiohttp import web
 from telegram import Bot
 
+from bot.flow import discard
 from bot.games.senas import sent_text
 from bot.handlers.common import is_member
 from bot.handlers.play import play
@@ -277,7 +278,7 @@ def _discard(table: Table, cards: object) -> str:
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise web.HTTPBadRequest()
     try:
-        return str(table.adapter.discard_action(cards))
+        return str(discard.action(table.adapter.features, cards))
     except ValueError:
         raise web.HTTPBadRequest() from None
 

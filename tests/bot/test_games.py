@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine.mus as mus
+from bot.flow import discard as discards
 from bot.games.base import OptionError
 from bot.games.mus.adapter import MUS
 from bot.games.registry import DEFAULT_GAME, GAMES, get_game
@@ -70,6 +71,6 @@ def test_adapter_plays_through_the_engine() -> None:
     assert MUS.in_discard(state) and MUS.to_act(state) == (0, 1, 2, 3)
     cards = MUS.view(state, 0)["cards"]
     assert "cards" not in MUS.view(state, None)
-    discard = MUS.discard_action(cards[:2])
+    discard = discards.action(MUS.features, cards[:2])
     assert discard.kind == "descarto" and [str(c) for c in discard.cards] == cards[:2]
     assert MUS.default_action(state, 0).kind == "descarto"
