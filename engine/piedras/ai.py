@@ -25,7 +25,8 @@ whole deposit (P4.3); the worst of an órdago takes everyone's stones and the ot
 - **Órdagos** (P4.4; worst: it takes every pile and loses the juego, else it is free): it reads
   the thrower. A meant órdago implies a hand beating most hands (more so over a bet); whether
   he means it is judged from his other words this hand (one who passes is believed, one who
-  bets or throws órdagos lance after lance less so). It accepts only when being the worst of
+  bets or throws órdagos lance after lance less so), from a low prior (a throw nobody takes
+  costs nothing, so people throw loosely). It accepts only when being the worst of
   those in it (the thrower so read, those who accepted before, those who may still join) is
   less likely than losing the juego anyway (its share of the stones in the hand, with the
   whole deposit that refusing takes in the re-envites).
@@ -243,9 +244,15 @@ class _Spot:
 
 
 SOUND = 0.5
-"""The chance that an órdago (or its acceptance) comes from a hand that means it, before
+"""The chance that an órdago's acceptance (or a bet) comes from a hand that means it, before
 reading the player's other words this hand; the rest is taken as any hand (people bluff,
 beginners throw órdagos loosely)."""
+THROW_SOUND = 0.2
+"""The same chance for the player who throws an órdago: a throw costs nothing when nobody takes
+it, so it is made loosely far more often than an acceptance (which risks every pile). Measured
+(two of ours against two random, 0.5 -> 0.2): 92.0 % -> 93.8 % of 4,000 juegos (seed 1), 92.3 %
+-> 93.4 % of 8,000 (seed 2); against two `rules` players, who never throw one, 73.0 % -> 73.0 %
+and 73.3 % -> 73.1 % (bench/ai_piedras.py)."""
 WORD_ODDS = {"paso": 3.0, "quiero": 1.0, "no quiero": 1.0, "ordago": 0.4}
 """How each earlier word of a player multiplies the odds that he means his órdago: a sound
 player mostly passes; one who bets or throws órdagos lance after lance may hold anything (a
@@ -277,10 +284,10 @@ def beats(s: float, floor: float, sound: float = SOUND) -> float:
     return sound * meant + (1.0 - sound) * s
 
 
-def soundness(spot: _Spot, who: int) -> float:
+def soundness(spot: _Spot, who: int, prior: float = SOUND) -> float:
     """The chance that ``who`` means his órdago or acceptance, read from everything he said
-    earlier this hand (:data:`WORD_ODDS`)."""
-    odds = SOUND / (1.0 - SOUND)
+    earlier this hand (:data:`WORD_ODDS`) from ``prior``."""
+    odds = prior / (1.0 - prior)
     words = [w for w in spot.spoken if w["seat"] == who]
     for w in words[:-1] if words and words[-1]["lance"] == spot.lance else words:
         odds *= WORD_ODDS.get(w["action"], BET_ODDS)
@@ -315,7 +322,7 @@ def accept_ordago(spot: _Spot) -> bool:
     worst needs every player in it to beat us: the thrower, read by his words, those who
     accepted before us and those still to answer who join it."""
     thrower = spot.b["ordago"]
-    worst = 1.0 - beats(spot.s, _thrower_floor(spot), soundness(spot, thrower))
+    worst = 1.0 - beats(spot.s, _thrower_floor(spot), soundness(spot, thrower, THROW_SOUND))
     for other in spot.b["accepted"]:
         if other not in (spot.seat, thrower):
             worst *= 1.0 - beats(spot.s, ACCEPT_FLOOR, soundness(spot, other))
