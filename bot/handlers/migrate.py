@@ -16,6 +16,7 @@ import logging
 from telegram import Update
 
 from bot.handlers.common import Context, publisher_of, services
+from bot.miniapp.auth import startapp_link
 from bot.services import Services
 from bot.store import ChatTaken
 from bot.tables import load_doc
@@ -50,6 +51,8 @@ async def move_table(svc: Services, old: int, new: int) -> bool:
         if loaded is None or table is None:
             return False
         table.move_to(new)
+        if table.app_link:  # the Mini App's link names the chat: the new one now
+            table.app_link = startapp_link(svc.settings.telegram_bot_token, table.bot_name, new)
         try:
             version = await svc.store.move_table(
                 old,

@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from driver import LANG, open_table, t
+from driver import LANG, open_table, read_doc, t
 from fake_telegram import FakeTelegram
 from webapp import EventStream, PageClient, base_url, init_data, open_button, webapp_settings
 
@@ -177,3 +177,22 @@ async def test_without_a_page_url_there_is_no_button(
     table, _users, _group = await open_table(tg, redis)
     labels = table.table_message(await table.doc()).button_texts()
     assert t(LANG, "miniapp.open") not in labels and labels
+
+
+async def test_a_group_upgraded_to_a_supergroup_gets_a_link_to_its_new_chat(
+    tg: FakeTelegram, apps: Any, redis_factory: Any
+) -> None:
+    app, table, users, group, payload = await _open(tg, apps, redis_factory)
+    new = tg.migrate(group)
+
+    async def posted_there() -> Any:
+        found = await read_doc(table.redis, new.id)
+        shown = found[1].get("shown", {}).get("table_msg") if found else None
+        return next((m for m in new.bot_messages() if m.message_id == shown), None)
+
+    message = await tg.wait_for(posted_there, timeout=30, what="the table message there")
+    now = open_button(message)
+    assert read_payload(tg.tokens[0], now) == new.id and now != payload
+    async with aiohttp.ClientSession() as http:
+        status, view = await PageClient(http, base_url(app), init_data(tg, users[0], now)).view()
+        assert status == 200 and view["seat"] is not None and view["cards"]
