@@ -228,7 +228,7 @@ PAIR_BIG = (
     (0.80, 0.12, 0.03),
     (0.80, 0.05, 0.05),
 )
-PAIR_RAISE = (0.92, 0.01, 0.03)
+PAIR_RAISE = (0.92, 0.05, 0.03)
 PAIR_ORDAGO = (0.90, 0.08, 0.05)
 PROPOSAL_FLOOR = 0.3
 """How far the deals drawn lean to a bet's reading (see :func:`read`): a step with this floor
