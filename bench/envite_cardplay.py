@@ -2,8 +2,10 @@
 
 Each deal's first round is played with cards only (no bets: the round is worth 2 either way,
 so this is the share of rounds won by play). The measured team plays every seat of its team;
-the other team plays a uniformly random lawful card. The measured team sits as team 0 on even
-deals and team 1 on odd ones. Players of the measured team:
+the other team plays a uniformly random lawful card (``--against rules``: the card play of the
+independent rule team of ``bench/ai_envite.py``, the cheapest card that takes the trick, else
+its lowest, leading its strongest; equal card play wins about 50 %). The measured team sits
+as team 0 on even deals and team 1 on odd ones. Players of the measured team:
 
 - ``ai``: ``engine.envite.ai.choose`` (level normal), given only the card plays;
 - ``seeing``: exact expectimax seeing every hand (the other team's cards uniformly random, as
@@ -14,7 +16,8 @@ deals and team 1 on odd ones. Players of the measured team:
 
 The rules come from the engine (``envite.playable`` for lawful cards, ``envite.trick_winner``
 for tricks); only the search tree is written here. Run ``python bench/envite_cardplay.py --n 2000``
-(4 players; ``search`` costs about 0.1 s a round with 32 samples).
+(4 players; ``search`` costs about 0.1 s a round with 32 samples; ``--players 6 --modes ai
+--against rules`` for teams of three).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine.envite as envite
+from bench.ai_envite import rules_player
 from engine.cards import DECK, Card
 from engine.core import Action
 from engine.envite import ai
@@ -147,15 +151,26 @@ def _choose(
     return next(a for a in plays if a.cards[0] == card)
 
 
-def round_won(seed: int, mode: str, team: int, samples: int, rng: random.Random) -> bool:
+def round_won(
+    seed: int,
+    mode: str,
+    team: int,
+    samples: int,
+    rng: random.Random,
+    players: int = 4,
+    against: str = "random",
+) -> bool:
     """Play the first round of deal ``seed`` with cards only; whether ``team`` won it."""
-    s = envite.new_game(players=4, options=envite.Options(sinsenas=True), seed=seed)
+    s = envite.new_game(players=players, options=envite.Options(sinsenas=True), seed=seed)
     while True:
         seat = s.to_act[0]
+        plays = [a for a in envite.legal_actions(s, seat) if a.kind == "tiro"]
         if seat % 2 == team:
             action = _choose(s, seat, mode, samples, rng)
+        elif against == "rules":
+            action = rules_player(envite.view(s, seat).to_dict(), plays)
         else:
-            action = rng.choice([a for a in envite.legal_actions(s, seat) if a.kind == "tiro"])
+            action = rng.choice(plays)
         before = s.score
         s = envite.apply(s, seat, action).state
         if s.score != before:
@@ -168,12 +183,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=32, help="deals per decision (search)")
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=4, choices=range(4, 13, 2))
+    parser.add_argument("--against", default="random", choices=("random", "rules"))
     args = parser.parse_args(argv)
     for mode in args.modes.split(","):
         rng = random.Random(args.seed)
         start = time.perf_counter()
         wins = sum(
-            round_won(args.seed * 100_003 + i, mode, i % 2, args.samples, rng)
+            round_won(
+                args.seed * 100_003 + i, mode, i % 2, args.samples, rng, args.players, args.against
+            )
             for i in range(args.n)
         )
         lo, hi = wilson(wins, args.n)
