@@ -31,7 +31,7 @@ OPTION_WORDS = {"real", "ampliado", "sinsenas", "senasvistas", "la"}
 """Words typed after /new (explained in the English help); "la real" is the option's name."""
 SHARED = {
     "a", "as", "bot", "chat", "d", "h", "id", "min", "n", "s", "no", "normal", "has", "ranking",
-    "openskill", "plackett", "luce", "en", "es", "tapete",
+    "openskill", "plackett", "luce", "en", "es", "tapete", "telegram",
 }  # fmt: skip
 """Words that are English too, units, language codes and names."""
 ALLOWED = MUS_TERMS | ENVITE_PIEDRAS_TERMS | OPTION_WORDS | SHARED
