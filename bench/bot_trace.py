@@ -79,7 +79,7 @@ def _person_move(table: Table, seat: int, rng: random.Random, now: float) -> Tab
     refusal); the table after it."""
     game = table.adapter
     state = table.engine_state()
-    if game.in_discard(state):
+    if game.features.in_discard(state):
         cards = game.seat_cards(table, seat)
         for card in rng.sample(cards, rng.randint(1, min(len(cards), 2))):
             discard.toggle(table, seat, card, True, table.discard_round)

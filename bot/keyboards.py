@@ -198,7 +198,7 @@ def discard_rows(table: Table) -> list[list[InlineKeyboardButton]]:
     if not game.features.discard_limit or table.paused_by or table.state is None:
         return []
     state = table.engine_state()
-    if not game.in_discard(state):
+    if not game.features.in_discard(state):
         return []
     people = [s for s in game.to_act(state) if not table.players[s].computer]
     if not people:

@@ -49,7 +49,7 @@ def hand_markup(table: Table, seat: int) -> InlineKeyboardMarkup | None:
         return None
     game = table.adapter
     state = table.engine_state()
-    if game.in_discard(state):
+    if game.features.in_discard(state):
         if seat not in game.to_act(state):
             return None
         cards = game.seat_cards(table, seat)

@@ -200,7 +200,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
             shown_turn = table.turn
             say("\n" + shown(table.adapter.table_text(table), table))
             say("\n" + shown(table.adapter.hand_text(table, ME), table))
-            if table.adapter.in_discard(table.engine_state()):
+            if table.adapter.features.in_discard(table.engine_state()):
                 cards = table.adapter.seat_cards(table, ME)
                 say(" · ".join(f"{i}) {c}" for i, c in enumerate(cards, 1)))
                 say(tn(lang, "terminal.discard_hint", table.adapter.features.discard_limit))
@@ -222,7 +222,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, seed: int) -> int:
             shown_turn = -1
             continue
         action = text
-        if table.adapter.in_discard(table.engine_state()):
+        if table.adapter.features.in_discard(table.engine_state()):
             action = _discard_cards(table, text) or text
         elif text.isdigit() and 1 <= int(text) <= len(choices):
             action = choices[int(text) - 1][1]

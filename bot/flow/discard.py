@@ -57,7 +57,7 @@ def check(table: Table, seat: int, round_: int) -> None:
     if table.status != "playing":
         raise IllegalAction("not_started")
     state = table.engine_state()
-    if round_ != table.discard_round or not table.adapter.in_discard(state):
+    if round_ != table.discard_round or not table.adapter.features.in_discard(state):
         raise IllegalAction("stale")
     if seat not in table.adapter.to_act(state):
         raise IllegalAction("already_discarded")

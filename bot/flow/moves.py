@@ -57,7 +57,7 @@ def start(
     book.open_hand(table)
     step = Step(senas=computers_signal(table))
     table.hand = table.adapter.hand_number(state)
-    if table.adapter.in_discard(state):
+    if table.adapter.features.in_discard(state):
         table.discard_round += 1
     return step
 
@@ -234,7 +234,7 @@ def fire_timer(
         if player.computer:
             if not computers_due:
                 continue
-            if events and not adapter.in_discard(state):
+            if events and not adapter.features.in_discard(state):
                 continue  # one computer move per pause, except in a simultaneous discard
             state, made = computer_senas(table, state, seat, said)
             played.extend(made)  # the hand's log has the señas before the move
@@ -281,7 +281,7 @@ def advance(
     pause: tuple[float, float] = PAUSE,
 ) -> Step:
     adapter = table.adapter
-    was_discard = table.state is not None and adapter.in_discard(table.engine_state())
+    was_discard = table.state is not None and adapter.features.in_discard(table.engine_state())
     step = Step(events=events, played=True)
     log = list(table.log)
     for event in events:
@@ -293,9 +293,9 @@ def advance(
             log.append(LogEntry(kind=event.kind, data=dict(event.data)))
             log = adapter.keep_log(log)
     table.log = log
-    if step.closed_hand_log is not None or not adapter.in_discard(state):
+    if step.closed_hand_log is not None or not adapter.features.in_discard(state):
         table.discards = {}
-    if adapter.in_discard(state) and not was_discard:
+    if adapter.features.in_discard(state) and not was_discard:
         table.discards = {}
         table.discard_round += 1
         step.discard_started = True

@@ -93,6 +93,9 @@ class Features:
     """The first player of each team is its captain (the envite's mandador)."""
     discard_limit: int = 0
     """Most cards a player may select in a private discard (0: the game has none)."""
+    discard_phase: str = "discard"
+    """The engine's phase (``state.phase``) in which the seats to act choose their discards
+    privately rather than with group buttons."""
     discard_kind: str = "descarto"
     """The kind of the engine action that discards the selected cards (with them as its
     ``cards``)."""
@@ -112,6 +115,10 @@ class Features:
     button_hints: frozenset[str] = frozenset()
     """Locale keys of the lines of its table and hand texts that say how to act with
     Telegram's buttons (the terminal, which has none, leaves them out)."""
+
+    def in_discard(self, state: Any) -> bool:
+        """Seats in ``to_act`` choose cards privately (the discard phase), not with buttons."""
+        return bool(getattr(state, "phase", None) == self.discard_phase)
 
 
 class TableView(Protocol):
@@ -195,10 +202,6 @@ class Rules(Protocol):
     def parse_action(self, text: str) -> Action: ...
     def apply(self, state: Any, seat: int, action: Action) -> Transition[Any]: ...
     def default_action(self, state: Any, seat: int) -> Action: ...
-
-    def in_discard(self, state: Any) -> bool:
-        """Seats in ``to_act`` choose cards privately (discards) rather than with group buttons."""
-        ...
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """``view(state, seat).to_dict()``: JSON-plain; ``seat=None`` is the public view."""
@@ -357,9 +360,6 @@ class EngineGame:
 
     def hand_number(self, state: Any) -> int:
         return int(state.hand_number)
-
-    def in_discard(self, state: Any) -> bool:
-        return bool(getattr(state, "phase", None) == "discard")
 
     def legal_actions(self, state: Any, seat: int) -> list[Action]:
         return list(self.engine.legal_actions(state, seat))

@@ -225,7 +225,7 @@ def discard_lines(table: TableView, seat: int, cards: Sequence[str]) -> list[str
     """The private hand's discard prompt (or wait) while the game is in a private discard."""
     lang = table.lang
     state = table.engine_state()
-    if table.status != "playing" or not table.adapter.in_discard(state):
+    if table.status != "playing" or not table.adapter.features.in_discard(state):
         return []
     if seat not in table.adapter.to_act(state):
         return [t(lang, "hand.discard_wait")]

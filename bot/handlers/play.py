@@ -258,7 +258,7 @@ def _discarding(table: Table, seat: int) -> bool:
     if table.status != "playing" or not table.adapter.features.discard_limit:
         return False
     state = table.engine_state()
-    return table.adapter.in_discard(state) and seat in table.adapter.to_act(state)
+    return table.adapter.features.in_discard(state) and seat in table.adapter.to_act(state)
 
 
 async def discard_button(update: Update, context: Context) -> None:
@@ -312,7 +312,7 @@ async def discard_button(update: Update, context: Context) -> None:
         update, context.bot, svc, table, seat, open_=cb.kind == "p"
     )
     await (answer(update) if shown is None or opened else alert(update, shown))
-    ended = cb.kind == "c" and not table.adapter.in_discard(table.engine_state())
+    ended = cb.kind == "c" and not table.adapter.features.in_discard(table.engine_state())
     if ended and update.effective_user is not None:
         await mine.refresh_others(context.bot, svc, table, update.effective_user.id)
 
@@ -432,14 +432,14 @@ async def descarto(update: Update, context: Context) -> None:
     waiting = [
         table
         for table in tables
-        if table.adapter.in_discard(table.engine_state())
+        if table.adapter.features.in_discard(table.engine_state())
         and table.seat_of(user.id) in table.to_act()
     ]
     if len(waiting) > 1:
         titles = ", ".join(f"«{render.esc(table.title)}»" for table in waiting)
         await reply(update, t(waiting[0].lang, "security.which_table", titles=titles))
         return
-    discarding = [x for x in tables if x.adapter.in_discard(x.engine_state())]
+    discarding = [x for x in tables if x.adapter.features.in_discard(x.engine_state())]
     if not waiting and len(discarding) == 1:
         waiting = discarding  # the engine says why not (he has discarded already...)
     if not waiting:

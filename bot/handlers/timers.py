@@ -66,7 +66,7 @@ async def fire(pub: Publisher, chat_id: int) -> bool:
 
 
 def _discarding(table: Table) -> bool:
-    return table.status == "playing" and bool(table.adapter.in_discard(table.engine_state()))
+    return table.status == "playing" and table.adapter.features.in_discard(table.engine_state())
 
 
 async def check_reachable(pub: Publisher, table: Table, step: Step) -> None:

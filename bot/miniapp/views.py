@@ -89,7 +89,7 @@ def view_of(table: Table, seat: int | None, version: int) -> dict[str, Any]:
     if not playing or table.paused_by:
         return view
     state = table.engine_state()
-    if game.in_discard(state):
+    if game.features.in_discard(state):
         if seat in to_act:
             view["discard"] = {
                 "limit": game.features.discard_limit,

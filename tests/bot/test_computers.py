@@ -164,7 +164,7 @@ def test_the_computer_sees_only_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
             posted.play(table, 0, game.default_action(state, 0), table.moved_at + 1, 60)
             continue
         expected = {s: game.engine.view(state, s) for s in table.to_act()}
-        discard = game.in_discard(state)
+        discard = game.features.in_discard(state)
         assert table.deadline is not None
         if not posted.fire_timer(table, table.deadline, 60).played:
             assert not seen  # a nudge or the clock's minute: nobody moved
@@ -188,7 +188,7 @@ def test_computers_discard_together_and_wait_for_the_person() -> None:
                 posted.play(table, 0, "mus", table.moved_at + 1, 60)
             else:
                 posted.fire_timer(table, table.deadline or 0, 60)
-        if table.adapter.in_discard(table.engine_state()):
+        if table.adapter.features.in_discard(table.engine_state()):
             break
     assert table.to_act() == (0, 1, 2, 3)
     assert table.deadline is not None and table.deadline < table.moved_at + 3.01

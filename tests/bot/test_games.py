@@ -59,7 +59,7 @@ def test_option_labels_and_seats() -> None:
 def test_adapter_plays_through_the_engine() -> None:
     state = MUS.new_game(4, MUS.parse_options([]), seed=7)
     assert MUS.to_act(state) == (0,) and MUS.hand_number(state) == 1
-    assert not MUS.is_over(state) and not MUS.in_discard(state)
+    assert not MUS.is_over(state) and not MUS.features.in_discard(state)
     assert MUS.from_json(MUS.to_json(state)) == state
     assert [str(a) for a in MUS.legal_actions(state, 0)] == ["mus", "corto"]
     assert MUS.parse_action("no hay mus") == Action("corto")
@@ -68,7 +68,7 @@ def test_adapter_plays_through_the_engine() -> None:
     assert info.value.reason == "not_your_turn"
     for seat in range(4):
         state = MUS.apply(state, seat, Action("mus")).state
-    assert MUS.in_discard(state) and MUS.to_act(state) == (0, 1, 2, 3)
+    assert MUS.features.in_discard(state) and MUS.to_act(state) == (0, 1, 2, 3)
     cards = MUS.view(state, 0)["cards"]
     assert "cards" not in MUS.view(state, None)
     discard = discards.action(MUS.features, cards[:2])

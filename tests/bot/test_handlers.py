@@ -323,7 +323,7 @@ async def test_private_discard_with_toggles_and_confirm() -> None:
     for seat in range(4):
         await h.act(seat, "mus")
     table = await h.table()
-    assert table.adapter.in_discard(table.engine_state())
+    assert table.adapter.features.in_discard(table.engine_state())
     for seat, (uid, _) in enumerate(USERS):
         markup = h.bot.message(uid, table.shown.hand_msgs[str(seat)])["markup"]
         assert markup is not None and "Descartar (0)" in str(markup)
@@ -513,7 +513,7 @@ async def test_discard_command_in_private_and_refused_in_the_group() -> None:
     assert h.bot.calls[-1][1]["text"].startswith(t("es", "error.bad_card", text="")[:10])
     await play.descarto(*h.command(102, f"/descarto {cards[0]} {cards[1]}", chat_id=102))
     table = await h.table()
-    assert 1 not in table.to_act() and table.adapter.in_discard(table.engine_state())
+    assert 1 not in table.to_act() and table.adapter.features.in_discard(table.engine_state())
     text = h.bot.message(102, table.shown.hand_msgs["1"])["text"]
     assert t("es", "hand.discard_wait") in text
 
@@ -536,7 +536,7 @@ async def test_two_processes_pressing_at_once_apply_each_action_once() -> None:
     table = await h.open_and_start()
     for _ in range(12):
         table = await h.table()
-        if table.status != "playing" or table.adapter.in_discard(table.engine_state()):
+        if table.status != "playing" or table.adapter.features.in_discard(table.engine_state()):
             break
         seat = table.to_act()[0]
         uid = table.players[seat].user_id

@@ -54,7 +54,7 @@ def test_no_action_buttons_while_discarding() -> None:
     posted.start(table, 1, 0.0, 60)
     for _ in range(4):
         posted.play(table, table.to_act()[0], "mus", 0.0, 60)
-    assert table.adapter.in_discard(table.engine_state())
+    assert table.adapter.features.in_discard(table.engine_state())
     assert table.adapter.table_buttons(table) == []
 
 

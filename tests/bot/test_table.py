@@ -104,7 +104,7 @@ def test_discard_selection_and_confirm() -> None:
         )
         step = posted.confirm(table, seat, 1, 0.0, 60)
     assert sorted(e.data["seat"] for e in step.events if e.kind == "dealt") == [0, 1, 2, 3]
-    assert table.discards == {} and not table.adapter.in_discard(table.engine_state())
+    assert table.discards == {} and not table.adapter.features.in_discard(table.engine_state())
 
 
 def test_timer_plays_the_default_and_never_cancels() -> None:

@@ -190,7 +190,7 @@ def test_otra_partida_copies_players_teams_options_and_times() -> None:
 
 
 def _to_discard(table: Table) -> None:
-    while not table.adapter.in_discard(table.engine_state()):
+    while not table.adapter.features.in_discard(table.engine_state()):
         posted.play(table, table.to_act()[0], "mus", 1001.0, 60)
 
 
@@ -217,7 +217,7 @@ def test_piedras_discards_one_card_from_the_table_message() -> None:
     for i, name in enumerate(["Ana", "Bea", "Cris"]):
         table.join(100 + i, name)
     posted.start(table, 1, 1000.0, 60)
-    assert table.adapter.in_discard(table.engine_state())
+    assert table.adapter.features.in_discard(table.engine_state())
     labels = [b.text for row in keyboards.discard_rows(table) for b in row]
     assert labels[0] == "1ª" and t("es", "phone.button.discard") in labels
     envite = Table(chat_id=-1, creator=1, game="envite")

@@ -85,7 +85,7 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
             assert await watcher.locator(".card").count() == 0
             seat = MUS.to_act(state)[0]
             page = pages[seat]
-            if not said["sena"] and said["mus"] > 4 and not MUS.in_discard(state):
+            if not said["sena"] and said["mus"] > 4 and not MUS.features.in_discard(state):
                 signs = page.locator(".senas .sena")
                 if await signs.count():  # a seña to his partner, once the lances begin
                     await signs.first.click()
@@ -95,7 +95,7 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
                     said["sena"] = 1
                     version = (await read_doc(redis, group.id) or (version, {}))[0]
                     continue
-            if MUS.in_discard(state):
+            if MUS.features.in_discard(state):
                 await page.locator(".hand .card").first.click()
                 assert await page.locator(".hand .card[aria-pressed=true]").count() == 1
                 await page.locator(".actions .move").first.click()
@@ -193,7 +193,7 @@ async def _play_a_hand_in_pages(
             assert await watcher.locator(".card").count() == 0
             seat = game.to_act(state)[0]
             page = pages[seat]
-            if game.in_discard(state):
+            if game.features.in_discard(state):
                 await page.locator(".hand .card").first.click()
                 await page.locator(".actions .move").first.click()
                 said["discards"] += 1

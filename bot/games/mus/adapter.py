@@ -172,7 +172,7 @@ class MusGame(EngineGame):
         if table.status != "playing":
             return []
         state = table.engine_state()
-        if self.in_discard(state):
+        if self.features.in_discard(state):
             return []
         seen: dict[str, Action] = {}
         for seat in self.to_act(state):

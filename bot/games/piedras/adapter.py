@@ -94,7 +94,7 @@ class PiedrasGame(EngineGame):
             return IllegalAction("piedras.error.out")
         if seat in (view.get("free") or []):
             return IllegalAction("piedras.error.free")
-        if self.in_discard(state):
+        if self.features.in_discard(state):
             return IllegalAction("already_discarded")
         try:
             piedras.apply(state, seat, action)
@@ -139,7 +139,7 @@ class PiedrasGame(EngineGame):
             return []
         state = table.engine_state()
         to_act = self.to_act(state)
-        if self.in_discard(state) or not to_act:
+        if self.features.in_discard(state) or not to_act:
             return []
         legal = self.legal_actions(state, to_act[0])
         betting = state.betting
