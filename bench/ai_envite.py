@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -172,7 +172,7 @@ def _match(
     levels = {ai_team: level} if senas else {}
     if senas and against == "facil":
         levels[1 - ai_team] = "facil"
-    options = envite.Options(chicos=chicos, sinsenas=not senas)
+    options = envite.Options(chicos=cast(Literal[1, 2, 3, 4], chicos), sinsenas=not senas)
     s = envite.new_game(players=players, options=options, seed=deal)
     while not s.is_over:
         if levels:
@@ -256,7 +256,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1000, help="matches per match-up")
     parser.add_argument(
-        "--chicos", type=int, default=2, help="chicos to win a match (2: a default game)"
+        "--chicos",
+        type=int,
+        choices=(1, 2, 3, 4),
+        default=2,
+        help="chicos to win a match (2: a default game)",
     )
     parser.add_argument("--players", type=int, nargs="+", default=[4, 6], choices=range(4, 13, 2))
     parser.add_argument("--against", nargs="+", default=["random", "rules"], choices=OPPONENTS)

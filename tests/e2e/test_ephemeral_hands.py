@@ -97,16 +97,6 @@ async def test_a_mus_hand_with_a_mus_round_played_from_the_group(
     assert len(group.bot_messages()) - posted <= 2, "at most 2 new group messages a hand"
     blocked = [blocked_notice(LANG, u.first_name) for u in users]
     assert not [m for m in group.bot_messages() if m.raw in blocked]
-    import collections
-
-    print(collections.Counter((c.method, c.ok) for c in tg.calls))
-    print(
-        [
-            (c.params.get("chat_id"), c.error, str(c.params.get("text"))[:50])
-            for c in tg.calls
-            if not c.ok and c.method in ("sendMessage", "editEphemeralMessageText")
-        ]
-    )
 
 
 async def test_refused_ephemeral_messages_fall_back_to_an_alert_and_the_private_chat(
