@@ -112,6 +112,9 @@ class Table(BaseModel):
     """The secret of this table's deep link (``join_<chat>_<key>``): a link to another table,
     or a guessed one, seats nobody. Empty: no link works."""
     game: str = "mus"
+    """The game (its registry name). The default is part of the stored form, not a choice:
+    documents are written without their default values, so a Mus table is stored without it;
+    it stays "mus" whatever ``DEFAULT_GAME`` becomes."""
     options: dict[str, Any] = Field(default_factory=dict)
     lang: str = "es"
     status: Status = "lobby"
