@@ -39,6 +39,7 @@ from telegram import Bot
 from bot.flow import discard
 from bot.games.senas import sent_text
 from bot.handlers.common import is_member
+from bot.handlers.mine import after_move
 from bot.handlers.play import play
 from bot.handlers.senas import send as send_sena
 from bot.miniapp.auth import InitData, InitDataError, check_init_data, read_payload
@@ -46,7 +47,7 @@ from bot.miniapp.feed import Feed
 from bot.miniapp.views import refusal, view_of
 from bot.publisher import Publisher
 from bot.services import Services
-from bot.table import Table
+from bot.table import Step, Table
 from bot.tables import load_doc
 from engine.core import IllegalAction
 from locales import language_of, t
@@ -178,24 +179,35 @@ class MiniApp:
         svc, chat_id, user_id = self.svc, viewer.chat_id, viewer.who.user_id
         tid = str(body.get("tid", ""))
         said = None
+        moved: tuple[Table, Step] | None = None
         try:
             if "sena" in body:
                 name = str(body["sena"])
                 hand = _int(body.get("hand")) or 0
-                table = await send_sena(svc, chat_id, tid, hand, user_id, name)
+                steps: list[Step] = []
+                table = await send_sena(svc, chat_id, tid, hand, user_id, name, steps=steps)
                 said = sent_text(table, name)  # as the seña button's alert says
+                moved = (table, steps[-1]) if steps else None
             elif "discard" in body:
                 # As /descarto: the discard round, not the turn, is what a discard answers.
                 if viewer.table is None or viewer.table.tid != tid:
                     raise IllegalAction("stale")
-                await play(svc, chat_id, user_id, _discard(viewer.table, body["discard"]))
+                table, step, _ = await play(
+                    svc, chat_id, user_id, _discard(viewer.table, body["discard"])
+                )
+                moved = (table, step)
             else:
                 turn = _int(body.get("turn"))
-                await play(svc, chat_id, user_id, str(body.get("action", "")), turn, tid)
+                table, step, _ = await play(
+                    svc, chat_id, user_id, str(body.get("action", "")), turn, tid
+                )
+                moved = (table, step)
         except IllegalAction as exc:
             await self.publisher.publish(chat_id)  # a stale press repairs what the chat shows
             return _json({"error": refusal(viewer.lang, exc)}, status=409)
         await self.publisher.publish(chat_id)
+        if moved is not None:  # the others' hands in the group follow, as after a button press
+            await after_move(self.bot, svc, *moved, user_id)
         view = (await self._load(viewer.who, chat_id)).view()
         return _json({**view, "said": said} if said else view)
 
