@@ -20,6 +20,11 @@ from engine.mus import view as mus_view
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser")]
 
+PAGES = {**webapp_settings(), "turn_timeout": 3600.0}
+"""The page's settings, with turns no wall clock runs out: five pages of a browser on a loaded
+machine can take longer than a turn, and a safe default played meanwhile is not what the test
+tapped."""
+
 MUS = get_game("mus")
 
 
@@ -50,7 +55,7 @@ async def test_four_pages_play_a_mus_hand_with_a_mus_round(
     tg: FakeTelegram, apps: Any, redis_factory: Any
 ) -> None:
     redis = redis_factory.client()
-    app = await apps.start(**webapp_settings())
+    app = await apps.start(**PAGES)
     table, users, group = await open_table(tg, redis)
     doc = await table.doc()
     payload = open_button(table.table_message(doc))
@@ -225,7 +230,7 @@ async def test_an_envite_round_played_in_four_english_pages(
     from envite_driver import open_envite
 
     redis = redis_factory.client()
-    app = await apps.start(redis=redis, **webapp_settings())
+    app = await apps.start(redis=redis, **PAGES)
     table = await open_envite(tg, redis, players=4, lang="en")
     said = await _play_a_hand_in_pages(tg, app, table, "en", "envite-en")
     assert said["cards"] >= 4 and said["bet"]
@@ -239,7 +244,7 @@ async def test_a_piedras_hand_played_in_three_pages(
     from piedras_driver import open_piedras_table
 
     redis = redis_factory.client()
-    app = await apps.start(redis=redis, **webapp_settings())
+    app = await apps.start(redis=redis, **PAGES)
     table = await open_piedras_table(tg, redis, players=3)
     said = await _play_a_hand_in_pages(tg, app, table, "es", "piedras-es")
     assert said["discards"] >= 3
