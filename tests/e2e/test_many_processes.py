@@ -94,17 +94,20 @@ async def test_timers_due_together_are_spread_over_processes(
     first = await apps.start(turn_timeout=600.0)
     tables = [await open_table(tg, redis) for _ in range(4)]
     await apps.stop(first)
-    for table, _users, _group in tables:  # every timer due now (no process is running)
-        found = await read_doc(redis, table.group.id)
-        assert found is not None
-        text = json.dumps(dict(found[1], deadline=1.0, turn_deadline=1.0))
-        key = f"{PREFIX}:t:{table.group.id}"
-        await redis.hset(key, mapping={"d": text, "h": doc_digest(text)})
-        await redis.zadd(f"{PREFIX}:timers", {str(table.group.id): 1.0})
     mark = tg.mark()
     settings = {"turn_timeout": 600.0, "timer_tick": 0.05, "sweep_batch": 1}
     await apps.start(**settings)
     await apps.start(token=SECOND, **settings)
+    # Both processes are sweeping when every timer falls due at once (one transaction): a
+    # process that started sooner on a loaded machine cannot take them all before the other.
+    async with redis.pipeline(transaction=True) as due:
+        for table, _users, _group in tables:
+            found = await read_doc(redis, table.group.id)
+            assert found is not None
+            text = json.dumps(dict(found[1], deadline=1.0, turn_deadline=1.0))
+            due.hset(f"{PREFIX}:t:{table.group.id}", mapping={"d": text, "h": doc_digest(text)})
+            due.zadd(f"{PREFIX}:timers", {str(table.group.id): 1.0})
+        await due.execute()
     for table, _users, _group in tables:
         await tg.wait_for(
             lambda table=table: _timed_out(redis, table.group.id), timeout=10, what="a timeout"
