@@ -248,6 +248,50 @@ def test_shared_bot_code_never_builds_a_locale_key_from_a_game_name() -> None:
     assert not bad, bad
 
 
+def game_name_tests(source: str, names: set[str]) -> list[str]:
+    """Where ``source`` asks which game it is: a comparison with a game's name (``game ==
+    "mus"``, ``name in ("envite", "piedras")``) or a ``case "mus":``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+        elif isinstance(node, ast.match_case):
+            sides = [node.pattern.value] if isinstance(node.pattern, ast.MatchValue) else []
+        else:
+            continue
+        for side in sides:
+            items = side.elts if isinstance(side, ast.Tuple | ast.List | ast.Set) else [side]
+            if any(isinstance(i, ast.Constant) and i.value in names for i in items):
+                found.append(f"{getattr(node, 'lineno', '?')}: {ast.unparse(node)[:80]}")
+    return found
+
+
+def test_shared_bot_code_never_asks_which_game_it_is() -> None:
+    """Adding a game touches no shared file but the registry: outside a game's own folder
+    (``bot/games/<game>/``) and ``bot/games/registry.py`` no code compares with a game's
+    name; what differs between games is declared by the game (its ``Features``, texts and
+    looks)."""
+    from bot.games.registry import GAMES
+
+    names = {n for game in GAMES.values() for n in (game.name, *game.aliases)}
+    old = (
+        'if table.game == "mus":\n    pass\n'
+        'ok = g in ("envite", "x")\n'
+        'match g:\n    case "piedras":\n        pass\n'
+    )
+    assert len(game_name_tests(old, names)) == 3  # the check finds what it looks for
+    games = ROOT / "bot" / "games"
+    own = {p.parent for p in games.glob("*/__init__.py")}
+    bad = {}
+    for path in (ROOT / "bot").rglob("*.py"):
+        if any(folder in path.parents for folder in own) or path == games / "registry.py":
+            continue
+        found = game_name_tests(path.read_text(encoding="utf-8"), names)
+        if found:
+            bad[str(path.relative_to(ROOT))] = found
+    assert not bad, bad
+
+
 MAX_LINES = 600
 
 
