@@ -1,4 +1,4 @@
-"""Chaos for envite and piedras (and Mus) with several bot processes on one Redis or on a SQLite
+"""Chaos for envite, piedras and Mus with several bot processes on one Redis or on a SQLite
 file (issue 25): kills at random and right after a result was shown, Bot API calls that time
 out before and after their effect, slow answers; every finished hand's result is in the group
 exactly once. A few hands each here; ``bench/chaos.py`` plays hundreds, with starved processes
@@ -24,7 +24,7 @@ pytestmark = [
 
 @pytest.mark.parametrize(
     ("game", "store", "processes"),
-    [("envite", "redis", 3), ("piedras", "sqlite", 2)],
+    [("envite", "redis", 3), ("piedras", "sqlite", 2), ("mus", "redis", 2)],
 )
 async def test_each_result_once_under_kills_timeouts_and_slow_answers(
     tg: FakeTelegram, redis_factory: Any, game: str, store: str, processes: int
