@@ -305,7 +305,7 @@ async def play_table(
         seat = state.to_act[0]
         user = by_id[doc["players"][seat]["user_id"]]
         command, private = game.move(state, seat, rng)
-        pending = {(f.method, f.when is _shows_result) for f in tg.timeouts}
+        pending = {(f.method, f.when is _shows_result) for f in tg.timeouts if f.left > 0}
         if rng.random() < faults.timeout and not pending:
             method = rng.choice(["sendMessage", "editMessageText"])
             effect = rng.random() < 0.5
@@ -351,6 +351,10 @@ async def play_table(
         # A process that just showed a result is killed at once, now and then.
         shown = [c for c in tg.calls[mark:] if c.ok and _shows_result(c.params)]
         mark = len(tg.calls)
+        if shown:  # the result showed: the other half of its timeout pair is stale (a result
+            for fault in list(tg.timeouts):  # is an edit: its sendMessage half never fires)
+                if fault.when is _shows_result:
+                    fault.left = 0
         if shown and rng.random() < faults.kill_after_result:
             victim = next((p for p in procs if p.token == shown[-1].token), None)
             if victim is not None:
