@@ -142,6 +142,7 @@ async def run(args: argparse.Namespace) -> int:
                 page.task = asyncio.create_task(page.run())
             await tg.wait_for(lambda: all(p.view for p in pages), 10, "every page open")
             moves = idle = 0
+            mark = tg.mark()
             while moves < args.moves:
                 view = max((p.view for p in pages), key=lambda v: v["version"])
                 to_act = [i for i, p in enumerate(view["players"]) if p["to_act"]]
@@ -199,6 +200,15 @@ async def run(args: argparse.Namespace) -> int:
                         await page.task
         raw, zipped = page_weight()
         print(f"moves: {moves}, pushes timed: {len(latencies)} (2 processes, Redis)")
+        if moves:
+            # What the pages cost in the group: its table message's edits (one a move, as a
+            # button's) and anything else sent there.
+            to_group = [c for c in tg.calls[mark:] if str(c.params.get("chat_id")) == str(group.id)]
+            edits = sum(c.method == "editMessageText" for c in to_group)
+            print(
+                f"Bot API calls to the group: {edits / moves:.2f} edits a move, "
+                f"{(len(to_group) - edits) / moves:.2f} other calls a move (aim: 1 edit a move)"
+            )
         if latencies:
             ms = [x * 1000 for x in latencies]
             print(
