@@ -50,8 +50,11 @@ tries again."""
 MAX_OUTBOX = 20
 """Notices kept waiting at most (Telegram refusing for a long time drops the oldest)."""
 
-MAX_UNPOSTED = 3
-"""Ended hands kept waiting for a holder at most (see :attr:`Shown.unposted`)."""
+MAX_UNPOSTED = 12
+"""Ended hands kept waiting for a holder at most (see :attr:`Shown.unposted`): a burst of hands
+ending while nobody can publish (a killed lock holder's lease, 10 s: a refused envite bet ends a
+round in two moves) stays within it; only while nothing is published for long do older ones go
+out as claimed notices (a document of that table grows meanwhile, a few KB)."""
 
 
 class Shown(BaseModel):

@@ -195,3 +195,15 @@ async def test_a_hand_ended_with_no_table_message_shows_its_result_once_through_
     assert _showing(h, "mano 1") == ["mano 1"] * effect + ["mano 1\n\n🏁 fin de la mano 1"]
     shown = (await h.table()).shown
     assert (shown.unposted, shown.closing, shown.outbox) == ({}, {}, [])
+
+
+def test_a_burst_of_hands_ended_with_no_table_message_all_wait_for_their_holders() -> None:
+    """The chaos bench's envite table whose rounds 2-8 all ended within a killed lock holder's
+    lease: every one waits for a holder (a result is an edit); none goes out as a notice that a
+    timeout before its effect could lose (rounds 2-5 did when only 3 were kept)."""
+    from bot.shown import Shown
+
+    shown = Shown()
+    for hand in range(2, 9):
+        shown.hand_unposted(hand, f"ronda {hand}", f"🏁 Ronda {hand}")
+    assert shown.outbox == [] and sorted(map(int, shown.unposted)) == list(range(2, 9))
