@@ -10,6 +10,7 @@ HTTP servers stand for the processes, on 127.0.0.1 and 127.0.0.2 so that each ha
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import shutil
@@ -105,6 +106,26 @@ def proxy() -> Iterator[tuple[int, Process, Process]]:
     first, second = (Process(host, port, health) for host in hosts)
     first.start()
     second.start()
+    backends = {
+        "TAPETE_BOT_1": f"127.0.0.1:{port}",
+        "TAPETE_BOT_2": f"127.0.0.2:{port}",
+        "TAPETE_HEALTH_PORT": str(health),
+    }
+    try:
+        with caddy_running(backends) as (front, caddy):
+            _wait(lambda: _status(front, timeout=1) == 200 or caddy.poll() is not None, "caddy")
+            assert caddy.poll() is None, caddy.stderr.read() if caddy.stderr else ""
+            yield front, first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+@contextlib.contextmanager
+def caddy_running(backends: dict[str, str]) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """The project's Caddyfile run by Caddy on a free loopback port, in a home of its own,
+    with ``backends`` (the ``TAPETE_BOT_*``, ``TAPETE_PAGE_*``... addresses): its port and
+    process (its errors on stderr)."""
     front = _free_port("127.0.0.1")
     home = tempfile.mkdtemp(prefix="tapete-caddy-")
     env = {
@@ -113,9 +134,7 @@ def proxy() -> Iterator[tuple[int, Process, Process]]:
         "XDG_DATA_HOME": home,
         "XDG_CONFIG_HOME": home,
         "TAPETE_DOMAIN": f"http://127.0.0.1:{front}",
-        "TAPETE_BOT_1": f"127.0.0.1:{port}",
-        "TAPETE_BOT_2": f"127.0.0.2:{port}",
-        "TAPETE_HEALTH_PORT": str(health),
+        **backends,
     }
     caddy = subprocess.Popen(
         [str(CADDY), "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
@@ -124,14 +143,10 @@ def proxy() -> Iterator[tuple[int, Process, Process]]:
         stderr=subprocess.PIPE,
     )
     try:
-        _wait(lambda: _status(front, timeout=1) == 200 or caddy.poll() is not None, "caddy")
-        assert caddy.poll() is None, caddy.stderr.read() if caddy.stderr else ""
-        yield front, first, second
+        yield front, caddy
     finally:
         caddy.kill()
         caddy.wait(10)
-        first.stop()
-        second.stop()
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -205,46 +220,31 @@ def test_the_mini_app_pages_pushes_pass_the_proxy_as_they_are_written() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", page_port), Page)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    front = _free_port("127.0.0.1")
-    home = tempfile.mkdtemp(prefix="tapete-caddy-")
-    env = {
-        **os.environ,
-        "HOME": home,
-        "XDG_DATA_HOME": home,
-        "XDG_CONFIG_HOME": home,
-        "TAPETE_DOMAIN": f"http://127.0.0.1:{front}",
+    backends = {
         "TAPETE_PAGE_1": f"127.0.0.1:{page_port}",
         "TAPETE_PAGE_2": f"127.0.0.1:{page_port}",
         "TAPETE_BOT_1": "127.0.0.1:9",
         "TAPETE_BOT_2": "127.0.0.1:9",
         "TAPETE_HEALTH_PORT": "9",
     }
-    caddy = subprocess.Popen(
-        [str(CADDY), "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     try:
+        with caddy_running(backends) as (front, _caddy):
 
-        def first_push() -> bytes | None:
-            conn = http.client.HTTPConnection("127.0.0.1", front, timeout=5)
-            try:
-                conn.request("GET", "/mesa/api/events")
-                response = conn.getresponse()
-                return response.readline() if response.status == 200 else None
-            except OSError:
-                return None
-            finally:
-                conn.close()
+            def first_push() -> bytes | None:
+                conn = http.client.HTTPConnection("127.0.0.1", front, timeout=5)
+                try:
+                    conn.request("GET", "/mesa/api/events")
+                    response = conn.getresponse()
+                    return response.readline() if response.status == 200 else None
+                except OSError:
+                    return None
+                finally:
+                    conn.close()
 
-        pushed: list[bytes | None] = []
-        _wait(lambda: pushed.append(first_push()) or pushed[-1], "the first push through Caddy")
-        assert pushed[-1] == b"data: /mesa/api/events\n"
+            pushed: list[bytes | None] = []
+            _wait(lambda: pushed.append(first_push()) or pushed[-1], "the first push through Caddy")
+            assert pushed[-1] == b"data: /mesa/api/events\n"
     finally:
         release.set()
-        caddy.kill()
-        caddy.wait(10)
         server.shutdown()
         server.server_close()
-        shutil.rmtree(home, ignore_errors=True)
