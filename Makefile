@@ -37,7 +37,8 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 # Four workers on two cores: about half the suite waits on sockets, processes and Redis, so
-# two more workers fill that time (2,102 tests: 3:19 with two, 2:32 with four, idle 2-core machine).
+# two more workers fill that time (2,102 tests: 3:19 with two, 2:32 with four, idle 2-core machine;
+# 2,192 tests at 7d0fbab: 2:43 with four, now CPU-bound).
 test: lint locales
 	$(VENV)/bin/pytest -q -n 4 --dist loadgroup
 
