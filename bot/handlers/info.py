@@ -97,16 +97,25 @@ async def idioma(update: Update, context: Context) -> None:
     new = words[0]
     await set_chat_lang(svc, chat.id, new)
 
-    def fn(table: Table | None) -> tuple[Table | None, None]:
-        if table is None or not table.active or table.lang == new:
-            return None, None
-        table.lang = new
-        return table, None
-
-    await change_table(svc, chat.id, fn, update=update, publish=True)
+    await _set_on_table(update, context, chat.id, "lang", new)
     await reply(update, t(new, "msg.language_set"))
     # The table and the hands speak the new language now.
     await publisher_of(context).publish(chat.id)
+
+
+async def _set_on_table(
+    update: Update, context: Context, chat_id: int, field: str, value: object
+) -> None:
+    """A chat setting the open table follows at once (``lang``, ``compact_cards``): written
+    with a compare-and-set, nothing when there is no active table or it has the value."""
+
+    def fn(table: Table | None) -> tuple[Table | None, None]:
+        if table is None or not table.active or getattr(table, field) == value:
+            return None, None
+        setattr(table, field, value)
+        return table, None
+
+    await change_table(services(context), chat_id, fn, update=update, publish=True)
 
 
 VIEWS = {"compacta": True, "compact": True, "normal": False}
@@ -128,12 +137,6 @@ async def vista(update: Update, context: Context) -> None:
     compact = VIEWS[words[0]]
     await svc.store.set_prefs(f"chat:{chat.id}", {"cards": "compact" if compact else "normal"})
 
-    def fn(table: Table | None) -> tuple[Table | None, None]:
-        if table is None or not table.active or table.compact_cards == compact:
-            return None, None
-        table.compact_cards = compact
-        return table, None
-
-    await change_table(svc, chat.id, fn, update=update, publish=True)
+    await _set_on_table(update, context, chat.id, "compact_cards", compact)
     await reply(update, t(lang, "msg.view_compact" if compact else "msg.view_normal"))
     await publisher_of(context).publish(chat.id)  # the hands read the new way now
